@@ -1,0 +1,33 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <clreduce/opencl.hpp>
+
+namespace clreduce {
+
+// What clreduce needs to know about a device, queried once.
+struct DeviceInfo {
+    std::string platform_name;
+    std::string name;
+    std::string vendor;
+    std::string driver_version;
+    std::string version;  // CL_DEVICE_VERSION
+    cl_device_type type = 0;
+    std::uint32_t compute_units = 0;
+    std::size_t max_work_group_size = 0;
+    std::uint64_t local_mem_size = 0;
+    std::uint64_t global_mem_size = 0;
+    std::uint64_t max_alloc_size = 0;
+    // Lanes that execute in lockstep: NVIDIA's warp, AMD's wavefront; 1 when unknown.
+    std::uint32_t wavefront_width = 1;
+    bool is_nvidia = false;
+    bool has_fp64 = false;
+    bool has_int64_atomics = false;  // cl_khr_int64_base_atomics
+
+    static DeviceInfo query(const cl::Device& device);
+    bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
+};
+
+}  // namespace clreduce

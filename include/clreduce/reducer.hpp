@@ -1,0 +1,79 @@
+#pragma once
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <clreduce/device_info.hpp>
+#include <clreduce/element_type.hpp>
+#include <clreduce/error.hpp>
+#include <clreduce/launch_params.hpp>
+#include <clreduce/opencl.hpp>
+
+namespace clreduce {
+
+// What one call did, for callers who ask (the perf tool, tuning).
+struct CallInfo {
+    LaunchPlan plan;
+    // One event per kernel launch, in order. Profiling times are available when the
+    // reducer's queue was created with CL_QUEUE_PROFILING_ENABLE.
+    std::vector<cl::Event> kernel_events;
+};
+
+// Work the reducer did on the device side, counted since construction. A repeated call
+// with the same type and plan leaves all three unchanged.
+struct Counters {
+    std::uint64_t programs_built = 0;
+    std::uint64_t kernels_created = 0;
+    std::uint64_t buffers_allocated = 0;
+};
+
+// Reduces arrays on one OpenCL device. Safe to call from several host threads at once;
+// reuse one Reducer: its compiled programs, kernels and scratch buffers are cached.
+class Reducer {
+public:
+    Reducer();                                   // default_device()
+    explicit Reducer(std::string_view device_spec);  // select_device(spec)
+    explicit Reducer(const cl::Device& device);
+    // Uses the caller's context and queue (never replaces the queue). The queue must
+    // belong to the context. Out-of-order queues are fine.
+    Reducer(const cl::Context& context, const cl::CommandQueue& queue);
+    ~Reducer();
+    Reducer(Reducer&&) noexcept;
+    Reducer& operator=(Reducer&&) noexcept;
+
+    const DeviceInfo& device_info() const;
+    const cl::Context& context() const;
+    const cl::CommandQueue& queue() const;
+    Counters counters() const;
+
+    // The parameters a call for `count` elements of `type` would use.
+    LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
+
+    // Sum of `count` elements of T starting at element `offset` of `buffer`.
+    // count == 0 returns 0. Blocks until the result is on the host.
+    template <class T>
+    sum_type_t<T> sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+
+    // Sum of host data; it is uploaded to a scratch buffer first.
+    template <class T>
+    sum_type_t<T> sum(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+
+    // Sum of a contiguous host range (std::vector, std::array, std::span, ...).
+    template <class Range,
+              class T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const Range&>()))>>>
+    sum_type_t<T> sum(const Range& range, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const {
+        return sum<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,42 @@
+// clreduce-perf: the devices clreduce sees, and the `times` sweep of the PCL-Reduction paper.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <clreduce/clreduce.hpp>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"clreduce-perf: OpenCL reduction benchmarks (run with no command: sweep on the default device)"};
+    app.require_subcommand(0, 1);
+
+    app.add_subcommand("devices", "List OpenCL platforms and devices with what clreduce uses of them");
+
+    clreduce::perf::SweepOptions sweep;
+    std::string type_name = "uint32";
+    auto* sweep_cmd = app.add_subcommand("sweep", "Time the sum for times = 1, 2, 4, ... with both strides");
+    for (auto* cmd : {static_cast<CLI::App*>(&app), sweep_cmd}) {
+        // The options also work without the subcommand, since plain `clreduce-perf` sweeps.
+        cmd->add_option("-d,--device", sweep.device, "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
+        cmd->add_option("-t,--type", type_name, "Element type: int32, uint32, int64, uint64, float32, float64")
+            ->capture_default_str();
+        cmd->add_option("-n,--n", sweep.n, "Number of elements")->capture_default_str();
+        cmd->add_option("--min-times", sweep.min_times, "Smallest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
+        cmd->add_option("--max-times", sweep.max_times, "Largest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
+        cmd->add_option("--wg", sweep.work_group_size, "Work-group size (0: device default)")->capture_default_str();
+        cmd->add_option("--vec", sweep.vector_width, "Vector width (0: device default)")->capture_default_str();
+        cmd->add_option("-r,--repeats", sweep.repeats, "Timed runs per point (after one warm-up)")
+            ->capture_default_str()->check(CLI::Range(1, 100000));
+        cmd->add_option("--seed", sweep.seed, "Random seed of the data")->capture_default_str();
+    }
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        if (app.got_subcommand("devices")) return clreduce::perf::run_devices();
+        sweep.type = clreduce::parse_type(type_name);
+        return clreduce::perf::run_sweep(sweep);
+    } catch (const clreduce::Error& e) {
+        std::cerr << "clreduce-perf: " << e.what() << "\n";
+        return 2;
+    }
+}

@@ -1,0 +1,98 @@
+#include <clreduce/device_selection.hpp>
+
+#include <cstdlib>
+#include <string>
+
+#include <clreduce/error.hpp>
+
+#include "string_util.hpp"
+
+namespace clreduce {
+namespace {
+
+struct Candidate {
+    std::size_t platform_index;
+    std::size_t device_index;
+    std::string label;  // "platform name / device name"
+    cl::Device device;
+};
+
+std::vector<Candidate> candidates() {
+    std::vector<cl::Platform> platforms;
+    const cl_int err = cl::Platform::get(&platforms);
+    // The ICD loader reports "no platforms" as an error code; that just means none.
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || platforms.empty()) return {};
+    check(err, "clGetPlatformIDs");
+    std::vector<Candidate> out;
+    for (std::size_t p = 0; p < platforms.size(); ++p) {
+        std::string platform_name;
+        check(platforms[p].getInfo(CL_PLATFORM_NAME, &platform_name), "clGetPlatformInfo");
+        std::vector<cl::Device> devices;
+        const cl_int derr = platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+        if (derr == CL_DEVICE_NOT_FOUND) continue;
+        check(derr, "clGetDeviceIDs");
+        for (std::size_t d = 0; d < devices.size(); ++d) {
+            std::string device_name;
+            check(devices[d].getInfo(CL_DEVICE_NAME, &device_name), "clGetDeviceInfo");
+            out.push_back({p, d, trim_nul(platform_name) + " / " + trim_nul(device_name), devices[d]});
+        }
+    }
+    return out;
+}
+
+std::string listing(const std::vector<Candidate>& all) {
+    if (all.empty()) return "no OpenCL devices found (is an ICD such as pocl-opencl-icd installed?)";
+    std::string out = "available devices:";
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        out += "\n  [" + std::to_string(i) + "] " + std::to_string(all[i].platform_index) + ":" +
+               std::to_string(all[i].device_index) + "  " + all[i].label;
+    }
+    return out;
+}
+
+bool is_index(std::string_view s) {
+    return !s.empty() && s.size() < 10 &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+}  // namespace
+
+std::vector<cl::Device> all_devices() {
+    std::vector<cl::Device> out;
+    for (auto& c : candidates()) out.push_back(c.device);
+    return out;
+}
+
+cl::Device select_device(std::string_view spec) {
+    const auto all = candidates();
+    const auto colon = spec.find(':');
+    if (colon != std::string_view::npos && is_index(spec.substr(0, colon)) && is_index(spec.substr(colon + 1))) {
+        const auto p = std::stoul(std::string(spec.substr(0, colon)));
+        const auto d = std::stoul(std::string(spec.substr(colon + 1)));
+        for (auto& c : all)
+            if (c.platform_index == p && c.device_index == d) return c.device;
+    } else if (is_index(spec)) {
+        const auto n = std::stoul(std::string(spec));
+        if (n < all.size()) return all[n].device;
+    } else if (!spec.empty()) {
+        const std::string needle = lower(spec);
+        for (auto& c : all)
+            if (lower(c.label).find(needle) != std::string::npos) return c.device;
+    }
+    throw InvalidArgument("no OpenCL device matches '" + std::string(spec) + "'; " + listing(all));
+}
+
+cl::Device default_device() {
+    if (const char* spec = std::getenv("CLREDUCE_DEVICE"); spec != nullptr && *spec != '\0')
+        return select_device(spec);
+    const auto all = candidates();
+    if (all.empty()) throw Error(listing(all));
+    for (auto& c : all) {
+        cl_device_type type = 0;
+        check(c.device.getInfo(CL_DEVICE_TYPE, &type), "clGetDeviceInfo");
+        if (type & CL_DEVICE_TYPE_GPU) return c.device;
+    }
+    return all.front().device;
+}
+
+}  // namespace clreduce

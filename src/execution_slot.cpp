@@ -1,0 +1,62 @@
+#include "execution_slot.hpp"
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+namespace {
+// Two result words of up to 8 bytes each.
+constexpr std::uint64_t kResultBytes = 16;
+}  // namespace
+
+ExecutionSlot::ExecutionSlot(cl::Context context, ProgramCache& programs, AtomicCounters& counters)
+    : context_(std::move(context)), programs_(programs), counters_(counters) {}
+
+cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
+    auto found = kernels_.find(spec);
+    if (found != kernels_.end()) return found->second;
+    const cl::Program program = programs_.get(spec.build_options());
+    cl_int err = CL_SUCCESS;
+    cl::Kernel kernel(program, "clreduce_reduce", &err);
+    check(err, "clCreateKernel");
+    counters_.kernels_created.fetch_add(1, std::memory_order_relaxed);
+    return kernels_.emplace(spec, std::move(kernel)).first->second;
+}
+
+const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes) {
+    if (bytes > capacity || buffer() == nullptr) {
+        buffer = cl::Buffer();  // release the old one first: device memory may be tight
+        cl_int err = CL_SUCCESS;
+        buffer = cl::Buffer(context_, CL_MEM_READ_WRITE, static_cast<size_t>(bytes), nullptr, &err);
+        check(err, "clCreateBuffer");
+        capacity = bytes;
+        counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
+    }
+    return buffer;
+}
+
+const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
+const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
+const cl::Buffer& ExecutionSlot::result() { return grow(result_, result_bytes_, kResultBytes); }
+
+SlotPool::SlotPool(cl::Context context, ProgramCache& programs, AtomicCounters& counters)
+    : context_(std::move(context)), programs_(programs), counters_(counters) {}
+
+SlotPool::Lease SlotPool::acquire() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!idle_.empty()) {
+            auto slot = std::move(idle_.back());
+            idle_.pop_back();
+            return Lease(*this, std::move(slot));
+        }
+    }
+    return Lease(*this, std::make_unique<ExecutionSlot>(context_, programs_, counters_));
+}
+
+void SlotPool::give_back(std::unique_ptr<ExecutionSlot> slot) {
+    if (!slot) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back(std::move(slot));
+}
+
+}  // namespace clreduce

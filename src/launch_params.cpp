@@ -1,0 +1,119 @@
+#include <clreduce/launch_params.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+namespace {
+
+bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+
+std::uint32_t floor_power_of_two(std::uint64_t v) {
+    std::uint32_t p = 1;
+    while (p <= v / 2) p *= 2;
+    return p;
+}
+
+// Largest work-group count one launch may use (NVIDIA's grid x limit is 2^31 - 1).
+constexpr std::uint64_t kMaxGroups = (1ull << 31) - 1;
+constexpr std::uint32_t kMaxTimes = 1u << 20;
+
+// Defaults, before any tuning: 256 work-items a group on GPUs (the paper's setting),
+// 16-byte loads, and the smallest power-of-two `times` that keeps the launch at about
+// 8 groups per compute unit on GPUs (4 on CPUs), the paper's advice for hiding latency.
+std::uint32_t default_work_group_size(const DeviceInfo& device) {
+    const std::uint64_t wanted = device.is_gpu() ? 256 : 64;
+    return floor_power_of_two(std::min<std::uint64_t>(wanted, std::max<std::size_t>(device.max_work_group_size, 1)));
+}
+
+std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device) {
+    const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * (device.is_gpu() ? 8 : 4);
+    const std::uint32_t max_times = device.is_gpu() ? 64 : 1024;
+    std::uint32_t times = 1;
+    while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
+    return times;
+}
+
+}  // namespace
+
+std::string_view to_string(Stride stride) { return stride == Stride::global ? "global" : "local"; }
+
+std::string_view to_string(InterGroup inter_group) {
+    return inter_group == InterGroup::atomic ? "atomic" : "second_pass";
+}
+
+std::string LaunchPlan::describe() const {
+    return std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
+           " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
+           " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
+           " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups);
+}
+
+ElementType accumulator_for(ElementType element, const DeviceInfo& device) {
+    switch (element) {
+        case ElementType::int32:
+        case ElementType::int64: return ElementType::int64;
+        case ElementType::uint32:
+        case ElementType::uint64: return ElementType::uint64;
+        case ElementType::float32: return device.has_fp64 ? ElementType::float64 : ElementType::float32;
+        case ElementType::float64: return ElementType::float64;
+    }
+    throw InvalidArgument("unknown ElementType");
+}
+
+void require_support(ElementType element, const DeviceInfo& device) {
+    if (element == ElementType::float64 && !device.has_fp64)
+        throw Unsupported("float64 needs cl_khr_fp64, which device '" + device.name + "' does not have");
+}
+
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params) {
+    require_support(element, device);
+    LaunchPlan plan;
+    plan.element = element;
+    plan.accumulator = accumulator_for(element, device);
+
+    plan.vector_width = params.vector_width.value_or(
+        static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element))));
+    if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
+        throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));
+
+    plan.work_group_size = params.work_group_size.value_or(default_work_group_size(device));
+    if (!is_power_of_two(plan.work_group_size) || plan.work_group_size > device.max_work_group_size)
+        throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
+                              std::to_string(device.max_work_group_size) + "), got " +
+                              std::to_string(plan.work_group_size));
+    if (std::uint64_t(plan.work_group_size) * type_size(plan.accumulator) > device.local_mem_size)
+        throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
+                              " needs more local memory than the device has");
+
+    const std::uint64_t vectors = n / plan.vector_width;
+    plan.times = params.times.value_or(default_times(vectors, plan.work_group_size, device));
+    if (plan.times < 1 || plan.times > kMaxTimes)
+        throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +
+                              std::to_string(plan.times));
+    plan.stride = params.stride.value_or(Stride::global);
+
+    plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
+    if (plan.groups > kMaxGroups)
+        throw InvalidArgument("n = " + std::to_string(n) + " needs " + std::to_string(plan.groups) +
+                              " work-groups with times=" + std::to_string(plan.times) +
+                              "; raise times or work_group_size");
+
+    const bool integer_accumulator = !is_floating(plan.accumulator);
+    const bool atomics_fit = integer_accumulator && (type_size(plan.accumulator) == 4 || device.has_int64_atomics);
+    plan.inter_group = params.inter_group.value_or(atomics_fit ? InterGroup::atomic : InterGroup::second_pass);
+    if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
+        throw Unsupported(std::string("atomic inter-group combine is not available for ") +
+                          std::string(type_name(plan.accumulator)) + " accumulators on '" + device.name +
+                          (integer_accumulator ? "' (no cl_khr_int64_base_atomics)" : "' (no float atomics)") +
+                          "; use InterGroup::second_pass");
+    }
+    return plan;
+}
+
+}  // namespace clreduce

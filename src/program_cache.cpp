@@ -1,0 +1,40 @@
+#include "program_cache.hpp"
+
+#include <clreduce/error.hpp>
+
+#include "string_util.hpp"
+
+namespace clreduce {
+
+ProgramCache::ProgramCache(cl::Context context, cl::Device device, std::string source,
+                           std::atomic<std::uint64_t>& builds)
+    : context_(std::move(context)), device_(std::move(device)), source_(std::move(source)), builds_(builds) {}
+
+cl::Program ProgramCache::get(const std::string& options) {
+    std::shared_ptr<Entry> entry;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto& slot = entries_[options];
+        if (!slot) slot = std::make_shared<Entry>();
+        entry = slot;
+    }
+    // A build that throws leaves the flag unset, so a later call tries again.
+    std::call_once(entry->built, [&] { entry->program = build(options); });
+    return entry->program;
+}
+
+cl::Program ProgramCache::build(const std::string& options) {
+    cl_int err = CL_SUCCESS;
+    cl::Program program(context_, source_, false, &err);
+    check(err, "clCreateProgramWithSource");
+    const cl_int build_err = program.build(std::vector<cl::Device>{device_}, options.c_str());
+    builds_.fetch_add(1, std::memory_order_relaxed);
+    if (build_err != CL_SUCCESS) {
+        std::string log;
+        program.getBuildInfo(device_, CL_PROGRAM_BUILD_LOG, &log);
+        throw BuildError(build_err, options, trim_nul(log));
+    }
+    return program;
+}
+
+}  // namespace clreduce
