@@ -67,7 +67,7 @@ struct Expected {
     static Expected compute(const T* data, std::uint64_t n);
     // Empty when `got` is right, else what is wrong. Integers must equal the exact sum and
     // cv::sum bit for bit; floats must lie within the stated bound of the long double
-    // reference, and within twice it of cv::sum.
+    // reference, and within that bound plus cv::sum's own bound of cv::sum.
     std::string mismatch(sum_type_t<T> got, ElementType accumulator) const;
 };
 

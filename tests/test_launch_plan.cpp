@@ -1,0 +1,104 @@
+// Launch parameters come from one place: device defaults, overrides, and what they imply.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+using namespace clreduce;
+
+namespace {
+DeviceInfo fake_gpu() {
+    DeviceInfo d;
+    d.name = "fake GPU";
+    d.type = CL_DEVICE_TYPE_GPU;
+    d.compute_units = 132;
+    d.max_work_group_size = 1024;
+    d.local_mem_size = 48 * 1024;
+    d.wavefront_width = 32;
+    d.is_nvidia = true;
+    d.has_fp64 = true;
+    d.has_int64_atomics = true;
+    return d;
+}
+}  // namespace
+
+TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compute unit", "[plan]") {
+    const DeviceInfo gpu = fake_gpu();
+    const LaunchPlan p = make_plan(ElementType::int32, 1ull << 30, gpu);
+    CHECK(p.work_group_size == 256);
+    CHECK(p.vector_width == 4);
+    CHECK(p.accumulator == ElementType::int64);
+    CHECK(p.stride == Stride::global);
+    CHECK(p.inter_group == InterGroup::atomic);
+    CHECK(p.times == 64);  // capped: 2^28 vectors would want more
+    CHECK(p.groups == (1ull << 28) / (256 * 64));
+
+    const LaunchPlan mid = make_plan(ElementType::int32, 1ull << 24, gpu);
+    CHECK(mid.times == 16);
+    CHECK(mid.groups == 1024);
+    CHECK(mid.groups <= 8 * gpu.compute_units);
+
+    const LaunchPlan d = make_plan(ElementType::float64, 1000, gpu);
+    CHECK(d.vector_width == 2);
+    CHECK(d.inter_group == InterGroup::second_pass);
+    CHECK(d.times == 1);
+    CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
+}
+
+TEST_CASE("overrides win and the group count follows", "[plan]") {
+    LaunchParams params;
+    params.times = 3;  // times need not be a power of two
+    params.work_group_size = 64;
+    params.vector_width = 1;
+    params.stride = Stride::local;
+    params.inter_group = InterGroup::second_pass;
+    const LaunchPlan p = make_plan(ElementType::uint32, 1000, fake_gpu(), params);
+    CHECK(p.times == 3);
+    CHECK(p.work_group_size == 64);
+    CHECK(p.vector_width == 1);
+    CHECK(p.stride == Stride::local);
+    CHECK(p.inter_group == InterGroup::second_pass);
+    CHECK(p.groups == 6);  // ceil(1000 / 192)
+    CHECK(make_plan(ElementType::uint32, 0, fake_gpu()).groups == 1);
+    CHECK_THAT(p.describe(), Catch::Matchers::Contains("times=3"));
+}
+
+TEST_CASE("a plan needing too many work-groups asks for a larger times", "[plan]") {
+    LaunchParams params;
+    params.times = 1;
+    params.work_group_size = 1;
+    params.vector_width = 1;
+    CHECK_THROWS_WITH(make_plan(ElementType::uint64, 1ull << 32, fake_gpu(), params), Catch::Matchers::Contains("raise times"));
+}
+
+TEST_CASE("times != power of two and the reducer's plan() agree with what sum uses", "[plan][sum]") {
+    Reducer& r = test::reducer();
+    LaunchParams params;
+    params.times = 3;
+    params.work_group_size = 8;
+    const std::vector<std::int32_t> data(10007, -3);
+    CallInfo info;
+    CHECK(r.sum(data, params, &info) == -30021);
+    const LaunchPlan planned = r.plan(ElementType::int32, data.size(), params);
+    CHECK(info.plan.describe() == planned.describe());
+    CHECK(info.kernel_events.size() == (planned.inter_group == InterGroup::second_pass ? 2u : 1u));
+}
+
+TEST_CASE("devices are found by index, platform:device and name", "[devices]") {
+    const auto devices = all_devices();
+    REQUIRE_FALSE(devices.empty());
+    CHECK(select_device("0")() == devices[0]());
+    CHECK(select_device("0:0")() == devices[0]());
+    const DeviceInfo info = DeviceInfo::query(devices[0]);
+    CHECK(select_device(info.name)() == devices[0]());
+    std::string shouted = info.name;
+    for (auto& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    CHECK(select_device(shouted)() == devices[0]());
+
+    const char* previous = std::getenv("CLREDUCE_DEVICE");
+    const std::string saved = previous ? previous : "";
+    ::setenv("CLREDUCE_DEVICE", "0:0", 1);
+    CHECK(default_device()() == devices[0]());
+    ::setenv("CLREDUCE_DEVICE", "no-such-device-anywhere", 1);
+    CHECK_THROWS_AS(default_device(), InvalidArgument);
+    if (previous) ::setenv("CLREDUCE_DEVICE", saved.c_str(), 1); else ::unsetenv("CLREDUCE_DEVICE");
+}

@@ -1,0 +1,139 @@
+// Every element type x both strides x several times / work-group sizes / vector widths /
+// level-3 strategies x edge sizes x offsets (aligned and not), against exact references
+// and cv::sum.
+#include <catch2/catch.hpp>
+
+#include "reference.hpp"
+#include "test_support.hpp"
+
+using namespace clreduce;
+
+namespace {
+
+const std::uint64_t kSizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 4095, 65537, 1000003};
+const std::uint64_t kOffsets[] = {0, 1, 3, 5, 8};  // 1, 3, 5 start off every vector boundary
+constexpr std::uint64_t kMaxOffset = 8;
+
+struct Shape {
+    Stride stride;
+    std::uint32_t times;
+    std::uint32_t work_group_size;
+    std::uint32_t vector_width;  // 0: default
+};
+
+std::vector<Shape> shapes() {
+    std::vector<Shape> out;
+    for (Stride stride : {Stride::global, Stride::local})
+        for (std::uint32_t times : {1u, 4u, 64u})
+            for (std::uint32_t wg : {1u, 64u, 256u}) out.push_back({stride, times, wg, 0});
+    // Vector widths other than the default, scalar included.
+    for (std::uint32_t vec : {1u, 2u, 16u}) out.push_back({Stride::global, 8, 32, vec});
+    out.push_back({Stride::local, 2, 128, 8});
+    return out;
+}
+
+template <class T>
+std::vector<InterGroup> strategies(const DeviceInfo& device) {
+    std::vector<InterGroup> out{InterGroup::second_pass};
+    if (std::is_integral_v<T> && device.has_int64_atomics) out.push_back(InterGroup::atomic);
+    return out;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][matrix]", std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    using T = TestType;
+    Reducer& r = test::reducer();
+    const std::uint64_t seed = test::seed_for(sizeof(T), std::is_signed_v<T>, std::is_integral_v<T>);
+    INFO("data seed " << seed << " (run seed " << test::seed() << ")");
+    const auto all = testing::random_values<T>(1000003 + kMaxOffset, seed);
+    const cl::Buffer buffer = test::device_copy(r, all);
+    const ElementType accumulator = accumulator_for(element_traits<T>::type, r.device_info());
+
+    std::uint64_t checked = 0;
+    for (std::uint64_t n : kSizes) {
+        for (std::uint64_t offset : kOffsets) {
+            const auto expected = testing::Expected<T>::compute(all.data() + offset, n);
+            for (const Shape& shape : shapes()) {
+                for (InterGroup strategy : strategies<T>(r.device_info())) {
+                    LaunchParams params;
+                    params.stride = shape.stride;
+                    params.times = shape.times;
+                    params.work_group_size = shape.work_group_size;
+                    if (shape.vector_width) params.vector_width = shape.vector_width;
+                    params.inter_group = strategy;
+                    CallInfo info;
+                    const auto got = r.sum<T>(buffer, offset, n, params, &info);
+                    INFO("n " << n << ", offset " << offset << ", " << info.plan.describe());
+                    CHECK(expected.mismatch(got, accumulator) == "");
+                    ++checked;
+                }
+            }
+        }
+    }
+    REQUIRE(checked == std::size(kSizes) * std::size(kOffsets) * shapes().size() *
+                           strategies<T>(r.device_info()).size());
+}
+
+TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][large]", std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    using T = TestType;
+    Reducer& r = test::reducer();
+    const std::uint64_t n = (1ull << 24) + 5;
+    const std::uint64_t seed = test::seed_for(n, sizeof(T), std::is_integral_v<T>);
+    INFO("data seed " << seed);
+    const auto data = testing::random_values<T>(n + 3, seed);
+    const cl::Buffer buffer = test::device_copy(r, data);
+    const auto expected = testing::Expected<T>::compute(data.data() + 3, n);
+    REQUIRE(expected.opencv.has_value == (!std::is_same_v<T, std::int64_t> && !std::is_same_v<T, std::uint64_t>));
+    for (Stride stride : {Stride::global, Stride::local}) {
+        LaunchParams params;
+        params.stride = stride;
+        CallInfo info;
+        const auto got = r.sum<T>(buffer, 3, n, params, &info);
+        INFO(info.plan.describe());
+        CHECK(expected.mismatch(got, info.plan.accumulator) == "");
+    }
+}
+
+TEMPLATE_TEST_CASE("integer sums wrap modulo 2^64 like the CPU reference", "[sum][overflow]", std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t) {
+    using T = TestType;
+    Reducer& r = test::reducer();
+    const std::uint64_t seed = test::seed_for(sizeof(T), 77, std::is_signed_v<T>);
+    INFO("data seed " << seed);
+    // Full-range values: 64-bit sums overflow and wrap; 32-bit ones stay exact in 64 bits.
+    const auto data = testing::random_values<T>(100003, seed, /*narrow=*/false);
+    const auto expected = testing::Expected<T>::compute(data.data(), data.size());
+    const cl::Buffer buffer = test::device_copy(r, data);
+    for (InterGroup strategy : strategies<T>(r.device_info())) {
+        LaunchParams params;
+        params.inter_group = strategy;
+        CHECK(r.sum<T>(buffer, 0, data.size(), params) == expected.exact);
+    }
+    if constexpr (sizeof(T) == 8) {
+        const std::vector<T> edge{std::numeric_limits<T>::max(), T(1), std::numeric_limits<T>::max(), T(5)};
+        const auto wrapped = testing::exact_sum(edge.data(), edge.size());
+        CHECK(r.sum(edge) == wrapped);
+        CHECK(static_cast<std::uint64_t>(wrapped) == 2 * static_cast<std::uint64_t>(std::numeric_limits<T>::max()) + 6);
+    }
+}
+
+TEST_CASE("float is accumulated in double where the device has fp64", "[sum][float]") {
+    Reducer& r = test::reducer();
+    if (!r.device_info().has_fp64) {
+        CHECK(accumulator_for(ElementType::float32, r.device_info()) == ElementType::float32);
+        return;
+    }
+    // 2^24 + 1000 ones: a float accumulator stops at 2^24; double holds it exactly.
+    std::vector<float> data(1000, 1.0f);
+    data.insert(data.begin() + 500, 16777216.0f);
+    for (Stride stride : {Stride::global, Stride::local}) {
+        LaunchParams params;
+        params.stride = stride;
+        params.times = 2;
+        params.work_group_size = 16;
+        CHECK(r.sum(data, params) == 16778216.0);
+    }
+}

@@ -1,0 +1,49 @@
+#pragma once
+// What every test file shares: one reducer on the default device and the run's seed.
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include <clreduce/clreduce.hpp>
+
+namespace clreduce::test {
+
+// $CLREDUCE_TEST_SEED, else a fresh random seed; printed so a failure can be repeated.
+inline std::uint64_t seed() {
+    static const std::uint64_t value = [] {
+        if (const char* s = std::getenv("CLREDUCE_TEST_SEED"); s != nullptr && *s != '\0')
+            return static_cast<std::uint64_t>(std::stoull(s));
+        return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    }();
+    return value;
+}
+
+inline void print_seed() {
+    std::cout << "clreduce tests: seed " << seed() << " (CLREDUCE_TEST_SEED=" << seed() << " repeats this run)\n";
+}
+
+// Derives the seed of one data set from the run's seed and the case's own numbers.
+inline std::uint64_t seed_for(std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {
+    std::uint64_t h = seed() ^ 0x9e3779b97f4a7c15ull;
+    for (std::uint64_t v : {a, b, c}) h = (h ^ v) * 0x100000001b3ull + (h >> 29);
+    return h;
+}
+
+// One reducer for the whole process, on the default device ($CLREDUCE_DEVICE to choose).
+inline Reducer& reducer() {
+    static Reducer instance;
+    return instance;
+}
+
+template <class T>
+cl::Buffer device_copy(const Reducer& r, const std::vector<T>& host) {
+    cl::Buffer buffer(r.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(1, host.size()) * sizeof(T));
+    if (!host.empty())
+        check(r.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, host.size() * sizeof(T), host.data()),
+              "clEnqueueWriteBuffer");
+    return buffer;
+}
+
+}  // namespace clreduce::test
