@@ -1,5 +1,8 @@
 #include "program_cache.hpp"
 
+#include <cstdlib>
+#include <iostream>
+
 #include <clreduce/error.hpp>
 
 #include "string_util.hpp"
@@ -29,11 +32,12 @@ cl::Program ProgramCache::build(const std::string& options) {
     check(err, "clCreateProgramWithSource");
     const cl_int build_err = program.build(std::vector<cl::Device>{device_}, options.c_str());
     builds_.fetch_add(1, std::memory_order_relaxed);
-    if (build_err != CL_SUCCESS) {
-        std::string log;
-        program.getBuildInfo(device_, CL_PROGRAM_BUILD_LOG, &log);
-        throw BuildError(build_err, options, trim_nul(log));
-    }
+    std::string log;
+    program.getBuildInfo(device_, CL_PROGRAM_BUILD_LOG, &log);
+    log = trim_nul(log);
+    if (build_err != CL_SUCCESS) throw BuildError(build_err, options, log);
+    if (const char* show = std::getenv("CLREDUCE_BUILD_LOG"); show != nullptr && *show != '\0' && *show != '0')
+        std::cerr << "clreduce: built program with '" << options << "'" << (log.empty() ? "" : "\n") << log << "\n";
     return program;
 }
 
