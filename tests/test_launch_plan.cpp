@@ -44,6 +44,20 @@ TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compu
     CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
 }
 
+TEST_CASE("CPU defaults: 64 work-items, times capped at 16", "[plan]") {
+    DeviceInfo cpu = fake_gpu();
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    cpu.compute_units = 2;
+    cpu.is_nvidia = false;
+    cpu.wavefront_width = 1;
+    const LaunchPlan p = make_plan(ElementType::uint32, 1ull << 24, cpu);
+    CHECK(p.work_group_size == 64);
+    CHECK(p.times == 16);
+    CHECK(p.groups == 4096);
+    CHECK(make_plan(ElementType::uint32, 4096, cpu).times == 1);  // 1024 vectors: 16 groups of 64
+    CHECK(make_plan(ElementType::uint32, 8192, cpu).times == 2);  // 2048 vectors: still 16 groups
+}
+
 TEST_CASE("overrides win and the group count follows", "[plan]") {
     LaunchParams params;
     params.times = 3;  // times need not be a power of two
