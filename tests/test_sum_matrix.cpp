@@ -137,3 +137,19 @@ TEST_CASE("float is accumulated in double where the device has fp64", "[sum][flo
         CHECK(r.sum(data, params) == 16778216.0);
     }
 }
+
+TEST_CASE("NaN and infinity propagate through float and double sums", "[sum][float]") {
+    Reducer& r = test::reducer();
+    std::vector<float> data(5000, 0.5f);
+    data[4321] = std::numeric_limits<float>::quiet_NaN();
+    CHECK(std::isnan(r.sum(data)));
+    data[4321] = std::numeric_limits<float>::infinity();
+    CHECK(r.sum(data) == std::numeric_limits<double>::infinity());
+    std::vector<double> doubles(3001, 1.0);
+    doubles[0] = -std::numeric_limits<double>::infinity();
+    CHECK(r.sum(doubles) == -std::numeric_limits<double>::infinity());
+    doubles[3000] = std::numeric_limits<double>::infinity();
+    CHECK(std::isnan(r.sum(doubles)));
+    doubles.assign(3001, std::numeric_limits<double>::max());
+    CHECK(r.sum(doubles) == std::numeric_limits<double>::infinity());
+}
