@@ -35,11 +35,14 @@ cl::Device queue_device(const cl::CommandQueue& queue) {
     return cl::Device(device, true);
 }
 
-// Events are needed to order commands on an out-of-order queue, and by callers who ask.
+// The commands of one call. Events are made only where needed: to order the commands on an
+// out-of-order queue, and for callers who ask for the kernel events.
 class Chain {
 public:
     Chain(bool out_of_order, CallInfo* info) : ordered_(out_of_order), info_(info) {}
-    const std::vector<cl::Event>* wait() const { return ordered_ && last_() ? &wait_ : nullptr; }
+    // Wait list for the next command: the previous command, on an out-of-order queue.
+    const std::vector<cl::Event>* wait() const { return wait_.empty() ? nullptr : &wait_; }
+    // Where the next command's event goes, or null when nobody needs it.
     cl::Event* event() { return (ordered_ || info_ != nullptr) ? &next_ : nullptr; }
     void done(bool is_kernel) {
         if (ordered_) wait_.assign(1, next_);
@@ -48,7 +51,6 @@ public:
     }
 
 private:
-    bool last_() const { return !wait_.empty(); }
     bool ordered_;
     CallInfo* info_;
     std::vector<cl::Event> wait_;
