@@ -26,8 +26,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 step devices "$bin/clreduce-perf" devices
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
-for sweep in ${CLREDUCE_GPU_SWEEPS:-"uint32 16777216" "int32 1073741824" "float32 16777216" "float64 268435456"}; do
-  set -- $sweep
-  step "sweep-$1-$2" "$bin/clreduce-perf" sweep -t "$1" -n "$2" -r 15
+# Sweeps as type:n pairs, separated by blanks.
+for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
+  type=${sweep%%:*} n=${sweep##*:}
+  step "sweep-$type-$n" "$bin/clreduce-perf" sweep -t "$type" -n "$n" -r 15
 done
 exit $status
