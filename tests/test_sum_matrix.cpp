@@ -153,3 +153,32 @@ TEST_CASE("NaN and infinity propagate through float and double sums", "[sum][flo
     doubles.assign(3001, std::numeric_limits<double>::max());
     CHECK(r.sum(doubles) == std::numeric_limits<double>::infinity());
 }
+
+// Hidden ([.]): needs about 8.6 GB of device memory, so CI's PoCL does not run it;
+// scripts/gpu-run.sh runs it on the GPU with `clreduce-tests "[huge]"`.
+TEST_CASE("more than 2^31 elements and offsets beyond 4 GiB", "[.][huge]") {
+    using T = std::int32_t;
+    Reducer& r = test::reducer();
+    const std::uint64_t n = (1ull << 31) + (1ull << 20) + 17;
+    REQUIRE(n * sizeof(T) <= r.device_info().max_alloc_size);
+    const std::uint64_t seed = test::seed_for(n);
+    INFO("data seed " << seed);
+    const auto data = testing::random_values<T>(n, seed);
+    const cl::Buffer buffer = test::device_copy(r, data);
+    struct Range {
+        std::uint64_t offset, count;
+    };
+    for (const Range range : {Range{0, n}, Range{(1ull << 30) + 3, (1ull << 20) + 5}, Range{n - 1000, 1000}}) {
+        const auto expected = testing::exact_sum(data.data() + range.offset, range.count);
+        for (Stride stride : {Stride::global, Stride::local}) {
+            for (InterGroup strategy : {InterGroup::atomic, InterGroup::second_pass}) {
+                LaunchParams params;
+                params.stride = stride;
+                params.inter_group = strategy;
+                INFO("offset " << range.offset << ", count " << range.count << ", "
+                               << r.plan(ElementType::int32, range.count, params).describe());
+                CHECK(r.sum<T>(buffer, range.offset, range.count, params) == expected);
+            }
+        }
+    }
+}
