@@ -62,8 +62,7 @@ TEST_CASE("an out-of-order queue gets its commands ordered by events", "[sum][co
     INFO("data seed " << seed);
     const auto data = testing::random_values<std::int64_t>(300007, seed);
     const auto expected = testing::exact_sum(data.data(), data.size());
-    for (InterGroup strategy : {InterGroup::atomic, InterGroup::second_pass}) {
-        if (strategy == InterGroup::atomic && !r.device_info().has_int64_atomics) continue;
+    for (InterGroup strategy : test::strategies<std::int64_t>(r.device_info())) {
         LaunchParams params;
         params.inter_group = strategy;
         params.times = 2;

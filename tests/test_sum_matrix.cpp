@@ -32,13 +32,6 @@ std::vector<Shape> shapes() {
     return out;
 }
 
-template <class T>
-std::vector<InterGroup> strategies(const DeviceInfo& device) {
-    std::vector<InterGroup> out{InterGroup::second_pass};
-    if (std::is_integral_v<T> && device.has_int64_atomics) out.push_back(InterGroup::atomic);
-    return out;
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][matrix]", std::int32_t,
@@ -56,7 +49,7 @@ TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][
         for (std::uint64_t offset : kOffsets) {
             const auto expected = testing::Expected<T>::compute(all.data() + offset, n);
             for (const Shape& shape : shapes()) {
-                for (InterGroup strategy : strategies<T>(r.device_info())) {
+                for (InterGroup strategy : test::strategies<T>(r.device_info())) {
                     LaunchParams params;
                     params.stride = shape.stride;
                     params.times = shape.times;
@@ -73,7 +66,7 @@ TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][
         }
     }
     REQUIRE(checked == std::size(kSizes) * std::size(kOffsets) * shapes().size() *
-                           strategies<T>(r.device_info()).size());
+                           test::strategies<T>(r.device_info()).size());
 }
 
 TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][large]", std::int32_t,
@@ -107,7 +100,7 @@ TEMPLATE_TEST_CASE("integer sums wrap modulo 2^64 like the CPU reference", "[sum
     const auto data = testing::random_values<T>(100003, seed, /*narrow=*/false);
     const auto expected = testing::Expected<T>::compute(data.data(), data.size());
     const cl::Buffer buffer = test::device_copy(r, data);
-    for (InterGroup strategy : strategies<T>(r.device_info())) {
+    for (InterGroup strategy : test::strategies<T>(r.device_info())) {
         LaunchParams params;
         params.inter_group = strategy;
         CHECK(r.sum<T>(buffer, 0, data.size(), params) == expected.exact);

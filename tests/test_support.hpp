@@ -5,6 +5,8 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include <clreduce/clreduce.hpp>
 
@@ -35,6 +37,15 @@ inline std::uint64_t seed_for(std::uint64_t a, std::uint64_t b = 0, std::uint64_
 inline Reducer& reducer() {
     static Reducer instance;
     return instance;
+}
+
+// The level-3 strategies the device can run for an element type: second_pass always, atomic
+// for integers where the device has 64-bit atomics (their accumulators are 64-bit).
+template <class T>
+std::vector<InterGroup> strategies(const DeviceInfo& device) {
+    std::vector<InterGroup> out{InterGroup::second_pass};
+    if (std::is_integral_v<T> && device.has_int64_atomics) out.push_back(InterGroup::atomic);
+    return out;
 }
 
 template <class T>
