@@ -9,6 +9,7 @@ packages=(
   pocl-opencl-icd
   catch2 libcli11-dev libfmt-dev
   libopencv-core-dev
+  nlohmann-json3-dev libclblast-dev
 )
 
 missing=()

@@ -5,4 +5,5 @@
 #include <clreduce/error.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
+#include <clreduce/operation.hpp>
 #include <clreduce/reducer.hpp>
