@@ -1,9 +1,24 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include <unistd.h>
+
 #include "test_support.hpp"
 
 int main(int argc, char** argv) {
     clreduce::test::print_seed();
+    // The tests never touch the user's caches: they get a fresh folder of their own unless
+    // CLREDUCE_CACHE_DIR names one.
+    if (std::getenv("CLREDUCE_CACHE_DIR") == nullptr) {
+        const auto folder = std::filesystem::temp_directory_path() / ("clreduce-tests-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(folder);
+        setenv("CLREDUCE_CACHE_DIR", folder.c_str(), 1);
+        std::cout << "cache folder: " << folder.string() << "\n";
+    }
     return Catch::Session().run(argc, argv);
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <clreduce/cache.hpp>
 #include <clreduce/device_info.hpp>
 #include <clreduce/device_selection.hpp>
 #include <clreduce/element_type.hpp>
