@@ -1,25 +1,20 @@
-// clreduce: the three-level reduction of the PCL-Reduction paper.
-//   level 1  each work-item accumulates CLREDUCE_TIMES vectors in a private register
+// clreduce: the three-level reduction of the PCL-Reduction paper, for every operation.
+//   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
-//   level 3  one result per group: a partial for a second pass, an atomic add, or the result
-// The host specialises it with -D options (src/kernel_spec.cpp); the defaults below let the
-// file compile on its own.
+//   level 3  one result per group: a partial for a second pass, an atomic finish, or the result
+//
+// The operation (ops/*.cl, placed before this file) is a plug-in. It defines
+//   clreduce_state                      its state (a scalar or a struct)
+//   clreduce_init()                     the identity state
+//   clreduce_accumulate(s, x, index)    s with element x (at `index` from the range's start)
+//   clreduce_combine(a, b)              two states as one; a holds the lower indices
+// and optionally
+//   CLREDUCE_VECTOR_PATH with clreduce_vstate, clreduce_vinit(), clreduce_vaccumulate(vs, v)
+//       and clreduce_vfinish(vs): level 1 on whole vectors (lane-wise, index-free operations)
+//   CLREDUCE_ATOMIC_FINISH with clreduce_atomic(p, s): level 3 straight into the result
+//   CLREDUCE_STATE_SCALAR when clreduce_state is CLREDUCE_ACC (a cheaper warp shuffle)
+// With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
 
-#ifndef CLREDUCE_T
-#define CLREDUCE_T uint                 // element type
-#endif
-#ifndef CLREDUCE_ACC
-#define CLREDUCE_ACC ulong              // accumulator type
-#endif
-#ifndef CLREDUCE_ACC_SIZE
-#define CLREDUCE_ACC_SIZE 8             // sizeof(CLREDUCE_ACC)
-#endif
-#ifndef CLREDUCE_FP64
-#define CLREDUCE_FP64 0                 // 1 when T or ACC is double
-#endif
-#ifndef CLREDUCE_VEC
-#define CLREDUCE_VEC 4                  // elements per load: 1, 2, 4, 8, 16
-#endif
 #ifndef CLREDUCE_TIMES
 #define CLREDUCE_TIMES 16               // loads per work-item (the paper's `times`)
 #endif
@@ -35,6 +30,12 @@
 #ifndef CLREDUCE_WAVEFRONT
 #define CLREDUCE_WAVEFRONT 32           // warp width, used with CLREDUCE_NV_SHUFFLE
 #endif
+#ifndef CLREDUCE_STATES_IN
+#define CLREDUCE_STATES_IN 0            // 1: the input is clreduce_state partials
+#endif
+#ifndef CLREDUCE_PITCHED
+#define CLREDUCE_PITCHED 0              // 1: one channel of a pitched 2-D image (CLREDUCE_VEC 1)
+#endif
 
 #define CLREDUCE_FINISH_PARTIAL 0       // store this group's result at out[group]
 #define CLREDUCE_FINISH_ATOMIC 1        // atomically combine into out[slot]
@@ -43,46 +44,28 @@
 #define CLREDUCE_FINISH CLREDUCE_FINISH_ATOMIC
 #endif
 
-#define CLREDUCE_OP_SUM 0
-#ifndef CLREDUCE_OP
-#define CLREDUCE_OP CLREDUCE_OP_SUM
-#endif
-
-#if CLREDUCE_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_ATOMIC && CLREDUCE_ACC_SIZE == 8
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#endif
-
-#define CLREDUCE_CAT_(a, b) a##b
-#define CLREDUCE_CAT(a, b) CLREDUCE_CAT_(a, b)
-
-// The operation: identity and combine; combine works on scalars and vectors alike.
-#if CLREDUCE_OP == CLREDUCE_OP_SUM
-#define CLREDUCE_IDENTITY 0
-#define CLREDUCE_COMBINE(a, b) ((a) + (b))
-#define CLREDUCE_ATOMIC_32 atomic_add
-#define CLREDUCE_ATOMIC_64 atom_add
+#if CLREDUCE_STATES_IN
+#define CLREDUCE_IN_T clreduce_state
+#define CLREDUCE_IN_VEC clreduce_state
+#define CLREDUCE_TAKE(s, x, index) clreduce_combine(s, x)
+#undef CLREDUCE_VECTOR_PATH
 #else
-#error "unknown CLREDUCE_OP"
+#define CLREDUCE_IN_T CLREDUCE_T
+#define CLREDUCE_IN_VEC CLREDUCE_T_VEC
+#define CLREDUCE_TAKE(s, x, index) clreduce_accumulate(s, x, index)
+#endif
+#if (CLREDUCE_STATES_IN || CLREDUCE_PITCHED) && CLREDUCE_VEC != 1
+#error "states and pitched input are read one at a time (CLREDUCE_VEC 1)"
 #endif
 
-#if CLREDUCE_VEC == 1
-#define CLREDUCE_T_VEC CLREDUCE_T
-#define CLREDUCE_ACC_VEC CLREDUCE_ACC
-#define CLREDUCE_HORIZONTAL(v) (v)
-#else
-#define CLREDUCE_T_VEC CLREDUCE_CAT(CLREDUCE_T, CLREDUCE_VEC)
-#define CLREDUCE_ACC_VEC CLREDUCE_CAT(CLREDUCE_ACC, CLREDUCE_VEC)
-#define CLREDUCE_H2(v) CLREDUCE_COMBINE((v).s0, (v).s1)
-#define CLREDUCE_H4(v) CLREDUCE_COMBINE(CLREDUCE_H2((v).lo), CLREDUCE_H2((v).hi))
-#define CLREDUCE_H8(v) CLREDUCE_COMBINE(CLREDUCE_H4((v).lo), CLREDUCE_H4((v).hi))
-#define CLREDUCE_H16(v) CLREDUCE_COMBINE(CLREDUCE_H8((v).lo), CLREDUCE_H8((v).hi))
-#define CLREDUCE_HORIZONTAL(v) CLREDUCE_CAT(CLREDUCE_H, CLREDUCE_VEC)(v)
-#endif
-#define CLREDUCE_TO_ACC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC)(x)
-#define CLREDUCE_TO_ACC_VEC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC_VEC)(x)
+// Lane by lane, for operations without a vector path: lane k of vector i is element
+// head + i * VEC + k.
+#define CLREDUCE_L1(s, v, b) s = CLREDUCE_TAKE(s, v, b);
+#define CLREDUCE_L2(s, v, b) s = CLREDUCE_TAKE(s, (v).s0, b); s = CLREDUCE_TAKE(s, (v).s1, (b) + 1);
+#define CLREDUCE_L4(s, v, b) CLREDUCE_L2(s, (v).lo, b) CLREDUCE_L2(s, (v).hi, (b) + 2)
+#define CLREDUCE_L8(s, v, b) CLREDUCE_L4(s, (v).lo, b) CLREDUCE_L4(s, (v).hi, (b) + 4)
+#define CLREDUCE_L16(s, v, b) CLREDUCE_L8(s, (v).lo, b) CLREDUCE_L8(s, (v).hi, (b) + 8)
+#define CLREDUCE_LANES(s, v, b) CLREDUCE_CAT(CLREDUCE_L, CLREDUCE_VEC)(s, v, b)
 
 #if CLREDUCE_NV_SHUFFLE
 // Warp shuffle through inline PTX: shfl.sync names its lanes, so it stays correct under
@@ -92,38 +75,65 @@ inline uint clreduce_shfl_down_u32(uint v, uint delta) {
     asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
     return r;
 }
-inline CLREDUCE_ACC clreduce_shfl_down(CLREDUCE_ACC v, uint delta) {
-#if CLREDUCE_ACC_SIZE == 8
+#if defined(CLREDUCE_STATE_SCALAR) && CLREDUCE_ACC_SIZE == 8
+inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
     const ulong bits = CLREDUCE_CAT(as_, ulong)(v);
     const uint lo = clreduce_shfl_down_u32((uint)bits, delta);
     const uint hi = clreduce_shfl_down_u32((uint)(bits >> 32), delta);
     return CLREDUCE_CAT(as_, CLREDUCE_ACC)(upsample(hi, lo));
-#else
-    return CLREDUCE_CAT(as_, CLREDUCE_ACC)(clreduce_shfl_down_u32(CLREDUCE_CAT(as_, uint)(v), delta));
-#endif
 }
+#elif defined(CLREDUCE_STATE_SCALAR) && CLREDUCE_ACC_SIZE == 4
+inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
+    return CLREDUCE_CAT(as_, CLREDUCE_ACC)(clreduce_shfl_down_u32(CLREDUCE_CAT(as_, uint)(v), delta));
+}
+#else
+// Any other state moves as 32-bit words.
+typedef union {
+    clreduce_state state;
+    uint words[(sizeof(clreduce_state) + 3) / 4];
+} clreduce_state_words;
+inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
+    clreduce_state_words u;
+    u.state = v;
+    for (uint k = 0; k < (sizeof(clreduce_state) + 3) / 4; ++k) u.words[k] = clreduce_shfl_down_u32(u.words[k], delta);
+    return u.state;
+}
+#endif
 #define CLREDUCE_TREE_STOP CLREDUCE_WAVEFRONT
 #else
 #define CLREDUCE_TREE_STOP 1
 #endif
 
-// Reduces elements [offset, offset + count) of `in`. `slot` selects the result word for
-// the atomic and store finishes; the other word is reset to the identity for the next call.
+// Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
+// whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart).
+// `slot` selects the result word for the atomic and store finishes; the other word is reset
+// to the identity for the next call.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
-void clreduce_reduce(__global const CLREDUCE_T* in, ulong offset, ulong count,
-                     __global CLREDUCE_ACC* out, uint slot)
+void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
+                     __global clreduce_state* out, uint slot
+#if CLREDUCE_PITCHED
+                     , ulong cols, ulong pitch, uint channels, uint channel
+#endif
+                     )
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);
     in += offset;
 
+#if CLREDUCE_PITCHED
+#define CLREDUCE_LOAD(j) in[((j) / cols) * pitch + ((j) % cols) * channels + channel]
+    const ulong head = 0;
+    const ulong vectors = count;
+#else
     // Vector loads need an address aligned to the vector: the `head` elements before the
     // first aligned one and the tail after the last whole vector are read as scalars.
-    const ulong misalign = ((ulong)in / sizeof(CLREDUCE_T)) % CLREDUCE_VEC;
+    const ulong misalign = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC;
     const ulong head = min(count, (ulong)((CLREDUCE_VEC - misalign) % CLREDUCE_VEC));
     const ulong vectors = (count - head) / CLREDUCE_VEC;
+    __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)(in + head);
+#define CLREDUCE_LOAD(i) body[i]
+#endif
     const ulong tail_start = head + vectors * CLREDUCE_VEC;
-    __global const CLREDUCE_T_VEC* body = (__global const CLREDUCE_T_VEC*)(in + head);
 
     // Level 1: in-thread accumulation.
 #if CLREDUCE_STRIDE_LOCAL
@@ -133,31 +143,50 @@ void clreduce_reduce(__global const CLREDUCE_T* in, ulong offset, ulong count,
     const ulong first = group * (ulong)CLREDUCE_WG + lid;
     const ulong step = get_global_size(0);
 #endif
-    CLREDUCE_ACC_VEC acc_vec = (CLREDUCE_ACC_VEC)(CLREDUCE_IDENTITY);
-    if (first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors) {
+    const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
+#ifdef CLREDUCE_VECTOR_PATH
+    clreduce_vstate vs = clreduce_vinit();
+    if (whole) {
         ulong i = first;
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step)
-            acc_vec = CLREDUCE_COMBINE(acc_vec, CLREDUCE_TO_ACC_VEC(body[i]));
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) vs = clreduce_vaccumulate(vs, CLREDUCE_LOAD(i));
     } else {
         ulong i = first;
         for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step)
-            acc_vec = CLREDUCE_COMBINE(acc_vec, CLREDUCE_TO_ACC_VEC(body[i]));
+            vs = clreduce_vaccumulate(vs, CLREDUCE_LOAD(i));
     }
-    CLREDUCE_ACC acc = CLREDUCE_HORIZONTAL(acc_vec);
+    clreduce_state acc = clreduce_vfinish(vs);
+#else
+    clreduce_state acc = clreduce_init();
+    if (whole) {
+        ulong i = first;
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) {
+            const CLREDUCE_IN_VEC v = CLREDUCE_LOAD(i);
+            CLREDUCE_LANES(acc, v, head + i * CLREDUCE_VEC)
+        }
+    } else {
+        ulong i = first;
+        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) {
+            const CLREDUCE_IN_VEC v = CLREDUCE_LOAD(i);
+            CLREDUCE_LANES(acc, v, head + i * CLREDUCE_VEC)
+        }
+    }
+#endif
     if (group == 0) {
-        for (ulong j = lid; j < head; j += CLREDUCE_WG)
-            acc = CLREDUCE_COMBINE(acc, CLREDUCE_TO_ACC(in[j]));
-        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG)
-            acc = CLREDUCE_COMBINE(acc, CLREDUCE_TO_ACC(in[j]));
+        // The head before the vectors and the tail after them; for index-aware operations the
+        // head is combined first so that states keep their index order.
+        clreduce_state ends = clreduce_init();
+        for (ulong j = lid; j < head; j += CLREDUCE_WG) ends = CLREDUCE_TAKE(ends, in[j], j);
+        acc = clreduce_combine(ends, acc);
+        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
     }
 
     // Level 2: tree in local memory, a barrier per step.
-    __local CLREDUCE_ACC scratch[CLREDUCE_WG];
+    __local clreduce_state scratch[CLREDUCE_WG];
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
         if (lid < s)
-            scratch[lid] = CLREDUCE_COMBINE(scratch[lid], scratch[lid + s]);
+            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #if CLREDUCE_NV_SHUFFLE
@@ -166,7 +195,7 @@ void clreduce_reduce(__global const CLREDUCE_T* in, ulong offset, ulong count,
     if (lid < CLREDUCE_WAVEFRONT) {
         acc = scratch[lid];
         for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1)
-            acc = CLREDUCE_COMBINE(acc, clreduce_shfl_down(acc, delta));
+            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
     }
 #else
     acc = scratch[0];
@@ -177,16 +206,15 @@ void clreduce_reduce(__global const CLREDUCE_T* in, ulong offset, ulong count,
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_PARTIAL
         out[group] = acc;
 #elif CLREDUCE_FINISH == CLREDUCE_FINISH_ATOMIC
-#if CLREDUCE_ACC_SIZE == 8
-        CLREDUCE_ATOMIC_64((volatile __global CLREDUCE_ACC*)(out + slot), acc);
-#else
-        CLREDUCE_ATOMIC_32((volatile __global CLREDUCE_ACC*)(out + slot), acc);
+#ifndef CLREDUCE_ATOMIC_FINISH
+#error "this operation has no atomic finish"
 #endif
+        clreduce_atomic((volatile __global clreduce_state*)(out + slot), acc);
         if (group == 0)
-            out[slot ^ 1u] = CLREDUCE_IDENTITY;
+            out[slot ^ 1u] = clreduce_init();
 #else
         out[slot] = acc;
-        out[slot ^ 1u] = CLREDUCE_IDENTITY;
+        out[slot ^ 1u] = clreduce_init();
 #endif
     }
 }

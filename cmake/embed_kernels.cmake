@@ -1,10 +1,11 @@
 # Turns cl_kernels/*.cl into a C++ file of byte arrays, so the installed library needs no
-# source tree. Run as: cmake -DOUTPUT=<file.cpp> -DINPUTS=<a.cl;b.cl> -P embed_kernels.cmake
+# source tree. Run as: cmake -DOUTPUT=<file.cpp> -DINPUTS=<a.cl;ops/b.cl> -DBASE=<cl_kernels> -P embed_kernels.cmake
+# Each file is named by its path relative to BASE ("ops/add.cl").
 set(entries "")
 set(arrays "")
 set(index 0)
 foreach(input IN LISTS INPUTS)
-  get_filename_component(name "${input}" NAME)
+  file(RELATIVE_PATH name "${BASE}" "${input}")
   file(READ "${input}" hex HEX)
   string(LENGTH "${hex}" hex_length)
   math(EXPR size "${hex_length} / 2")

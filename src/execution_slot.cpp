@@ -1,20 +1,19 @@
 #include "execution_slot.hpp"
 
+#include <algorithm>
+
 #include <clreduce/error.hpp>
 
 namespace clreduce {
-namespace {
-// Two result words of up to 8 bytes each.
-constexpr std::uint64_t kResultBytes = 16;
-}  // namespace
 
-ExecutionSlot::ExecutionSlot(cl::Context context, ProgramCache& programs, AtomicCounters& counters)
-    : context_(std::move(context)), programs_(programs), counters_(counters) {}
+ExecutionSlot::ExecutionSlot(cl::Context context, ProgramCache& programs, const KernelSources& sources,
+                             AtomicCounters& counters)
+    : context_(std::move(context)), programs_(programs), sources_(sources), counters_(counters) {}
 
 cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
     auto found = kernels_.find(spec);
     if (found != kernels_.end()) return found->second;
-    const cl::Program program = programs_.get(spec.build_options());
+    const cl::Program program = programs_.get(spec.source(sources_), spec.build_options());
     cl_int err = CL_SUCCESS;
     cl::Kernel kernel(program, "clreduce_reduce", &err);
     check(err, "clCreateKernel");
@@ -36,10 +35,16 @@ const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacit
 
 const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
 const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
-const cl::Buffer& ExecutionSlot::result() { return grow(result_, result_bytes_, kResultBytes); }
+const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes) {
+    // At least 16 bytes, so that the common 8-byte states never grow it.
+    const std::uint64_t bytes = std::max<std::uint64_t>(16, 2 * state_bytes);
+    if (bytes > result_bytes_ || result_() == nullptr) prepared_for.reset();
+    return grow(result_, result_bytes_, bytes);
+}
 
-SlotPool::SlotPool(cl::Context context, ProgramCache& programs, AtomicCounters& counters)
-    : context_(std::move(context)), programs_(programs), counters_(counters) {}
+SlotPool::SlotPool(cl::Context context, ProgramCache& programs, const KernelSources& sources,
+                   AtomicCounters& counters)
+    : context_(std::move(context)), programs_(programs), sources_(sources), counters_(counters) {}
 
 SlotPool::Lease SlotPool::acquire() {
     {
@@ -50,7 +55,7 @@ SlotPool::Lease SlotPool::acquire() {
             return Lease(*this, std::move(slot));
         }
     }
-    return Lease(*this, std::make_unique<ExecutionSlot>(context_, programs_, counters_));
+    return Lease(*this, std::make_unique<ExecutionSlot>(context_, programs_, sources_, counters_));
 }
 
 void SlotPool::give_back(std::unique_ptr<ExecutionSlot> slot) {

@@ -26,25 +26,27 @@ struct AtomicCounters {
 // allocates nothing.
 class ExecutionSlot {
 public:
-    ExecutionSlot(cl::Context context, ProgramCache& programs, AtomicCounters& counters);
+    ExecutionSlot(cl::Context context, ProgramCache& programs, const KernelSources& sources, AtomicCounters& counters);
 
     cl::Kernel& kernel(const KernelSpec& spec);
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
-    const cl::Buffer& result();
+    // Room for two result words of `state_bytes` each. A new buffer forgets prepared_for.
+    const cl::Buffer& result(std::uint64_t state_bytes);
 
     // The kernels ping-pong between two result words: a call uses word `next_word` and
     // resets the other to the identity for the call after it, so the atomic finish needs
-    // no separate clear. `prepared_for` names the accumulator whose identity the next word
-    // holds; unknown after an error or on a fresh slot, which costs one fill.
+    // no separate clear. `prepared_for` names the plug-in and accumulator whose identity the
+    // next word holds; unknown after an error or on a fresh slot, which costs one fill.
     cl_uint next_word = 0;
-    std::optional<ElementType> prepared_for;
+    std::optional<std::pair<KernelOp, ElementType>> prepared_for;
 
 private:
     const cl::Buffer& grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes);
 
     cl::Context context_;
     ProgramCache& programs_;
+    const KernelSources& sources_;
     AtomicCounters& counters_;
     std::map<KernelSpec, cl::Kernel> kernels_;
     cl::Buffer result_;
@@ -59,7 +61,7 @@ private:
 // are busy.
 class SlotPool {
 public:
-    SlotPool(cl::Context context, ProgramCache& programs, AtomicCounters& counters);
+    SlotPool(cl::Context context, ProgramCache& programs, const KernelSources& sources, AtomicCounters& counters);
 
     class Lease {
     public:
@@ -82,6 +84,7 @@ private:
 
     cl::Context context_;
     ProgramCache& programs_;
+    const KernelSources& sources_;
     AtomicCounters& counters_;
     std::mutex mutex_;
     std::vector<std::unique_ptr<ExecutionSlot>> idle_;

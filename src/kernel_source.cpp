@@ -23,3 +23,21 @@ std::string kernel_source(std::string_view file_name) {
 }
 
 }  // namespace clreduce
+
+namespace clreduce {
+
+KernelSources KernelSources::load() {
+    KernelSources sources;
+    for (const char* name : {"prelude.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/multiply.cl",
+                             "ops/extremum.cl", "ops/minmax.cl", "ops/argext.cl"})
+        sources.files.emplace(name, kernel_source(name));
+    return sources;
+}
+
+const std::string& KernelSources::get(std::string_view file_name) const {
+    auto found = files.find(file_name);
+    if (found == files.end()) throw Error("internal: kernel source '" + std::string(file_name) + "' was not loaded");
+    return found->second;
+}
+
+}  // namespace clreduce

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -6,7 +7,7 @@
 namespace clreduce {
 
 struct EmbeddedKernel {
-    std::string_view file_name;  // e.g. "reduce.cl"
+    std::string_view file_name;  // path under cl_kernels/, e.g. "reduce.cl", "ops/add.cl"
     std::string_view source;
 };
 
@@ -16,5 +17,12 @@ const std::vector<EmbeddedKernel>& embedded_kernels();
 // Source of a cl_kernels/ file. With $CLREDUCE_KERNEL_DIR set it is read from that folder
 // instead, so kernels can be edited without rebuilding the library. Throws Error if missing.
 std::string kernel_source(std::string_view file_name);
+
+// Every kernel file a reducer compiles from, read once (at the reducer's construction).
+struct KernelSources {
+    std::map<std::string, std::string, std::less<>> files;
+    static KernelSources load();
+    const std::string& get(std::string_view file_name) const;
+};
 
 }  // namespace clreduce

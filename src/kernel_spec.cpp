@@ -7,14 +7,34 @@ namespace {
 
 const char* opencl_type(ElementType type) {
     switch (type) {
+        case ElementType::int8: return "char";
+        case ElementType::uint8: return "uchar";
+        case ElementType::int16: return "short";
+        case ElementType::uint16: return "ushort";
         case ElementType::int32: return "int";
         case ElementType::uint32: return "uint";
         case ElementType::int64: return "long";
         case ElementType::uint64: return "ulong";
+        case ElementType::float16: return "half";
         case ElementType::float32: return "float";
         case ElementType::float64: return "double";
     }
     return "?";
+}
+
+// Identities of max and min in the accumulator (OpenCL C's limits; floats use NaN).
+std::pair<const char*, const char*> integer_limits(ElementType type) {
+    switch (type) {
+        case ElementType::int8: return {"CHAR_MIN", "CHAR_MAX"};
+        case ElementType::uint8: return {"0", "UCHAR_MAX"};
+        case ElementType::int16: return {"SHRT_MIN", "SHRT_MAX"};
+        case ElementType::uint16: return {"0", "USHRT_MAX"};
+        case ElementType::int32: return {"INT_MIN", "INT_MAX"};
+        case ElementType::uint32: return {"0", "UINT_MAX"};
+        case ElementType::int64: return {"LONG_MIN", "LONG_MAX"};
+        case ElementType::uint64: return {"0", "ULONG_MAX"};
+        default: return {"0", "0"};
+    }
 }
 
 // The warp shuffle needs every lane of the first warp inside the work-group.
@@ -28,11 +48,17 @@ std::uint32_t shuffle_width(std::uint32_t work_group_size, const DeviceInfo& dev
 
 std::string KernelSpec::build_options() const {
     const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64;
+    const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type(element));
+    o += " -DCLREDUCE_T_FLOAT=" + std::string(is_floating(element) ? "1" : "0");
     o += " -DCLREDUCE_ACC=" + std::string(opencl_type(accumulator));
     o += " -DCLREDUCE_ACC_SIZE=" + std::to_string(type_size(accumulator));
+    o += " -DCLREDUCE_ACC_FLOAT=" + std::string(is_floating(accumulator) ? "1" : "0");
+    o += " -DCLREDUCE_ACC_LOWEST=" + std::string(lowest);
+    o += " -DCLREDUCE_ACC_HIGHEST=" + std::string(highest);
     o += " -DCLREDUCE_FP64=" + std::string(fp64 ? "1" : "0");
+    o += " -DCLREDUCE_FP16=" + std::string(element == ElementType::float16 ? "1" : "0");
     o += " -DCLREDUCE_VEC=" + std::to_string(vector_width);
     o += " -DCLREDUCE_TIMES=" + std::to_string(times);
     o += " -DCLREDUCE_WG=" + std::to_string(work_group_size);
@@ -40,12 +66,31 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_FINISH=" + std::to_string(static_cast<int>(finish));
     o += " -DCLREDUCE_NV_SHUFFLE=" + std::string(wavefront > 1 ? "1" : "0");
     o += " -DCLREDUCE_WAVEFRONT=" + std::to_string(wavefront);
-    o += " -DCLREDUCE_OP=0";
+    o += " -DCLREDUCE_MAP=" + std::to_string(static_cast<int>(map));
+    o += " -DCLREDUCE_IS_MAX=" + std::string(op == KernelOp::max || op == KernelOp::argmax ? "1" : "0");
+    if (float_atomic) o += " -DCLREDUCE_FLOAT_ATOMIC=1";
+    if (states_in) o += " -DCLREDUCE_STATES_IN=1";
+    if (pitched) o += " -DCLREDUCE_PITCHED=1";
     return o;
 }
 
-KernelSpec first_pass_spec(const LaunchPlan& plan, const DeviceInfo& device) {
+std::string KernelSpec::source(const KernelSources& sources) const {
+    std::string text = sources.get("prelude.cl");
+    if (map == ElementMap::transform) {
+        // The expression was checked to be one expression (src/transform.cpp); the
+        // parentheses keep it inside its slot.
+        text += "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform +
+                ")); }\n";
+    }
+    text += sources.get(op_file(op));
+    text += sources.get("reduce.cl");
+    return text;
+}
+
+KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
     KernelSpec spec;
+    spec.op = kernel.op;
+    spec.map = kernel.map;
     spec.element = plan.element;
     spec.accumulator = plan.accumulator;
     spec.vector_width = plan.vector_width;
@@ -55,12 +100,17 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const DeviceInfo& device) {
     spec.finish = plan.groups == 1                          ? Finish::store
                   : plan.inter_group == InterGroup::atomic ? Finish::atomic
                                                            : Finish::partial;
+    spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.wavefront = shuffle_width(plan.work_group_size, device);
     return spec;
 }
 
-KernelSpec second_pass_spec(const LaunchPlan& plan, const DeviceInfo& device) {
+KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, const DeviceInfo& device) {
     KernelSpec spec;
+    spec.op = first.op;
+    // The partials are states: the map and the transform were applied in the first pass.
+    spec.map = ElementMap::identity;
+    spec.states_in = true;
     spec.element = plan.accumulator;
     spec.accumulator = plan.accumulator;
     spec.vector_width = 1;

@@ -6,13 +6,22 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
 
+#include "kernel_source.hpp"
+#include "op_kernel.hpp"
+
 namespace clreduce {
 
 // How a launch of cl_kernels/reduce.cl ends (CLREDUCE_FINISH there).
 enum class Finish : int { partial = 0, atomic = 1, store = 2 };
 
-// Everything one compiled specialisation of reduce.cl depends on.
+// Everything one compiled specialisation of the kernel depends on.
 struct KernelSpec {
+    KernelOp op = KernelOp::add;
+    ElementMap map = ElementMap::identity;
+    std::string transform;  // the user's expression, ElementMap::transform only
+    bool float_atomic = false;  // CAS finish of a float add
+    bool states_in = false;     // the second pass: the input is the first pass's states
+    bool pitched = false;       // one channel of a pitched image
     ElementType element = ElementType::int32;
     ElementType accumulator = ElementType::int64;
     std::uint32_t vector_width = 1;
@@ -23,19 +32,22 @@ struct KernelSpec {
     std::uint32_t wavefront = 1;  // > 1 only when the NVIDIA warp shuffle finishes the tree
 
     auto key() const {
-        return std::tie(element, accumulator, vector_width, times, work_group_size, stride, finish, wavefront);
+        return std::tie(op, map, transform, float_atomic, states_in, pitched, element, accumulator, vector_width,
+                        times, work_group_size, stride, finish, wavefront);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
 
     std::string build_options() const;
+    // prelude.cl, the transform, the plug-in and reduce.cl, in that order.
+    std::string source(const KernelSources& sources) const;
 };
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.
-KernelSpec first_pass_spec(const LaunchPlan& plan, const DeviceInfo& device);
+KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device);
 
 // The single-group launch that combines the first pass's partials (second_pass plans).
-KernelSpec second_pass_spec(const LaunchPlan& plan, const DeviceInfo& device);
+KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, const DeviceInfo& device);
 
 }  // namespace clreduce

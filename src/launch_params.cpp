@@ -6,6 +6,8 @@
 
 #include <clreduce/error.hpp>
 
+#include "op_kernel.hpp"
+
 namespace clreduce {
 namespace {
 
@@ -27,9 +29,36 @@ constexpr std::uint32_t kMaxTimes = 1u << 20;
 // CPUs, 16-byte loads, and the smallest power-of-two `times` that keeps the launch at about
 // 8 groups per compute unit, the paper's advice for hiding latency. `times` is capped at 64
 // on GPUs and 16 on CPUs, where larger values were measured slower (README, sweeps).
-std::uint32_t default_work_group_size(const DeviceInfo& device) {
+// Large states (the correctly rounded sum's limbs) shrink the group to fit local memory.
+std::uint32_t default_work_group_size(const DeviceInfo& device, std::size_t state_bytes) {
     const std::uint64_t wanted = device.is_gpu() ? 256 : 64;
-    return floor_power_of_two(std::min<std::uint64_t>(wanted, std::max<std::size_t>(device.max_work_group_size, 1)));
+    const std::uint64_t fits = std::max<std::uint64_t>(1, device.local_mem_size / std::max<std::size_t>(state_bytes, 1));
+    return floor_power_of_two(
+        std::min({wanted, std::uint64_t(std::max<std::size_t>(device.max_work_group_size, 1)), fits}));
+}
+
+ElementType resolve_accumulator(Operation op, ElementType element, const DeviceInfo& device,
+                                const LaunchParams& params) {
+    const OperationFamily family = operation_family(op);
+    if (!params.accumulator || family == OperationFamily::extremum) return accumulator_for(op, element, device);
+    const ElementType chosen = *params.accumulator;
+    const bool allowed = chosen == ElementType::int32 || chosen == ElementType::uint32 ||
+                         chosen == ElementType::int64 || chosen == ElementType::uint64 ||
+                         chosen == ElementType::float32 || chosen == ElementType::float64;
+    if (!allowed)
+        throw InvalidArgument("accumulator must be int32, uint32, int64, uint64, float32 or float64, got " +
+                              std::string(type_name(chosen)));
+    if (op == Operation::count_nonzero && is_floating(chosen))
+        throw InvalidArgument("count_nonzero counts in an integer accumulator, got " + std::string(type_name(chosen)));
+    require_support(chosen, device);
+    return chosen;
+}
+
+FloatMode resolve_float_mode(ElementType accumulator, const LaunchParams& params) {
+    const FloatMode mode = params.float_mode.value_or(FloatMode::deterministic);
+    if (mode == FloatMode::correctly_rounded && is_floating(accumulator))
+        throw Unsupported("FloatMode::correctly_rounded is not available yet");
+    return mode;
 }
 
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device) {
@@ -73,39 +102,64 @@ std::string LaunchPlan::describe() const {
 }
 
 ElementType accumulator_for(ElementType element, const DeviceInfo& device) {
-    switch (element) {
-        case ElementType::int32:
-        case ElementType::int64: return ElementType::int64;
-        case ElementType::uint32:
-        case ElementType::uint64: return ElementType::uint64;
-        case ElementType::float32: return device.has_fp64 ? ElementType::float64 : ElementType::float32;
-        case ElementType::float64: return ElementType::float64;
+    if (is_floating(element))
+        return element == ElementType::float64 || device.has_fp64 ? ElementType::float64 : ElementType::float32;
+    return is_signed(element) ? ElementType::int64 : ElementType::uint64;
+}
+
+ElementType accumulator_for(Operation op, ElementType element, const DeviceInfo& device) {
+    switch (op) {
+        case Operation::count_nonzero: return ElementType::uint64;
+        case Operation::norm_l1:
+        case Operation::sum_of_squares:
+        case Operation::norm_l2:
+            // |x| and x*x are never negative: twice the range of int64.
+            return is_floating(element) ? accumulator_for(element, device) : ElementType::uint64;
+        case Operation::norm_inf:
+            if (!is_floating(element)) return ElementType::uint64;
+            return element == ElementType::float16 ? ElementType::float32 : element;
+        case Operation::min:
+        case Operation::max:
+        case Operation::minmax:
+        case Operation::argmin:
+        case Operation::argmax: return element == ElementType::float16 ? ElementType::float32 : element;
+        default: return accumulator_for(element, device);
     }
-    throw InvalidArgument("unknown ElementType");
 }
 
 void require_support(ElementType element, const DeviceInfo& device) {
     if (element == ElementType::float64 && !device.has_fp64)
         throw Unsupported("float64 needs cl_khr_fp64, which device '" + device.name + "' does not have");
+    if (element == ElementType::float16 && !device.has_fp16)
+        throw Unsupported("float16 (half) needs cl_khr_fp16, which device '" + device.name + "' does not have");
 }
 
 LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params) {
+    return make_plan(Operation::sum, element, n, device, params);
+}
+
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& params) {
     require_support(element, device);
     LaunchPlan plan;
+    plan.operation = op;
     plan.element = element;
-    plan.accumulator = accumulator_for(element, device);
+    plan.accumulator = resolve_accumulator(op, element, device, params);
+    plan.float_mode = resolve_float_mode(plan.accumulator, params);
+    const OpKernel kernel = op_kernel(op, plan.float_mode, plan.accumulator);
+    const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
 
     plan.vector_width = params.vector_width.value_or(
         static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element))));
     if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
         throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));
 
-    plan.work_group_size = params.work_group_size.value_or(default_work_group_size(device));
+    plan.work_group_size = params.work_group_size.value_or(default_work_group_size(device, state_bytes));
     if (!is_power_of_two(plan.work_group_size) || plan.work_group_size > device.max_work_group_size)
         throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
                               std::to_string(device.max_work_group_size) + "), got " +
                               std::to_string(plan.work_group_size));
-    if (std::uint64_t(plan.work_group_size) * type_size(plan.accumulator) > device.local_mem_size)
+    if (std::uint64_t(plan.work_group_size) * state_bytes > device.local_mem_size)
         throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
                               " needs more local memory than the device has");
 
@@ -123,13 +177,17 @@ LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& dev
                               "; raise times or work_group_size");
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
-    const bool atomics_fit = integer_accumulator && (type_size(plan.accumulator) == 4 || device.has_int64_atomics);
+    const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
     plan.inter_group = params.inter_group.value_or(atomics_fit ? InterGroup::atomic : InterGroup::second_pass);
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
+        const char* why = kernel.op != KernelOp::add ? "' (only additive operations finish atomically)"
+                          : integer_accumulator     ? "' (no cl_khr_int64_base_atomics)"
+                          : plan.float_mode != FloatMode::atomic
+                              ? "' (no float atomics outside FloatMode::atomic)"
+                              : "' (no cl_khr_int64_base_atomics for the compare-and-swap)";
         throw Unsupported(std::string("atomic inter-group combine is not available for ") +
-                          std::string(type_name(plan.accumulator)) + " accumulators on '" + device.name +
-                          (integer_accumulator ? "' (no cl_khr_int64_base_atomics)" : "' (no float atomics)") +
-                          "; use InterGroup::second_pass");
+                          std::string(operation_name(op)) + " with " + std::string(type_name(plan.accumulator)) +
+                          " accumulators on '" + device.name + why + "; use InterGroup::second_pass");
     }
     return plan;
 }

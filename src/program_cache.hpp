@@ -10,25 +10,24 @@
 
 namespace clreduce {
 
-// Programs built from one source for one device, keyed by their build options. Thread-safe;
-// each option string is built once, also when several threads ask for it at the same time.
+// Programs built for one device, keyed by their source and build options. Thread-safe; each
+// pair is built once, also when several threads ask for it at the same time.
 class ProgramCache {
 public:
-    ProgramCache(cl::Context context, cl::Device device, std::string source, std::atomic<std::uint64_t>& builds);
+    ProgramCache(cl::Context context, cl::Device device, std::atomic<std::uint64_t>& builds);
 
     // Throws BuildError (with the build log) when the source does not compile.
-    cl::Program get(const std::string& options);
+    cl::Program get(const std::string& source, const std::string& options);
 
 private:
     struct Entry {
         std::once_flag built;
         cl::Program program;
     };
-    cl::Program build(const std::string& options);
+    cl::Program build(const std::string& source, const std::string& options);
 
     cl::Context context_;
     cl::Device device_;
-    std::string source_;
     std::atomic<std::uint64_t>& builds_;
     std::mutex mutex_;
     std::map<std::string, std::shared_ptr<Entry>> entries_;

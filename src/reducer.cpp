@@ -1,7 +1,11 @@
 #include <clreduce/reducer.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <clreduce/device_selection.hpp>
 
@@ -9,6 +13,7 @@
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
+#include "transform.hpp"
 
 namespace clreduce {
 namespace {
@@ -57,52 +62,103 @@ private:
     cl::Event next_;
 };
 
-template <class Sum>
-Sum from_accumulator(ElementType accumulator, const unsigned char* bits) {
-    switch (accumulator) {
-        case ElementType::int64: {
-            std::int64_t v;
-            std::memcpy(&v, bits, sizeof v);
-            return static_cast<Sum>(v);
-        }
-        case ElementType::uint64: {
-            std::uint64_t v;
-            std::memcpy(&v, bits, sizeof v);
-            return static_cast<Sum>(v);
-        }
-        case ElementType::float64: {
-            double v;
-            std::memcpy(&v, bits, sizeof v);
-            return static_cast<Sum>(v);
-        }
-        case ElementType::float32: {
-            float v;
-            std::memcpy(&v, bits, sizeof v);
-            return static_cast<Sum>(v);
-        }
-        default: throw Error("internal: unexpected accumulator " + std::string(type_name(accumulator)));
+// The largest plug-in state the host reads back.
+constexpr std::size_t kMaxStateBytes = 1024;
+
+// A value of accumulator type `type` at `bits`, converted to R.
+template <class R>
+R decode(ElementType type, const unsigned char* bits) {
+    auto as = [bits](auto v) {
+        std::memcpy(&v, bits, sizeof v);
+        return static_cast<R>(v);
+    };
+    switch (type) {
+        case ElementType::int8: return as(std::int8_t{});
+        case ElementType::uint8: return as(std::uint8_t{});
+        case ElementType::int16: return as(std::int16_t{});
+        case ElementType::uint16: return as(std::uint16_t{});
+        case ElementType::int32: return as(std::int32_t{});
+        case ElementType::uint32: return as(std::uint32_t{});
+        case ElementType::int64: return as(std::int64_t{});
+        case ElementType::uint64: return as(std::uint64_t{});
+        case ElementType::float32: return as(float{});
+        case ElementType::float64: return as(double{});
+        case ElementType::float16: break;
     }
+    throw Error("internal: unexpected accumulator " + std::string(type_name(type)));
 }
+
+// What the kernels computed for one call: the plan, the plug-in and its final state.
+struct Outcome {
+    LaunchPlan plan;
+    OpKernel kernel;
+    std::uint64_t count = 0;
+    unsigned char bits[kMaxStateBytes] = {};
+
+    std::size_t acc_size() const { return type_size(plan.accumulator); }
+    // The value of an add/add_compensated/multiply/min/max state.
+    template <class R>
+    R value() const {
+        if (kernel.op == KernelOp::add_compensated)
+            return static_cast<R>(decode<double>(plan.accumulator, bits) +
+                                  decode<double>(plan.accumulator, bits + acc_size()));
+        return decode<R>(plan.accumulator, bits);
+    }
+    void require_elements(std::string_view what) const {
+        if (count == 0) throw InvalidArgument(std::string(what) + " of an empty range is undefined");
+    }
+};
+
+// What to reduce: the operation it is planned as, its plug-in, and the transform if any.
+struct Job {
+    Operation op = Operation::sum;
+    std::optional<Combine> combine;  // transform_reduce
+    std::string transform;
+};
+
+// One channel of a pitched image (CLREDUCE_PITCHED).
+struct Pitch {
+    std::uint64_t cols = 0;
+    std::uint64_t pitch = 0;  // elements
+    std::uint32_t channels = 1;
+    std::uint32_t channel = 0;
+};
 
 }  // namespace
 
 struct Reducer::State {
     State(cl::Context context_, cl::CommandQueue queue_, cl::Device device_)
-        : context(std::move(context_)),
+        : sources(KernelSources::load()),
+          context(std::move(context_)),
           queue(std::move(queue_)),
           device(std::move(device_)),
           info(DeviceInfo::query(device)),
-          programs(context, device, kernel_source("reduce.cl"), counters.programs_built),
-          slots(context, programs, counters) {
+          programs(context, device, counters.programs_built),
+          slots(context, programs, sources, counters) {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
     }
 
     void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, std::size_t element_size) const;
-    void reduce(const LaunchPlan& plan, const cl::Buffer& input, std::uint64_t offset, std::uint64_t count,
-                ExecutionSlot& slot, Chain& chain, unsigned char* result_bits);
+    std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
+    LaunchPlan plan_for(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params) const;
+    OpKernel kernel_for(const Job& job, const LaunchPlan& plan) const;
+    void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
+                std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits,
+                const Pitch* pitch = nullptr);
+    const cl::Buffer& upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes);
 
+    template <class T>
+    Outcome run(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                const LaunchParams& params, CallInfo* info);
+    template <class T>
+    Outcome run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info);
+    template <class T>
+    std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
+                                     const LaunchParams& params);
+
+    KernelSources sources;
     cl::Context context;
     cl::CommandQueue queue;
     cl::Device device;
@@ -113,38 +169,63 @@ struct Reducer::State {
     bool out_of_order = false;
 };
 
-void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                  std::size_t element_size) const {
-    if (buffer() == nullptr) throw InvalidArgument("sum: buffer is null");
+std::uint64_t Reducer::State::buffer_bytes(const cl::Buffer& buffer) const {
+    if (buffer() == nullptr) throw InvalidArgument("buffer is null");
     cl_context owner = nullptr;
     check(clGetMemObjectInfo(buffer(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr), "clGetMemObjectInfo");
-    if (owner != context()) throw InvalidArgument("sum: buffer belongs to another OpenCL context than the reducer's");
+    if (owner != context()) throw InvalidArgument("buffer belongs to another OpenCL context than the reducer's");
     size_t bytes = 0;
     check(clGetMemObjectInfo(buffer(), CL_MEM_SIZE, sizeof(bytes), &bytes, nullptr), "clGetMemObjectInfo");
-    const std::uint64_t elements = bytes / element_size;
+    return bytes;
+}
+
+void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                  std::size_t element_size) const {
+    const std::uint64_t elements = buffer_bytes(buffer) / element_size;
     if (offset > elements || count > elements - offset)
-        throw InvalidArgument("sum: range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
+        throw InvalidArgument("range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
                               std::to_string(count) + ") is past the end of the buffer (" +
                               std::to_string(elements) + " elements of " + std::to_string(element_size) +
                               " bytes)");
 }
 
-// Enqueues the plan's launches over [offset, offset + count) of `input` and reads the
-// accumulator's bits into result_bits (blocking).
-void Reducer::State::reduce(const LaunchPlan& plan, const cl::Buffer& input, std::uint64_t offset,
-                            std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits) {
-    const std::size_t accumulator_size = type_size(plan.accumulator);
-    const cl::Buffer& result = slot.result();
+LaunchPlan Reducer::State::plan_for(const Job& job, ElementType element, std::uint64_t count,
+                                    const LaunchParams& params) const {
+    if (!job.combine) return make_plan(job.op, element, count, info, params);
+    // transform_reduce: the accumulator of a sum, whatever the combine.
+    LaunchParams p = params;
+    if (!p.accumulator) p.accumulator = accumulator_for(Operation::sum, element, info);
+    if (*job.combine == Combine::min || *job.combine == Combine::max) {
+        LaunchPlan plan = make_plan(Operation::sum, element, count, info, p);
+        plan.operation = job.op;
+        return plan;
+    }
+    return make_plan(job.op, element, count, info, p);
+}
+
+OpKernel Reducer::State::kernel_for(const Job& job, const LaunchPlan& plan) const {
+    return job.combine ? transform_kernel(*job.combine, plan.float_mode, plan.accumulator)
+                       : op_kernel(job.op, plan.float_mode, plan.accumulator);
+}
+
+// Enqueues the plan's launches over [offset, offset + count) of `input` and reads the final
+// state's bits into result_bits (blocking).
+void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input,
+                            std::uint64_t offset, std::uint64_t count, ExecutionSlot& slot, Chain& chain,
+                            unsigned char* result_bits, const Pitch* pitch) {
+    const std::size_t state_bytes = state_size(first.op, plan.accumulator);
+    if (state_bytes > kMaxStateBytes) throw Error("internal: state larger than kMaxStateBytes");
+    const cl::Buffer& result = slot.result(state_bytes);
     const cl_uint word = slot.next_word;
-    const KernelSpec first = first_pass_spec(plan, info);
+    const std::pair<KernelOp, ElementType> identity{first.op, plan.accumulator};
     try {
-        if (first.finish == Finish::atomic && slot.prepared_for != plan.accumulator) {
-            const std::uint64_t zero = 0;  // the identity of sum, for every accumulator type
-            check(queue.enqueueFillBuffer(result, zero, 0, 2 * accumulator_size, chain.wait(), chain.event()),
+        if (first.finish == Finish::atomic && slot.prepared_for != identity) {
+            const std::uint64_t zero = 0;  // the identity of add, the only atomic finish, in every type
+            check(queue.enqueueFillBuffer(result, zero, 0, 2 * state_bytes, chain.wait(), chain.event()),
                   "clEnqueueFillBuffer");
             chain.done(false);
         }
-        const cl::Buffer& first_out = first.finish == Finish::partial ? slot.partials(plan.groups * accumulator_size)
+        const cl::Buffer& first_out = first.finish == Finish::partial ? slot.partials(plan.groups * state_bytes)
                                                                       : result;
         cl::Kernel& kernel = slot.kernel(first);
         check(kernel.setArg(0, input), "clSetKernelArg");
@@ -152,6 +233,12 @@ void Reducer::State::reduce(const LaunchPlan& plan, const cl::Buffer& input, std
         check(kernel.setArg(2, cl_ulong(count)), "clSetKernelArg");
         check(kernel.setArg(3, first_out), "clSetKernelArg");
         check(kernel.setArg(4, word), "clSetKernelArg");
+        if (pitch != nullptr) {
+            check(kernel.setArg(5, cl_ulong(pitch->cols)), "clSetKernelArg");
+            check(kernel.setArg(6, cl_ulong(pitch->pitch)), "clSetKernelArg");
+            check(kernel.setArg(7, cl_uint(pitch->channels)), "clSetKernelArg");
+            check(kernel.setArg(8, cl_uint(pitch->channel)), "clSetKernelArg");
+        }
         check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
                                          cl::NDRange(static_cast<size_t>(plan.groups * plan.work_group_size)),
                                          cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
@@ -159,7 +246,7 @@ void Reducer::State::reduce(const LaunchPlan& plan, const cl::Buffer& input, std
         chain.done(true);
 
         if (first.finish == Finish::partial) {
-            cl::Kernel& combine = slot.kernel(second_pass_spec(plan, info));
+            cl::Kernel& combine = slot.kernel(second_pass_spec(plan, first, info));
             check(combine.setArg(0, first_out), "clSetKernelArg");
             check(combine.setArg(1, cl_ulong(0)), "clSetKernelArg");
             check(combine.setArg(2, cl_ulong(plan.groups)), "clSetKernelArg");
@@ -170,15 +257,135 @@ void Reducer::State::reduce(const LaunchPlan& plan, const cl::Buffer& input, std
                   "clEnqueueNDRangeKernel");
             chain.done(true);
         }
-        check(queue.enqueueReadBuffer(result, CL_TRUE, word * accumulator_size, accumulator_size, result_bits,
-                                      chain.wait()),
+        check(queue.enqueueReadBuffer(result, CL_TRUE, word * state_bytes, state_bytes, result_bits, chain.wait()),
               "clEnqueueReadBuffer");
     } catch (...) {
         slot.prepared_for.reset();
         throw;
     }
     slot.next_word = word ^ 1u;
-    slot.prepared_for = plan.accumulator;
+    slot.prepared_for = identity;
+}
+
+const cl::Buffer& Reducer::State::upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
+    if (bytes > info.max_alloc_size)
+        throw InvalidArgument(std::to_string(bytes) + " bytes of host data exceed the device's largest buffer (" +
+                              std::to_string(info.max_alloc_size) + " bytes)");
+    const cl::Buffer& staging = slot.staging(bytes);
+    try {
+        check(queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr,
+                                       chain.event()),
+              "clEnqueueWriteBuffer");
+    } catch (...) {
+        // The write may still be reading `data`; do not return before it stops.
+        queue.finish();
+        throw;
+    }
+    chain.done(false);
+    return staging;
+}
+
+template <class T>
+Outcome Reducer::State::run(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                            const LaunchParams& params, CallInfo* call) {
+    check_buffer(buffer, offset, count, sizeof(T));
+    Outcome out;
+    out.plan = plan_for(job, element_traits<T>::type, count, params);
+    out.kernel = kernel_for(job, out.plan);
+    out.count = count;
+    if (call != nullptr) *call = CallInfo{out.plan, {}};
+    if (count == 0) return out;
+    KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
+    first.transform = job.transform;
+    auto slot = slots.acquire();
+    Chain chain(out_of_order, call);
+    reduce(out.plan, first, buffer, offset, count, *slot, chain, out.bits);
+    return out;
+}
+
+template <class T>
+Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params,
+                            CallInfo* call) {
+    if (data == nullptr && count > 0) throw InvalidArgument("host pointer is null");
+    if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
+        throw InvalidArgument("count " + std::to_string(count) + " is too large");
+    Outcome out;
+    out.plan = plan_for(job, element_traits<T>::type, count, params);
+    out.kernel = kernel_for(job, out.plan);
+    out.count = count;
+    if (call != nullptr) *call = CallInfo{out.plan, {}};
+    if (count == 0) return out;
+    KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
+    first.transform = job.transform;
+    auto slot = slots.acquire();
+    Chain chain(out_of_order, call);
+    const cl::Buffer& staging = upload(*slot, chain, data, count * sizeof(T));
+    try {
+        reduce(out.plan, first, staging, 0, count, *slot, chain, out.bits);
+    } catch (...) {
+        queue.finish();
+        throw;
+    }
+    return out;
+}
+
+// One launch chain per channel over the pitched image: channel c reads element c of every pixel.
+template <class T>
+std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffer* buffer, const T* data,
+                                                 const Image& image, const LaunchParams& params) {
+    if (image.channels < 1 || image.channels > 4)
+        throw InvalidArgument("image channels must be 1 to 4, got " + std::to_string(image.channels));
+    const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    if (image.cols > max / image.channels / sizeof(T) || (image.cols > 0 && image.rows > max / image.cols))
+        throw InvalidArgument("image of " + std::to_string(image.rows) + " x " + std::to_string(image.cols) +
+                              " pixels is too large");
+    const std::uint64_t row_bytes = image.cols * image.channels * sizeof(T);
+    const std::uint64_t step = image.step == 0 ? row_bytes : image.step;
+    if (step < row_bytes)
+        throw InvalidArgument("image step " + std::to_string(step) + " bytes is smaller than a row (" +
+                              std::to_string(row_bytes) + " bytes)");
+    if (step % sizeof(T) != 0 || image.offset % sizeof(T) != 0)
+        throw InvalidArgument("image step and offset must be multiples of the element size (" +
+                              std::to_string(sizeof(T)) + " bytes)");
+    if (image.rows > 1 && step > (max - row_bytes) / (image.rows - 1))
+        throw InvalidArgument("image step x rows overflows 64 bits");
+    const std::uint64_t span = image.rows == 0 || image.cols == 0 ? 0 : (image.rows - 1) * step + row_bytes;
+    if (buffer != nullptr) {
+        const std::uint64_t bytes = buffer_bytes(*buffer);
+        if (image.offset > bytes || span > bytes - image.offset)
+            throw InvalidArgument("image of " + std::to_string(span) + " bytes at offset " +
+                                  std::to_string(image.offset) + " is past the end of the buffer (" +
+                                  std::to_string(bytes) + " bytes)");
+    } else {
+        if (data == nullptr && span > 0) throw InvalidArgument("host pointer is null");
+        if (image.offset != 0) throw InvalidArgument("Image::offset must be 0 for host data");
+    }
+    LaunchParams p = params;
+    p.vector_width = 1;  // pixels are read one element at a time
+    const std::uint64_t count = image.rows * image.cols;
+    std::array<Outcome, 4> out;
+    for (auto& o : out) {
+        o.plan = plan_for(job, element_traits<T>::type, count, p);
+        o.kernel = kernel_for(job, o.plan);
+    }
+    if (count == 0) return out;
+    auto slot = slots.acquire();
+    Chain chain(out_of_order, nullptr);
+    const cl::Buffer* input = buffer;
+    if (buffer == nullptr) input = &upload(*slot, chain, data, span);
+    KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
+    first.pitched = true;
+    try {
+        for (std::uint32_t c = 0; c < image.channels; ++c) {
+            const Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
+            out[c].count = count;
+            reduce(out[c].plan, first, *input, image.offset / sizeof(T), count, *slot, chain, out[c].bits, &pitch);
+        }
+    } catch (...) {
+        queue.finish();
+        throw;
+    }
+    return out;
 }
 
 Reducer::Reducer() : Reducer(default_device()) {}
@@ -218,67 +425,244 @@ LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchPara
     return make_plan(type, count, state_->info, params);
 }
 
+LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params) const {
+    return make_plan(op, type, count, state_->info, params);
+}
+
+namespace {
+
+// The results of each operation from its outcome.
 template <class T>
-sum_type_t<T> Reducer::sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                           const LaunchParams& params, CallInfo* info) const {
-    State& s = *state_;
-    s.check_buffer(buffer, offset, count, sizeof(T));
-    const LaunchPlan plan = make_plan(element_traits<T>::type, count, s.info, params);
-    if (info != nullptr) *info = CallInfo{plan, {}};
-    if (count == 0) return sum_type_t<T>(0);
-    auto slot = s.slots.acquire();
-    Chain chain(s.out_of_order, info);
-    unsigned char bits[8] = {};
-    s.reduce(plan, buffer, offset, count, *slot, chain, bits);
-    return from_accumulator<sum_type_t<T>>(plan.accumulator, bits);
+sum_type_t<T> sum_result(const Outcome& o) {
+    return o.count == 0 ? sum_type_t<T>(0) : o.value<sum_type_t<T>>();
+}
+template <class T>
+sum_type_t<T> product_result(const Outcome& o) {
+    return o.count == 0 ? sum_type_t<T>(1) : o.value<sum_type_t<T>>();
+}
+template <class T>
+T min_result(const Outcome& o) {
+    o.require_elements("min");
+    return o.value<T>();
+}
+template <class T>
+T max_result(const Outcome& o) {
+    o.require_elements("max");
+    return o.value<T>();
+}
+template <class T>
+MinMax<T> minmax_result(const Outcome& o) {
+    o.require_elements("minmax");
+    return {decode<T>(o.plan.accumulator, o.bits), decode<T>(o.plan.accumulator, o.bits + o.acc_size())};
+}
+template <class T>
+ArgResult<T> arg_result(const Outcome& o) {
+    o.require_elements(o.kernel.op == KernelOp::argmin ? "argmin" : "argmax");
+    ArgResult<T> r;
+    r.value = decode<T>(o.plan.accumulator, o.bits + 8);
+    std::memcpy(&r.index, o.bits, sizeof r.index);
+    return r;
+}
+template <class T>
+std::uint64_t count_nonzero_result(const Outcome& o) {
+    return o.count == 0 ? 0 : o.value<std::uint64_t>();
+}
+template <class T>
+double mean_result(const Outcome& o) {
+    o.require_elements("mean");
+    return o.value<double>() / static_cast<double>(o.count);
+}
+template <class T>
+square_sum_t<T> sum_of_squares_result(const Outcome& o) {
+    return o.count == 0 ? square_sum_t<T>(0) : o.value<square_sum_t<T>>();
+}
+template <class T>
+double norm_l1_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : o.value<double>();
+}
+template <class T>
+double norm_l2_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : std::sqrt(o.value<double>());
+}
+template <class T>
+double norm_inf_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : o.value<double>();
+}
+template <class T>
+sum_type_t<T> transform_result(const Outcome& o, Combine combine) {
+    if (o.count == 0) {
+        if (combine == Combine::min || combine == Combine::max)
+            throw InvalidArgument("transform_reduce with min or max of an empty range is undefined");
+        return sum_type_t<T>(combine == Combine::product ? 1 : 0);
+    }
+    return o.value<sum_type_t<T>>();
+}
+
+template <class V, class T, class F>
+Channels<V> per_channel(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, F result) {
+    Channels<V> out{};
+    for (std::uint32_t c = 0; c < channels; ++c) out[c] = result(outcomes[c]);
+    return out;
+}
+
+Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
+
+}  // namespace
+
+#define CLREDUCE_DEFINE_OPERATION(R, NAME, OP)                                                                    \
+    template <class T>                                                                                           \
+    R Reducer::NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params, \
+                    CallInfo* info) const {                                                                      \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), buffer, offset, count, params, info));                \
+    }                                                                                                            \
+    template <class T>                                                                                           \
+    R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {      \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), data, count, params, info));                          \
+    }
+CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, product, Operation::product)
+CLREDUCE_DEFINE_OPERATION(T, min, Operation::min)
+CLREDUCE_DEFINE_OPERATION(T, max, Operation::max)
+CLREDUCE_DEFINE_OPERATION(MinMax<T>, minmax, Operation::minmax)
+CLREDUCE_DEFINE_OPERATION(std::uint64_t, count_nonzero, Operation::count_nonzero)
+CLREDUCE_DEFINE_OPERATION(double, mean, Operation::mean)
+CLREDUCE_DEFINE_OPERATION(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
+CLREDUCE_DEFINE_OPERATION(double, norm_l1, Operation::norm_l1)
+CLREDUCE_DEFINE_OPERATION(double, norm_l2, Operation::norm_l2)
+CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
+#undef CLREDUCE_DEFINE_OPERATION
+
+template <class T>
+ArgResult<T> Reducer::argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmin(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), data, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), buffer, offset, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmax(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), data, count, params, info));
 }
 
 template <class T>
-sum_type_t<T> Reducer::sum(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
-    State& s = *state_;
-    if (data == nullptr && count > 0) throw InvalidArgument("sum: host pointer is null");
-    if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
-        throw InvalidArgument("sum: count " + std::to_string(count) + " is too large");
-    const LaunchPlan plan = make_plan(element_traits<T>::type, count, s.info, params);
-    if (info != nullptr) *info = CallInfo{plan, {}};
-    if (count == 0) return sum_type_t<T>(0);
-    const std::uint64_t bytes = count * sizeof(T);
-    if (bytes > s.info.max_alloc_size)
-        throw InvalidArgument("sum: " + std::to_string(bytes) + " bytes of host data exceed the device's largest buffer (" +
-                              std::to_string(s.info.max_alloc_size) + " bytes)");
-    auto slot = s.slots.acquire();
-    Chain chain(s.out_of_order, info);
-    const cl::Buffer& staging = slot->staging(bytes);
-    try {
-        check(s.queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr,
-                                         chain.event()),
-              "clEnqueueWriteBuffer");
-    } catch (...) {
-        // The write may still be reading `data`; do not return before it stops.
-        s.queue.finish();
-        throw;
-    }
-    chain.done(false);
-    unsigned char bits[8] = {};
-    try {
-        s.reduce(plan, staging, 0, count, *slot, chain, bits);
-    } catch (...) {
-        s.queue.finish();
-        throw;
-    }
-    return from_accumulator<sum_type_t<T>>(plan.accumulator, bits);
+sum_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                        std::string_view expression, Combine combine, const LaunchParams& params,
+                                        CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    return transform_result<T>(state_->run<T>(job, buffer, offset, count, params, info), combine);
+}
+template <class T>
+sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                        Combine combine, const LaunchParams& params, CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    return transform_result<T>(state_->run<T>(job, data, count, params, info), combine);
 }
 
-#define CLREDUCE_INSTANTIATE(T)                                                                                \
-    template sum_type_t<T> Reducer::sum<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const LaunchParams&, \
-                                           CallInfo*) const;                                                   \
-    template sum_type_t<T> Reducer::sum<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
+#define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                        \
+    template <class T>                                                                                           \
+    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params) const {  \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params), image.channels, \
+                                 NAME##_result<T>);                                                              \
+    }                                                                                                            \
+    template <class T>                                                                                           \
+    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params) const {             \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params), image.channels,  \
+                                 NAME##_result<T>);                                                              \
+    }
+CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_IMAGE(double, mean, Operation::mean)
+CLREDUCE_DEFINE_IMAGE(T, min, Operation::min)
+CLREDUCE_DEFINE_IMAGE(T, max, Operation::max)
+CLREDUCE_DEFINE_IMAGE(std::uint64_t, count_nonzero, Operation::count_nonzero)
+#undef CLREDUCE_DEFINE_IMAGE
+
+namespace {
+
+// cv::norm of a multi-channel image: the channels' sums (L1, L2) or maximum (inf) together.
+double combine_norms(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, Operation op) {
+    double total = 0;
+    for (std::uint32_t c = 0; c < channels; ++c) {
+        const Outcome& o = outcomes[c];
+        const double v = o.count == 0 ? 0.0 : o.value<double>();
+        total = op == Operation::norm_inf ? std::max(total, v) : total + v;
+    }
+    return op == Operation::norm_l2 ? std::sqrt(total) : total;
+}
+
+void require_norm(Operation op) {
+    if (op != Operation::norm_l1 && op != Operation::norm_l2 && op != Operation::norm_inf)
+        throw InvalidArgument("norm: expected Operation::norm_l1, norm_l2 or norm_inf, got " +
+                              std::string(operation_name(op)));
+}
+
+}  // namespace
+
+template <class T>
+double Reducer::norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params) const {
+    require_norm(norm_op);
+    return combine_norms(state_->run_image<T>(job_of(norm_op), &buffer, nullptr, image, params), image.channels,
+                         norm_op);
+}
+template <class T>
+double Reducer::norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params) const {
+    require_norm(norm_op);
+    return combine_norms(state_->run_image<T>(job_of(norm_op), nullptr, data, image, params), image.channels,
+                         norm_op);
+}
+
+#define CLREDUCE_INSTANTIATE_RANGE(R, NAME, T)                                                                  \
+    template R Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const LaunchParams&, CallInfo*) \
+        const;                                                                                                 \
+    template R Reducer::NAME<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
+#define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                              \
+    template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&) const; \
+    template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&) const;
+#define CLREDUCE_INSTANTIATE(T)                                                                                     \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                              \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                               \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                            \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                            \
+    CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(double, mean, T)                                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(square_sum_t<T>, sum_of_squares, T)                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,           \
+                                                        std::string_view, Combine, const LaunchParams&, CallInfo*)  \
+        const;                                                                                                     \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,        \
+                                                        const LaunchParams&, CallInfo*) const;                     \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                    \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                          \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                          \
+    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&) const;       \
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;
+CLREDUCE_INSTANTIATE(std::int8_t)
+CLREDUCE_INSTANTIATE(std::uint8_t)
+CLREDUCE_INSTANTIATE(std::int16_t)
+CLREDUCE_INSTANTIATE(std::uint16_t)
 CLREDUCE_INSTANTIATE(std::int32_t)
 CLREDUCE_INSTANTIATE(std::uint32_t)
 CLREDUCE_INSTANTIATE(std::int64_t)
 CLREDUCE_INSTANTIATE(std::uint64_t)
+CLREDUCE_INSTANTIATE(half)
 CLREDUCE_INSTANTIATE(float)
 CLREDUCE_INSTANTIATE(double)
 #undef CLREDUCE_INSTANTIATE
+#undef CLREDUCE_INSTANTIATE_IMAGE
+#undef CLREDUCE_INSTANTIATE_RANGE
 
 }  // namespace clreduce

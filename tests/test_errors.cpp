@@ -95,14 +95,16 @@ TEST_CASE("a kernel that does not compile gives BuildError with the build log", 
     {
         // The source tree's kernels; $CLREDUCE_SOURCE_KERNEL_DIR where the tests run elsewhere.
         const char* moved = std::getenv("CLREDUCE_SOURCE_KERNEL_DIR");
-        std::ifstream in(std::string(moved ? moved : CLREDUCE_SOURCE_KERNEL_DIR) + "/reduce.cl");
+        const fs::path source_dir = moved ? moved : CLREDUCE_SOURCE_KERNEL_DIR;
+        fs::copy(source_dir, dir, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+        std::ifstream in(source_dir / "reduce.cl");
         REQUIRE(in.good());
         std::stringstream text;
         text << in.rdbuf();
         std::string source = text.str();
-        const std::string anchor = "CLREDUCE_ACC acc = CLREDUCE_HORIZONTAL(acc_vec);";
+        const std::string anchor = "clreduce_state acc = clreduce_vfinish(vs);";
         REQUIRE(source.find(anchor) != std::string::npos);
-        source.replace(source.find(anchor), anchor.size(), "CLREDUCE_ACC acc = clreduce_no_such_function(acc_vec);");
+        source.replace(source.find(anchor), anchor.size(), "clreduce_state acc = clreduce_no_such_function(vs);");
         std::ofstream(dir / "reduce.cl") << source;
     }
     ::setenv("CLREDUCE_KERNEL_DIR", dir.c_str(), 1);

@@ -19,6 +19,10 @@ namespace clreduce {
 template <class Range>
 using range_value_t = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const Range&>()))>>;
 
+// sum_of_squares()' result: uint64 for integers (squares are never negative), double for floats.
+template <class T>
+using square_sum_t = std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double, std::uint64_t>;
+
 // What one call did, for callers who ask (the perf tool, tuning).
 struct CallInfo {
     LaunchPlan plan;
@@ -174,15 +178,15 @@ public:
         return mean<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
-    // Sum of x*x in the accumulator (integers: squares wrap modulo 2^64).
+    // Sum of x*x: integers exactly in uint64 (wrapping modulo 2^64), floats as sum.
     template <class T>
-    sum_type_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+    square_sum_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
-    sum_type_t<T> sum_of_squares(const T* data, std::uint64_t count, const LaunchParams& params = {},
+    square_sum_t<T> sum_of_squares(const T* data, std::uint64_t count, const LaunchParams& params = {},
                       CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
-    sum_type_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+    square_sum_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return sum_of_squares<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 

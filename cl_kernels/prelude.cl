@@ -1,0 +1,104 @@
+// clreduce: what every program shares, before the operation (ops/*.cl) and the skeleton
+// (reduce.cl). The host (src/kernel_spec.cpp) concatenates
+//     prelude.cl, [the user's transform], ops/<operation>.cl, reduce.cl
+// and specialises the result with -D options; the defaults below let it compile alone.
+
+#ifndef CLREDUCE_T
+#define CLREDUCE_T uint                 // element type
+#endif
+#ifndef CLREDUCE_T_FLOAT
+#define CLREDUCE_T_FLOAT 0              // 1 when CLREDUCE_T is half, float or double
+#endif
+#ifndef CLREDUCE_ACC
+#define CLREDUCE_ACC ulong              // the state's value type (accumulator)
+#endif
+#ifndef CLREDUCE_ACC_SIZE
+#define CLREDUCE_ACC_SIZE 8             // sizeof(CLREDUCE_ACC)
+#endif
+#ifndef CLREDUCE_ACC_FLOAT
+#define CLREDUCE_ACC_FLOAT 0            // 1 when CLREDUCE_ACC is float or double
+#endif
+#ifndef CLREDUCE_ACC_LOWEST
+#define CLREDUCE_ACC_LOWEST 0           // identities of max and min
+#endif
+#ifndef CLREDUCE_ACC_HIGHEST
+#define CLREDUCE_ACC_HIGHEST ULONG_MAX
+#endif
+#ifndef CLREDUCE_FP64
+#define CLREDUCE_FP64 0                 // 1 when T or ACC is double
+#endif
+#ifndef CLREDUCE_FP16
+#define CLREDUCE_FP16 0                 // 1 when T is half
+#endif
+#ifndef CLREDUCE_VEC
+#define CLREDUCE_VEC 4                  // elements per load: 1, 2, 4, 8, 16
+#endif
+#ifndef CLREDUCE_MAP
+#define CLREDUCE_MAP 0                  // element map, see clreduce_map below
+#endif
+
+#if CLREDUCE_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if CLREDUCE_FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+// The same arithmetic in the vector and the scalar paths, on every device.
+#pragma OPENCL FP_CONTRACT OFF
+
+#define CLREDUCE_CAT_(a, b) a##b
+#define CLREDUCE_CAT(a, b) CLREDUCE_CAT_(a, b)
+
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_T_VEC CLREDUCE_T
+#define CLREDUCE_ACC_VEC CLREDUCE_ACC
+#else
+#define CLREDUCE_T_VEC CLREDUCE_CAT(CLREDUCE_T, CLREDUCE_VEC)
+#define CLREDUCE_ACC_VEC CLREDUCE_CAT(CLREDUCE_ACC, CLREDUCE_VEC)
+#endif
+#define CLREDUCE_TO_ACC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC)(x)
+#define CLREDUCE_TO_ACC_VEC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC_VEC)(x)
+
+// The element map, applied to each element before the operation combines it:
+//   0 x   1 x*x   2 |x|   3 x != 0   4 the user's transform (clreduce_transform, defined by
+//   the host before the operation's file). Maps 0-3 also have a vector form (clreduce_vmap).
+#define CLREDUCE_MAP_IDENTITY 0
+#define CLREDUCE_MAP_SQUARE 1
+#define CLREDUCE_MAP_ABS 2
+#define CLREDUCE_MAP_NONZERO 3
+#define CLREDUCE_MAP_TRANSFORM 4
+
+#if CLREDUCE_MAP == CLREDUCE_MAP_IDENTITY
+#define clreduce_map(x) CLREDUCE_TO_ACC(x)
+#define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(v)
+#elif CLREDUCE_MAP == CLREDUCE_MAP_SQUARE
+#define clreduce_map(x) (CLREDUCE_TO_ACC(x) * CLREDUCE_TO_ACC(x))
+#define clreduce_vmap(v) (CLREDUCE_TO_ACC_VEC(v) * CLREDUCE_TO_ACC_VEC(v))
+#elif CLREDUCE_MAP == CLREDUCE_MAP_ABS
+#if CLREDUCE_T_FLOAT
+#define clreduce_map(x) CLREDUCE_TO_ACC(fabs(x))
+#define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(fabs(v))
+#else
+#define clreduce_map(x) CLREDUCE_TO_ACC(abs(x))
+#define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(abs(v))
+#endif
+#elif CLREDUCE_MAP == CLREDUCE_MAP_NONZERO
+// A vector comparison gives -1 for true, a scalar one 1.
+#define clreduce_map(x) CLREDUCE_TO_ACC((x) != (CLREDUCE_T)0)
+#define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(-((v) != (CLREDUCE_T_VEC)0))
+#elif CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
+#define clreduce_map(x) clreduce_transform(x)
+#else
+#error "unknown CLREDUCE_MAP"
+#endif
+
+// Horizontal combine of a vector's lanes with a binary macro F (lane order kept).
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_HORIZONTAL(F, v) (v)
+#else
+#define CLREDUCE_H2(F, v) F((v).s0, (v).s1)
+#define CLREDUCE_H4(F, v) F(CLREDUCE_H2(F, (v).lo), CLREDUCE_H2(F, (v).hi))
+#define CLREDUCE_H8(F, v) F(CLREDUCE_H4(F, (v).lo), CLREDUCE_H4(F, (v).hi))
+#define CLREDUCE_H16(F, v) F(CLREDUCE_H8(F, (v).lo), CLREDUCE_H8(F, (v).hi))
+#define CLREDUCE_HORIZONTAL(F, v) CLREDUCE_CAT(CLREDUCE_H, CLREDUCE_VEC)(F, v)
+#endif

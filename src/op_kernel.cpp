@@ -1,0 +1,88 @@
+#include "op_kernel.hpp"
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+namespace {
+
+KernelOp additive(FloatMode mode, ElementType accumulator) {
+    return is_floating(accumulator) && mode == FloatMode::compensated ? KernelOp::add_compensated : KernelOp::add;
+}
+
+}  // namespace
+
+OpKernel op_kernel(Operation op, FloatMode mode, ElementType accumulator) {
+    switch (op) {
+        case Operation::sum:
+        case Operation::mean: return {additive(mode, accumulator), ElementMap::identity};
+        case Operation::count_nonzero: return {KernelOp::add, ElementMap::nonzero};
+        case Operation::sum_of_squares:
+        case Operation::norm_l2: return {additive(mode, accumulator), ElementMap::square};
+        case Operation::norm_l1: return {additive(mode, accumulator), ElementMap::abs};
+        case Operation::product: return {KernelOp::multiply, ElementMap::identity};
+        case Operation::min: return {KernelOp::min, ElementMap::identity};
+        case Operation::max: return {KernelOp::max, ElementMap::identity};
+        case Operation::norm_inf: return {KernelOp::max, ElementMap::abs};
+        case Operation::minmax: return {KernelOp::minmax, ElementMap::identity};
+        case Operation::argmin: return {KernelOp::argmin, ElementMap::identity};
+        case Operation::argmax: return {KernelOp::argmax, ElementMap::identity};
+    }
+    throw InvalidArgument("unknown Operation");
+}
+
+OpKernel transform_kernel(Combine combine, FloatMode mode, ElementType accumulator) {
+    switch (combine) {
+        case Combine::sum: return {additive(mode, accumulator), ElementMap::transform};
+        case Combine::product: return {KernelOp::multiply, ElementMap::transform};
+        case Combine::min: return {KernelOp::min, ElementMap::transform};
+        case Combine::max: return {KernelOp::max, ElementMap::transform};
+    }
+    throw InvalidArgument("unknown Combine");
+}
+
+Operation combine_operation(Combine combine) {
+    switch (combine) {
+        case Combine::sum: return Operation::sum;
+        case Combine::product: return Operation::product;
+        case Combine::min: return Operation::min;
+        case Combine::max: return Operation::max;
+    }
+    throw InvalidArgument("unknown Combine");
+}
+
+std::string_view op_file(KernelOp op) {
+    switch (op) {
+        case KernelOp::add: return "ops/add.cl";
+        case KernelOp::add_compensated: return "ops/add_compensated.cl";
+        case KernelOp::multiply: return "ops/multiply.cl";
+        case KernelOp::min:
+        case KernelOp::max: return "ops/extremum.cl";
+        case KernelOp::minmax: return "ops/minmax.cl";
+        case KernelOp::argmin:
+        case KernelOp::argmax: return "ops/argext.cl";
+    }
+    throw InvalidArgument("unknown KernelOp");
+}
+
+std::size_t state_size(KernelOp op, ElementType accumulator) {
+    const std::size_t a = type_size(accumulator);
+    switch (op) {
+        case KernelOp::add:
+        case KernelOp::multiply:
+        case KernelOp::min:
+        case KernelOp::max: return a;
+        case KernelOp::add_compensated:
+        case KernelOp::minmax: return 2 * a;
+        case KernelOp::argmin:
+        case KernelOp::argmax: return 16;  // struct { ulong index; ACC value; }, 8-byte aligned
+    }
+    throw InvalidArgument("unknown KernelOp");
+}
+
+bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
+    if (op != KernelOp::add) return false;
+    if (is_floating(accumulator) && mode != FloatMode::atomic) return false;
+    return type_size(accumulator) == 4 || (type_size(accumulator) == 8 && device.has_int64_atomics);
+}
+
+}  // namespace clreduce
