@@ -51,6 +51,7 @@ DeviceInfo DeviceInfo::query(const cl::Device& device) {
     const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
     info.has_fp64 = has_extension(extensions, "cl_khr_fp64");
     info.has_int64_atomics = has_extension(extensions, "cl_khr_int64_base_atomics");
+    info.has_fp16 = has_extension(extensions, "cl_khr_fp16");
     info.is_nvidia = has_extension(extensions, "cl_nv_device_attribute_query");
     if (info.is_nvidia) {
         info.wavefront_width = device_value<cl_uint>(device, kWarpSizeNV);

@@ -48,6 +48,23 @@ std::string_view to_string(InterGroup inter_group) {
     return inter_group == InterGroup::atomic ? "atomic" : "second_pass";
 }
 
+std::string_view to_string(FloatMode mode) {
+    switch (mode) {
+        case FloatMode::deterministic: return "deterministic";
+        case FloatMode::atomic: return "atomic";
+        case FloatMode::compensated: return "compensated";
+        case FloatMode::correctly_rounded: return "correctly_rounded";
+    }
+    return "?";
+}
+
+FloatMode parse_float_mode(std::string_view name) {
+    for (auto mode : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded})
+        if (name == to_string(mode)) return mode;
+    throw InvalidArgument("unknown float mode '" + std::string(name) +
+                          "' (expected deterministic, atomic, compensated or correctly_rounded)");
+}
+
 std::string LaunchPlan::describe() const {
     return std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
            " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +

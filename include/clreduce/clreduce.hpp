@@ -8,3 +8,4 @@
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
 #include <clreduce/reducer.hpp>
+#include <clreduce/results.hpp>

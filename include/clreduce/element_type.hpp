@@ -5,21 +5,60 @@
 
 namespace clreduce {
 
-// Element and accumulator types the kernels are specialised for.
-enum class ElementType { int32, uint32, int64, uint64, float32, float64 };
+// Element and accumulator types the kernels are specialised for. (New types are appended so
+// that the first six keep their values.)
+enum class ElementType { int32, uint32, int64, uint64, float32, float64, int8, uint8, int16, uint16, float16 };
 
-std::string_view type_name(ElementType type);  // "int32", "float32", ...
+std::string_view type_name(ElementType type);  // "int32", "float32", "float16", ...
 std::size_t type_size(ElementType type);       // bytes
-bool is_floating(ElementType type);
-// Parses type_name()'s spelling; also accepts "float" and "double". Throws InvalidArgument.
+bool is_floating(ElementType type);            // float16, float32, float64
+bool is_signed(ElementType type);              // signed integers and floats
+// Parses type_name()'s spelling; also accepts "float", "double" and "half". Throws InvalidArgument.
 ElementType parse_type(std::string_view name);
 
+// IEEE 754 binary16 storage for host data of ElementType::float16. clreduce reads such data
+// only on devices with cl_khr_fp16 (elsewhere: Unsupported). Conversions round to nearest even.
+struct half {
+    std::uint16_t bits = 0;
+
+    half() = default;
+    explicit half(float value);
+    explicit operator float() const;
+    static half from_bits(std::uint16_t b) {
+        half h;
+        h.bits = b;
+        return h;
+    }
+};
+
 // The C++ element types clreduce reduces, with the type their sum is returned in.
-// Integer sums are computed modulo 2^64 in the accumulator type; float sums in double
-// where the device has fp64 (otherwise in float) and returned as double.
+// By default integer sums are computed modulo 2^64 in a 64-bit accumulator (signed types in
+// int64, unsigned in uint64: int8/16/32 cannot overflow it below 2^32 elements, int64/uint64
+// wrap around modulo 2^64); half and float sums in double where the device has fp64
+// (otherwise in float) and returned as double. LaunchParams::accumulator chooses another.
 template <class T>
 struct element_traits;
 
+template <>
+struct element_traits<std::int8_t> {
+    static constexpr ElementType type = ElementType::int8;
+    using sum_type = std::int64_t;
+};
+template <>
+struct element_traits<std::uint8_t> {
+    static constexpr ElementType type = ElementType::uint8;
+    using sum_type = std::uint64_t;
+};
+template <>
+struct element_traits<std::int16_t> {
+    static constexpr ElementType type = ElementType::int16;
+    using sum_type = std::int64_t;
+};
+template <>
+struct element_traits<std::uint16_t> {
+    static constexpr ElementType type = ElementType::uint16;
+    using sum_type = std::uint64_t;
+};
 template <>
 struct element_traits<std::int32_t> {
     static constexpr ElementType type = ElementType::int32;
@@ -39,6 +78,11 @@ template <>
 struct element_traits<std::uint64_t> {
     static constexpr ElementType type = ElementType::uint64;
     using sum_type = std::uint64_t;
+};
+template <>
+struct element_traits<half> {
+    static constexpr ElementType type = ElementType::float16;
+    using sum_type = double;
 };
 template <>
 struct element_traits<float> {

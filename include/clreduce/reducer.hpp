@@ -11,8 +11,13 @@
 #include <clreduce/error.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
+#include <clreduce/operation.hpp>
+#include <clreduce/results.hpp>
 
 namespace clreduce {
+
+template <class Range>
+using range_value_t = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const Range&>()))>>;
 
 // What one call did, for callers who ask (the perf tool, tuning).
 struct CallInfo {
@@ -51,25 +56,223 @@ public:
 
     // The parameters a call for `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
+    LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {}) const;
 
-    // Sum of `count` elements of T starting at element `offset` of `buffer`.
-    // count == 0 returns 0. Blocks until the result is on the host.
+    // Every operation comes in three forms:
+    //   op<T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer
+    //   op<T>(pointer, count)         host data, uploaded to a scratch buffer first
+    //   op(range)                     a contiguous host range (std::vector, std::array, ...)
+    // each with optional LaunchParams (launch shape, FloatMode, accumulator) and CallInfo.
+    // All block until the result is on the host. Supported T: int8_t, uint8_t, int16_t,
+    // uint16_t, int32_t, uint32_t, int64_t, uint64_t, half (cl_khr_fp16), float, double (fp64).
+
+    // Sum. count == 0 returns 0.
     template <class T>
     sum_type_t<T> sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-
-    // Sum of host data; it is uploaded to a scratch buffer first.
     template <class T>
     sum_type_t<T> sum(const T* data, std::uint64_t count, const LaunchParams& params = {},
                       CallInfo* info = nullptr) const;
-
-    // Sum of a contiguous host range (std::vector, std::array, std::span, ...).
-    template <class Range,
-              class T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const Range&>()))>>>
-    sum_type_t<T> sum(const Range& range, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const {
+    template <class Range, class T = range_value_t<Range>>
+    sum_type_t<T> sum(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return sum<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
+
+    // Product, in the accumulator (integers wrap around modulo 2^bits; empty range: 1).
+    template <class T>
+    sum_type_t<T> product(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    sum_type_t<T> product(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    sum_type_t<T> product(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return product<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Smallest element. Floats: NaN is ignored (like fmin); all-NaN gives NaN. Empty range: InvalidArgument.
+    template <class T>
+    T min(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    T min(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    T min(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return min<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Largest element; NaN as for min.
+    template <class T>
+    T max(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    T max(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    T max(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return max<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Both extremes in one pass; NaN as for min.
+    template <class T>
+    MinMax<T> minmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    MinMax<T> minmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    MinMax<T> minmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return minmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Smallest element and the lowest index holding it. NaN is ignored; all-NaN gives (NaN, 0).
+    template <class T>
+    ArgResult<T> argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    ArgResult<T> argmin(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    ArgResult<T> argmin(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return argmin<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Largest element and the lowest index holding it; NaN as for argmin.
+    template <class T>
+    ArgResult<T> argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    ArgResult<T> argmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    ArgResult<T> argmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return argmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Elements != 0 (NaN counts, -0.0 does not), like cv::countNonZero.
+    template <class T>
+    std::uint64_t count_nonzero(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::uint64_t count_nonzero(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    std::uint64_t count_nonzero(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return count_nonzero<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // sum / count, in double. Empty range: InvalidArgument.
+    template <class T>
+    double mean(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    double mean(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    double mean(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return mean<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Sum of x*x in the accumulator (integers: squares wrap modulo 2^64).
+    template <class T>
+    sum_type_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    sum_type_t<T> sum_of_squares(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    sum_type_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return sum_of_squares<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Sum of |x|: integers in uint64 (exact below 2^64), floats as sum; like cv::norm(NORM_L1).
+    template <class T>
+    double norm_l1(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    double norm_l1(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    double norm_l1(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return norm_l1<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // sqrt(sum_of_squares), like cv::norm(NORM_L2).
+    template <class T>
+    double norm_l2(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    double norm_l2(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    double norm_l2(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return norm_l2<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // Largest |x| (NaN ignored), like cv::norm(NORM_INF).
+    template <class T>
+    double norm_inf(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    double norm_inf(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                      CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    double norm_inf(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return norm_inf<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // transform_reduce: `expression`, one OpenCL C expression in `x` (the element, of T's
+    // OpenCL type: char, uchar, short, ushort, int, uint, long, ulong, half, float, double),
+    // e.g. "x > 0 ? x : 0" or "(x - 3.5f) * (x - 3.5f)", is converted to the accumulator
+    // type (as for sum) and combined with `combine`. It is compiled and cached like the
+    // built-in operations. Text that is not a single expression (';', '{', '}', '#', comments,
+    // backslashes, line breaks, unbalanced brackets) throws InvalidArgument; an expression the
+    // compiler rejects throws BuildError with the build log. Min/max ignore NaN as min() does.
+    template <class T>
+    sum_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                   std::string_view expression, Combine combine,
+                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    sum_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                   Combine combine, const LaunchParams& params = {},
+                                   CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    sum_type_t<T> transform_reduce(const Range& range, std::string_view expression, Combine combine,
+                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return transform_reduce<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), expression,
+                                   combine, params, info);
+    }
+
+    // Images (2-D, pitched, 1-4 interleaved channels; see Image): per-channel results like
+    // cv::sum / cv::mean, and norms over all channels like cv::norm. Host pointers point at
+    // pixel (0, 0) and Image::offset must be 0 for them.
+    template <class T>
+    Channels<sum_type_t<T>> sum(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<sum_type_t<T>> sum(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<double> mean(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<double> mean(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<T> min(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<T> max(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<std::uint64_t> count_nonzero(const cl::Buffer& buffer, const Image& image,
+                                          const LaunchParams& params = {}) const;
+    template <class T>
+    Channels<std::uint64_t> count_nonzero(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    // norm_op: Operation::norm_l1, norm_l2 or norm_inf (else InvalidArgument).
+    template <class T>
+    double norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params = {}) const;
+    template <class T>
+    double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {}) const;
 
 private:
     struct State;

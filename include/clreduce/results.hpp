@@ -1,0 +1,44 @@
+#pragma once
+#include <array>
+#include <cstdint>
+
+namespace clreduce {
+
+// minmax(): both extremes of one pass.
+template <class T>
+struct MinMax {
+    T min{};
+    T max{};
+};
+
+// argmin() / argmax(): the extreme value and the index (from the range's start) of its first
+// occurrence; ties go to the lowest index, like CUB and cv::minMaxLoc.
+template <class T>
+struct ArgResult {
+    T value{};
+    std::uint64_t index = 0;
+};
+
+// Per-channel results of an Image reduction, like cv::Scalar: entry c is channel c;
+// entries past the image's channel count are 0.
+template <class V>
+using Channels = std::array<V, 4>;
+
+// 2-D, interleaved multi-channel input, like a cv::Mat: `rows` rows of `cols` pixels of
+// `channels` interleaved elements each; row r starts `offset + r * step` bytes into the
+// buffer (or after the host pointer). step == 0 means packed rows (cols * channels *
+// sizeof(T)). Bad layouts (channels outside 1..4, step smaller than a row or not a multiple
+// of sizeof(T), an offset not a multiple of sizeof(T), data past the buffer's end) throw
+// InvalidArgument.
+struct Image {
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    std::uint32_t channels = 1;
+    std::uint64_t step = 0;    // bytes
+    std::uint64_t offset = 0;  // bytes; buffer inputs only
+};
+
+// The combine of transform_reduce(), applied after the user's element-wise expression.
+enum class Combine { sum, product, min, max };
+
+}  // namespace clreduce
