@@ -94,7 +94,9 @@ TEST_CASE("exact sum: one or two terms round like the hardware", "[references][e
     // round to a + b, and of {x} to float(x); TwoSum's error term is exact too.
     std::mt19937_64 rng(clreduce::test::seed_for(901));
     for (int i = 0; i < 20000; ++i) {
-        const int lo = i % 4 == 0 ? -1074 : -60, hi = i % 4 == 0 ? -1000 : 60;
+        // Double subnormals, float subnormals, ordinary numbers.
+        const int lo = i % 4 == 0 ? -1074 : i % 4 == 1 ? -160 : -60;
+        const int hi = i % 4 == 0 ? -1000 : i % 4 == 1 ? -120 : 60;
         const double a = random_double(rng, lo, hi), b = random_double(rng, lo, hi);
         const double s = a + b;
         INFO("a = " << a << ", b = " << b);

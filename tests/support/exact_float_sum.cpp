@@ -162,10 +162,12 @@ double ExactSum::round_to() const {
     const int top_exponent = top + kMinExponent;
     const int lsb_exponent = std::max(top_exponent - (Precision - 1), MinExponent);
     const int low = lsb_exponent - kMinExponent;  // >= 0, since MinExponent >= kMinExponent
-    std::uint64_t m = bits_at(magnitude, low, top - low + 1);
+    // Below half the least subnormal of the format, m is 0 (the value underflows).
+    std::uint64_t m = top >= low ? bits_at(magnitude, low, top - low + 1) : 0;
     const bool round = low > 0 && bit(magnitude, low - 1);
     const bool sticky = any_bit_up_to(magnitude, low - 2);
     if (round && (sticky || (m & 1))) ++m;
+    if (m == 0) return negative ? -0.0 : 0.0;  // IEEE: an underflow to zero keeps the sign
     const int result_top = lsb_exponent + 63 - __builtin_clzll(m);
     const double inf = std::numeric_limits<double>::infinity();
     if (result_top > MaxExponent) return negative ? -inf : inf;

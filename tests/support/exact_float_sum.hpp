@@ -19,7 +19,8 @@ namespace clreduce::testing {
 // Rounding (to_double, to_float) is round-to-nearest-even of the exact value, and gives
 // ±inf when the exact value rounds beyond the format's largest finite value, as IEEE
 // arithmetic would. An exact zero is returned as +0, except that a sum of nothing but
-// negative zeros is -0 (IEEE: -0 + -0 = -0; x + (-x) = +0).
+// negative zeros is -0 (IEEE: -0 + -0 = -0; x + (-x) = +0); a nonzero value that rounds to
+// zero keeps its sign.
 class ExactSum {
 public:
     static constexpr int kLimbs = 35;          // 2240 bits: 1074 + 1024 + 64 + sign, rounded up
