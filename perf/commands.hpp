@@ -1,8 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <clreduce/element_type.hpp>
+
+#include "adversarial_data.hpp"
 
 namespace clreduce::perf {
 
@@ -18,8 +21,20 @@ struct SweepOptions {
     std::uint64_t seed = 20261121;
 };
 
+struct AccuracyOptions {
+    std::string device;
+    std::vector<ElementType> types{ElementType::float32, ElementType::float64};
+    std::vector<testing::Dataset> datasets = testing::all_datasets();
+    std::uint64_t n = 0;  // 0: 2^28 on a GPU, 2^22 otherwise
+    int repeats = 5;
+    std::uint64_t seed = 20261121;
+    std::string json;  // also write the report here
+    bool skip_opencv = false;
+};
+
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
+int run_accuracy(const AccuracyOptions& options);
 
 }  // namespace clreduce::perf

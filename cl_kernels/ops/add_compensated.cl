@@ -12,7 +12,9 @@ inline clreduce_state clreduce_init(void) {
 // Adds x to s exactly up to one rounding error, which goes into c.
 inline clreduce_state clreduce_add(clreduce_state a, CLREDUCE_ACC x) {
     const CLREDUCE_ACC t = a.s + x;
-    a.c += fabs(a.s) >= fabs(x) ? (a.s - t) + x : (x - t) + a.s;
+    // Past an infinity or an overflow the error term would be inf - inf = NaN: c stays
+    // finite, so s + c keeps IEEE's infinity.
+    if (isfinite(t)) a.c += fabs(a.s) >= fabs(x) ? (a.s - t) + x : (x - t) + a.s;
     a.s = t;
     return a;
 }

@@ -133,7 +133,7 @@ CvTimedSum cv_sum_timed([[maybe_unused]] const T* data, [[maybe_unused]] std::ui
             }
             cv::ocl::setUseOpenCL(true);
             if (!cv::ocl::useOpenCL()) {
-                r.why_not = "OpenCV's OpenCL is off";
+                r.why_not = "OpenCV uses no OpenCL device (on a CPU-only machine: OPENCV_OPENCL_DEVICE=:CPU:)";
                 return r;
             }
             r.device = cv::ocl::Device::getDefault().name();
