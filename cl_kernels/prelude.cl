@@ -85,7 +85,11 @@
 #elif CLREDUCE_MAP == CLREDUCE_MAP_NONZERO
 // A vector comparison gives -1 for true, a scalar one 1.
 #define clreduce_map(x) CLREDUCE_TO_ACC((x) != (CLREDUCE_T)0)
+#if CLREDUCE_VEC == 1
+#define clreduce_vmap(v) clreduce_map(v)
+#else
 #define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(-((v) != (CLREDUCE_T_VEC)0))
+#endif
 #elif CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
 #define clreduce_map(x) clreduce_transform(x)
 #else
