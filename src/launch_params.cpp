@@ -54,11 +54,21 @@ ElementType resolve_accumulator(Operation op, ElementType element, const DeviceI
     return chosen;
 }
 
-FloatMode resolve_float_mode(ElementType accumulator, const LaunchParams& params) {
-    const FloatMode mode = params.float_mode.value_or(FloatMode::deterministic);
-    if (mode == FloatMode::correctly_rounded && is_floating(accumulator))
-        throw Unsupported("FloatMode::correctly_rounded is not available yet");
-    return mode;
+FloatMode resolve_float_mode(ElementType, const LaunchParams& params) {
+    return params.float_mode.value_or(FloatMode::deterministic);
+}
+
+// The correctly rounded sum is exact for values of the accumulator type (ops/add_exact.cl),
+// whose range its fixed-point state covers: float32 for half and float data unless the
+// caller asks for float64, float64 for double. It sums the values themselves or their
+// magnitudes; squares would first be rounded, so sum_of_squares and norm_l2 do not offer it.
+ElementType resolve_exact(Operation op, ElementType element, ElementType accumulator, const LaunchParams& params) {
+    if (op != Operation::sum && op != Operation::mean && op != Operation::norm_l1)
+        throw Unsupported("FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
+                          "with Combine::sum, not " + std::string(operation_name(op)));
+    if (element == ElementType::float64 && accumulator == ElementType::float32)
+        throw InvalidArgument("FloatMode::correctly_rounded of float64 data needs the float64 range, not float32");
+    return params.accumulator ? accumulator : element == ElementType::float64 ? ElementType::float64 : ElementType::float32;
 }
 
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device) {
@@ -146,6 +156,8 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
     plan.element = element;
     plan.accumulator = resolve_accumulator(op, element, device, params);
     plan.float_mode = resolve_float_mode(plan.accumulator, params);
+    if (plan.float_mode == FloatMode::correctly_rounded && is_floating(plan.accumulator))
+        plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
     const OpKernel kernel = op_kernel(op, plan.float_mode, plan.accumulator);
     const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
 

@@ -2,10 +2,13 @@
 
 #include <clreduce/error.hpp>
 
+#include "exact_state.hpp"
+
 namespace clreduce {
 namespace {
 
 KernelOp additive(FloatMode mode, ElementType accumulator) {
+    if (is_floating(accumulator) && mode == FloatMode::correctly_rounded) return KernelOp::add_exact;
     return is_floating(accumulator) && mode == FloatMode::compensated ? KernelOp::add_compensated : KernelOp::add;
 }
 
@@ -54,6 +57,7 @@ std::string_view op_file(KernelOp op) {
     switch (op) {
         case KernelOp::add: return "ops/add.cl";
         case KernelOp::add_compensated: return "ops/add_compensated.cl";
+        case KernelOp::add_exact: return "ops/add_exact.cl";
         case KernelOp::multiply: return "ops/multiply.cl";
         case KernelOp::min:
         case KernelOp::max: return "ops/extremum.cl";
@@ -75,6 +79,7 @@ std::size_t state_size(KernelOp op, ElementType accumulator) {
         case KernelOp::minmax: return 2 * a;
         case KernelOp::argmin:
         case KernelOp::argmax: return 16;  // struct { ulong index; ACC value; }, 8-byte aligned
+        case KernelOp::add_exact: return exact_state_size(accumulator);
     }
     throw InvalidArgument("unknown KernelOp");
 }

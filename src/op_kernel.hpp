@@ -10,7 +10,7 @@
 namespace clreduce {
 
 // The operation plug-ins of the kernel skeleton (cl_kernels/ops/*.cl).
-enum class KernelOp : int { add, add_compensated, multiply, min, max, minmax, argmin, argmax };
+enum class KernelOp : int { add, add_compensated, multiply, min, max, minmax, argmin, argmax, add_exact };
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).
 enum class ElementMap : int { identity = 0, square = 1, abs = 2, nonzero = 3, transform = 4 };

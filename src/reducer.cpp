@@ -9,6 +9,7 @@
 
 #include <clreduce/device_selection.hpp>
 
+#include "exact_state.hpp"
 #include "execution_slot.hpp"
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
@@ -99,6 +100,7 @@ struct Outcome {
     // The value of an add/add_compensated/multiply/min/max state.
     template <class R>
     R value() const {
+        if (kernel.op == KernelOp::add_exact) return static_cast<R>(round_exact_state(bits, plan.accumulator));
         if (kernel.op == KernelOp::add_compensated)
             return static_cast<R>(decode<double>(plan.accumulator, bits) +
                                   decode<double>(plan.accumulator, bits + acc_size()));

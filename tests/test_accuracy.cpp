@@ -215,3 +215,65 @@ TEST_CASE("correctly rounded: the exact sum rounded once, for every plan and ord
     check_type(float{});
     check_type(double{});
 }
+
+TEST_CASE("correctly rounded: the whole exponent range, exact zeros, images, transform", "[accuracy]") {
+    const Reducer& r = test::reducer();
+    LaunchParams p;
+    p.float_mode = FloatMode::correctly_rounded;
+    std::mt19937_64 rng(test::seed_for(503));
+    auto wide = [&](int lo, int hi, std::size_t n) {
+        std::uniform_int_distribution<int> e(lo, hi);
+        std::uniform_real_distribution<double> m(1, 2);
+        std::vector<double> v(n);
+        for (auto& x : v) x = (rng() & 1 ? -1 : 1) * std::ldexp(m(rng), e(rng));
+        return v;
+    };
+    try {
+        const std::vector<float> probe{1.0f};
+        r.sum(probe, p);
+    } catch (const Unsupported& e) {
+        WARN("correctly_rounded is not offered on this device: " << e.what());
+        return;
+    }
+    // Floats from subnormals to near the top of the range; then the same with every value's
+    // negation added (the exact sum is 0).
+    std::vector<float> floats;
+    for (double x : wide(-149, 126, 20011)) floats.push_back(static_cast<float>(x));
+    CHECK(same_bits(r.sum(floats, p), ct::exact_sum_of(floats.data(), floats.size()).to_double()));
+    auto cancelled = floats;
+    for (float x : floats) cancelled.push_back(-x);
+    std::shuffle(cancelled.begin(), cancelled.end(), rng);
+    CHECK(same_bits(r.sum(cancelled, p), 0.0));
+    // Only tiny values: the result is a sum of subnormals.
+    std::vector<float> tiny;
+    for (double x : wide(-149, -130, 5003)) tiny.push_back(static_cast<float>(x));
+    CHECK(same_bits(r.sum(tiny, p), ct::exact_sum_of(tiny.data(), tiny.size()).to_double()));
+    // norm_l1 is the exact sum of |x|, mean that sum over n (one more rounding).
+    const auto abs_sum = ct::exact_abs_sum_of_values(floats.data(), floats.size());
+    CHECK(same_bits(r.norm_l1(floats, p), abs_sum.to_double()));
+    CHECK(r.mean(floats, p) == ct::exact_sum_of(floats.data(), floats.size()).to_double() / floats.size());
+    // transform_reduce with Combine::sum: the exact sum of the transformed values.
+    std::vector<float> doubled(floats);
+    for (auto& x : doubled) x *= 2;  // exact (no value is near the top of the range)
+    CHECK(same_bits(r.transform_reduce(floats, "x * 2.0f", Combine::sum, p),
+                    ct::exact_sum_of(doubled.data(), doubled.size()).to_double()));
+    // A pitched 3-channel image: each channel's exact sum.
+    const Image image{13, 17, 3, 17 * 3 * sizeof(float) + 20, 0};
+    std::vector<float> pixels(image.rows * image.step / sizeof(float));
+    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = floats[i % floats.size()];
+    const auto channels = r.sum<float>(pixels.data(), image, p);
+    for (int c = 0; c < 3; ++c) {
+        const auto channel = ct::extract_channel(pixels.data(), image.rows, image.cols, 3, image.step, c);
+        CHECK(same_bits(channels[c], ct::exact_sum_of(channel.data(), channel.size()).to_double()));
+    }
+    CHECK_THROWS_AS(r.sum_of_squares(floats, p), Unsupported);
+    if (!r.device_info().has_fp64) return;
+    // Doubles over the whole range, subnormals included.
+    const auto doubles = wide(-1074, 1000, 20011);
+    CHECK(same_bits(r.sum(doubles, p), ct::exact_sum_of(doubles.data(), doubles.size()).to_double()));
+    const auto small = wide(-1074, -1000, 5003);
+    CHECK(same_bits(r.sum(small, p), ct::exact_sum_of(small.data(), small.size()).to_double()));
+    LaunchParams narrow = p;
+    narrow.accumulator = ElementType::float32;
+    CHECK_THROWS_AS(r.sum(doubles, narrow), InvalidArgument);
+}

@@ -79,12 +79,13 @@ TEMPLATE_TEST_CASE("float modes: deterministic, atomic and compensated sums with
     check_modes<TestType>();
 }
 
-TEST_CASE("float modes: correctly rounded is refused until its plug-in exists; others reach integers untouched",
+TEST_CASE("float modes: correctly rounded is offered for sums (tests/test_accuracy.cpp); modes leave integers untouched",
           "[ops][modes][errors]") {
     Reducer& r = reducer();
     LaunchParams cr;
     cr.float_mode = FloatMode::correctly_rounded;
-    CHECK_THROWS_AS(r.sum(std::vector<float>(10, 1.0f), cr), Unsupported);
+    CHECK(r.sum(std::vector<float>(10, 0.1f), cr) == 10 * double(0.1f));
+    CHECK_THROWS_AS(r.sum_of_squares(std::vector<float>(10, 1.0f), cr), Unsupported);
     // Integer sums are exact whatever the mode.
     std::vector<std::int32_t> v(1000, 7);
     for (FloatMode m : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded}) {

@@ -1,0 +1,76 @@
+#include "exact_state.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace clreduce {
+
+int exact_state_limbs(ElementType accumulator) { return type_size(accumulator) == 4 ? 10 : 67; }
+
+std::size_t exact_state_size(ElementType accumulator) {
+    return static_cast<std::size_t>(exact_state_limbs(accumulator) + 1) * 8;
+}
+
+double round_exact_state(const unsigned char* state, ElementType accumulator) {
+    const int limbs = exact_state_limbs(accumulator);
+    // The weight of the lowest bit: the least subnormal of the accumulator type.
+    const int lowest = type_size(accumulator) == 4 ? -149 : -1074;
+    std::int64_t flags = 0;
+    std::memcpy(&flags, state + limbs * 8, 8);
+    if ((flags & 1) || (flags & 6) == 6) return std::numeric_limits<double>::quiet_NaN();
+    if (flags & 2) return std::numeric_limits<double>::infinity();
+    if (flags & 4) return -std::numeric_limits<double>::infinity();
+
+    // Carry-saved signed limbs to 32-bit digits of a two's-complement number; two digits
+    // more than limbs hold any carry out of the top limb.
+    std::vector<std::uint32_t> digit(limbs + 2);
+    __int128 carry = 0;
+    for (int k = 0; k < limbs + 2; ++k) {
+        std::int64_t limb = 0;
+        if (k < limbs) std::memcpy(&limb, state + k * 8, 8);
+        const __int128 v = static_cast<__int128>(limb) + carry;
+        digit[k] = static_cast<std::uint32_t>(v & 0xffffffff);
+        carry = v >> 32;  // floor division: what is left is 0, or -1 for a negative number
+    }
+    const bool negative = carry < 0;
+    if (negative) {  // magnitude = two's complement of the digits
+        std::uint64_t c = 1;
+        for (auto& d : digit) {
+            const std::uint64_t v = static_cast<std::uint64_t>(~d) + c;
+            d = static_cast<std::uint32_t>(v);
+            c = v >> 32;
+        }
+    }
+    int top = -1;
+    for (int k = limbs + 1; k >= 0 && top < 0; --k)
+        if (digit[k]) top = k * 32 + 31 - __builtin_clz(digit[k]);
+    if (top < 0) return 0.0;
+    auto bit = [&](int b) { return b >= 0 && ((digit[b / 32] >> (b % 32)) & 1u); };
+
+    // The 53 bits from the top (fewer for a subnormal result), then round to nearest even.
+    const int lsb_exponent = std::max(top + lowest - 52, -1074);
+    const int low = lsb_exponent - lowest;  // bit index of the result's lowest bit
+    const int start = std::max(low, 0);  // below bit 0 there is nothing to round
+    std::uint64_t m = 0;
+    for (int b = top; b >= start; --b) m = (m << 1) | bit(b);
+    const bool round = bit(low - 1);
+    bool sticky = false;
+    for (int b = low - 2; b >= 0 && !sticky; --b) {
+        if (b % 32 == 31 && digit[b / 32] == 0) {  // a whole zero digit at once
+            b -= 31;
+            continue;
+        }
+        sticky = bit(b);
+    }
+    if (round && (sticky || (m & 1))) ++m;
+    const double inf = std::numeric_limits<double>::infinity();
+    const int exponent = start + lowest;
+    if (exponent + 63 - __builtin_clzll(m) > 1023) return negative ? -inf : inf;
+    const double value = std::ldexp(static_cast<double>(m), exponent);
+    return negative ? -value : value;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,18 @@
+#pragma once
+// The host side of the correctly rounded sum (cl_kernels/ops/add_exact.cl): the size of its
+// fixed-point state and the one rounding that turns the state into the result.
+#include <cstddef>
+
+#include <clreduce/element_type.hpp>
+
+namespace clreduce {
+
+// Limbs of the state for a float32 or float64 accumulator (the range it covers).
+int exact_state_limbs(ElementType accumulator);
+// Bytes of the OpenCL struct: the limbs and a 64-bit word of NaN/infinity flags.
+std::size_t exact_state_size(ElementType accumulator);
+// The state's exact value rounded to the nearest double (ties to even); NaN and infinities
+// as IEEE addition gives them; beyond the largest double, ±inf.
+double round_exact_state(const unsigned char* state, ElementType accumulator);
+
+}  // namespace clreduce
