@@ -63,6 +63,7 @@ FloatMode resolve_float_mode(ElementType, const LaunchParams& params) {
 // caller asks for float64, float64 for double. It sums the values themselves or their
 // magnitudes; squares would first be rounded, so sum_of_squares and norm_l2 do not offer it.
 ElementType resolve_exact(Operation op, ElementType element, ElementType accumulator, const LaunchParams& params) {
+    if (operation_family(op) == OperationFamily::extremum) return accumulator;  // exact already
     if (op != Operation::sum && op != Operation::mean && op != Operation::norm_l1)
         throw Unsupported("FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
                           "with Combine::sum, not " + std::string(operation_name(op)));
@@ -105,10 +106,14 @@ FloatMode parse_float_mode(std::string_view name) {
 }
 
 std::string LaunchPlan::describe() const {
-    return std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
+    // The operation and float mode only where they are not the sum's defaults.
+    const std::string prefix = operation == Operation::sum ? "" : std::string(operation_name(operation)) + " ";
+    const std::string mode =
+        float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
+    return prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
            " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
-           " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups);
+           " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode;
 }
 
 ElementType accumulator_for(ElementType element, const DeviceInfo& device) {

@@ -1,0 +1,89 @@
+// Plans per operation: accumulators, level-3 strategies, float modes and the work-group cap
+// of large states, on a described (not real) device.
+#include "test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace clreduce;
+
+namespace {
+DeviceInfo fake_gpu() {
+    DeviceInfo d;
+    d.name = "fake GPU";
+    d.type = CL_DEVICE_TYPE_GPU;
+    d.compute_units = 132;
+    d.max_work_group_size = 1024;
+    d.local_mem_size = 48 * 1024;
+    d.wavefront_width = 32;
+    d.is_nvidia = true;
+    d.has_fp64 = true;
+    d.has_int64_atomics = true;
+    return d;
+}
+}  // namespace
+
+TEST_CASE("operation plans: accumulators and level-3 strategies per operation", "[ops][plan]") {
+    const DeviceInfo gpu = fake_gpu();
+    const std::uint64_t n = 1ull << 24;
+    CHECK(make_plan(Operation::sum, ElementType::int8, n, gpu).accumulator == ElementType::int64);
+    CHECK(make_plan(Operation::sum, ElementType::uint16, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::sum, ElementType::int8, n, gpu).vector_width == 16);
+    CHECK(make_plan(Operation::sum, ElementType::int16, n, gpu).vector_width == 8);
+    CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::sum_of_squares, ElementType::int32, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int16, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::norm_inf, ElementType::float32, n, gpu).accumulator == ElementType::float32);
+    CHECK(make_plan(Operation::min, ElementType::uint8, n, gpu).accumulator == ElementType::uint8);
+    CHECK(make_plan(Operation::argmax, ElementType::float64, n, gpu).accumulator == ElementType::float64);
+    // Integer additive operations finish atomically; the others store partials.
+    CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::min, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::second_pass);
+    LaunchParams atomic;
+    atomic.inter_group = InterGroup::atomic;
+    CHECK_THROWS_WITH(make_plan(Operation::argmin, ElementType::int32, n, gpu, atomic),
+                      Catch::Contains("only additive operations"));
+    // Float atomic mode: compare-and-swap, where 64-bit atomics exist for a double accumulator.
+    LaunchParams fast;
+    fast.float_mode = FloatMode::atomic;
+    const LaunchPlan cas = make_plan(Operation::sum, ElementType::float32, n, gpu, fast);
+    CHECK(cas.inter_group == InterGroup::atomic);
+    CHECK(cas.float_mode == FloatMode::atomic);
+    CHECK_THAT(cas.describe(), Catch::Contains("mode=atomic"));
+    DeviceInfo no64 = gpu;
+    no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::second_pass);
+    fast.accumulator = ElementType::float32;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::atomic);
+    CHECK_THAT(make_plan(Operation::argmin, ElementType::int32, n, gpu).describe(), Catch::StartsWith("argmin int32"));
+    CHECK(make_plan(ElementType::int32, n, gpu).describe() ==
+          make_plan(Operation::sum, ElementType::int32, n, gpu).describe());
+}
+
+TEST_CASE("operation plans: types the device lacks and large states", "[ops][plan]") {
+    DeviceInfo gpu = fake_gpu();
+    CHECK_THROWS_WITH(make_plan(Operation::min, ElementType::float16, 100, gpu), Catch::Contains("cl_khr_fp16"));
+    gpu.has_fp16 = true;
+    CHECK(make_plan(Operation::min, ElementType::float16, 100, gpu).accumulator == ElementType::float32);
+    CHECK(make_plan(Operation::sum, ElementType::float16, 100, gpu).accumulator == ElementType::float64);
+    gpu.has_fp64 = false;
+    CHECK(make_plan(Operation::sum, ElementType::float16, 100, gpu).accumulator == ElementType::float32);
+    LaunchParams wide;
+    wide.accumulator = ElementType::float64;
+    CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::float32, 100, gpu, wide), Unsupported);
+    // The correctly rounded double state (68 words) shrinks the default group to fit local memory.
+    gpu = fake_gpu();
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    const LaunchPlan p = make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact);
+    CHECK(p.work_group_size < 256);
+    CHECK(p.work_group_size * 544 <= gpu.local_mem_size);
+    exact.work_group_size = 256;
+    CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact),
+                      Catch::Contains("more local memory"));
+    // Extremum operations are exact whatever the mode asks.
+    LaunchParams cr;
+    cr.float_mode = FloatMode::correctly_rounded;
+    CHECK(make_plan(Operation::max, ElementType::float32, 100, gpu, cr).accumulator == ElementType::float32);
+}
