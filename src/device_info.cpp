@@ -52,6 +52,7 @@ DeviceInfo DeviceInfo::query(const cl::Device& device) {
     info.has_fp64 = has_extension(extensions, "cl_khr_fp64");
     info.has_int64_atomics = has_extension(extensions, "cl_khr_int64_base_atomics");
     info.has_fp16 = has_extension(extensions, "cl_khr_fp16");
+    info.has_int64_min_max_atomics = has_extension(extensions, "cl_khr_int64_extended_atomics");
     info.is_nvidia = has_extension(extensions, "cl_nv_device_attribute_query");
     if (info.is_nvidia) {
         info.wavefront_width = device_value<cl_uint>(device, kWarpSizeNV);

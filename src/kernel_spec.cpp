@@ -69,6 +69,7 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_MAP=" + std::to_string(static_cast<int>(map));
     o += " -DCLREDUCE_IS_MAX=" + std::string(op == KernelOp::max || op == KernelOp::argmax ? "1" : "0");
     if (float_atomic) o += " -DCLREDUCE_FLOAT_ATOMIC=1";
+    if (int64_min_max) o += " -DCLREDUCE_INT64_MIN_MAX=1";
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";
     if (pitched) o += " -DCLREDUCE_PITCHED=1";
     return o;
@@ -101,6 +102,8 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
                   : plan.inter_group == InterGroup::atomic ? Finish::atomic
                                                            : Finish::partial;
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
+    spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
+                         type_size(plan.accumulator) == 8;
     spec.wavefront = shuffle_width(plan.work_group_size, device);
     return spec;
 }

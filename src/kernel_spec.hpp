@@ -20,6 +20,7 @@ struct KernelSpec {
     ElementMap map = ElementMap::identity;
     std::string transform;  // the user's expression, ElementMap::transform only
     bool float_atomic = false;  // CAS finish of a float add
+    bool int64_min_max = false;  // atom_min/atom_max finish (cl_khr_int64_extended_atomics)
     bool states_in = false;     // the second pass: the input is the first pass's states
     bool pitched = false;       // one channel of a pitched image
     ElementType element = ElementType::int32;
@@ -32,7 +33,7 @@ struct KernelSpec {
     std::uint32_t wavefront = 1;  // > 1 only when the NVIDIA warp shuffle finishes the tree
 
     auto key() const {
-        return std::tie(op, map, transform, float_atomic, states_in, pitched, element, accumulator, vector_width,
+        return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator, vector_width,
                         times, work_group_size, stride, finish, wavefront);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }

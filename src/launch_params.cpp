@@ -197,7 +197,10 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
     const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
     plan.inter_group = params.inter_group.value_or(atomics_fit ? InterGroup::atomic : InterGroup::second_pass);
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
-        const char* why = kernel.op != KernelOp::add ? "' (only additive operations finish atomically)"
+        const bool extremum = kernel.op == KernelOp::min || kernel.op == KernelOp::max;
+        const char* why = extremum ? "' (min/max finish atomically only with integer accumulators; 64-bit ones "
+                                     "need cl_khr_int64_extended_atomics)"
+                          : kernel.op != KernelOp::add ? "' (only additive operations, min and max finish atomically)"
                           : integer_accumulator     ? "' (no cl_khr_int64_base_atomics)"
                           : plan.float_mode != FloatMode::atomic
                               ? "' (no float atomics outside FloatMode::atomic)"

@@ -1,5 +1,8 @@
 #include "op_kernel.hpp"
 
+#include <limits>
+#include <string>
+
 #include <clreduce/error.hpp>
 
 #include "exact_state.hpp"
@@ -85,9 +88,29 @@ std::size_t state_size(KernelOp op, ElementType accumulator) {
 }
 
 bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
+    const std::size_t size = type_size(accumulator);
+    if (op == KernelOp::min || op == KernelOp::max)
+        return !is_floating(accumulator) && (size == 4 || (size == 8 && device.has_int64_min_max_atomics));
     if (op != KernelOp::add) return false;
     if (is_floating(accumulator) && mode != FloatMode::atomic) return false;
-    return type_size(accumulator) == 4 || (type_size(accumulator) == 8 && device.has_int64_atomics);
+    return size == 4 || (size == 8 && device.has_int64_atomics);
+}
+
+std::uint64_t atomic_identity(KernelOp op, ElementType accumulator) {
+    if (op == KernelOp::add) return 0;  // 0 and 0.0 alike
+    const bool is_min = op == KernelOp::min;
+    switch (accumulator) {
+        case ElementType::int32:
+            return static_cast<std::uint32_t>(is_min ? std::numeric_limits<std::int32_t>::max()
+                                                     : std::numeric_limits<std::int32_t>::min());
+        case ElementType::uint32: return is_min ? std::numeric_limits<std::uint32_t>::max() : 0;
+        case ElementType::int64:
+            return static_cast<std::uint64_t>(is_min ? std::numeric_limits<std::int64_t>::max()
+                                                     : std::numeric_limits<std::int64_t>::min());
+        case ElementType::uint64: return is_min ? std::numeric_limits<std::uint64_t>::max() : 0;
+        default: break;
+    }
+    throw Error("internal: no atomic finish for " + std::string(type_name(accumulator)));
 }
 
 }  // namespace clreduce

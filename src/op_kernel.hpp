@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include <clreduce/element_type.hpp>
@@ -31,7 +32,11 @@ std::string_view op_file(KernelOp op);  // "ops/add.cl", ...
 // Bytes of the plug-in's state for this accumulator (matches the OpenCL struct layout).
 std::size_t state_size(KernelOp op, ElementType accumulator);
 // Whether level 3 can finish atomically: integer add (32-bit, or 64-bit with
-// cl_khr_int64_base_atomics), and float add in FloatMode::atomic (compare-and-swap).
+// cl_khr_int64_base_atomics), float add in FloatMode::atomic (compare-and-swap), and
+// integer min/max (32-bit, or 64-bit with cl_khr_int64_extended_atomics).
 bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
+// The identity of an atomic finish's state in its accumulator's bits (low type_size bytes):
+// the result word starts from it.
+std::uint64_t atomic_identity(KernelOp op, ElementType accumulator);
 
 }  // namespace clreduce

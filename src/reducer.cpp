@@ -226,9 +226,12 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
     const std::pair<KernelOp, ElementType> identity{first.op, plan.accumulator};
     try {
         if (first.finish == Finish::atomic && slot.prepared_for != identity) {
-            const std::uint64_t zero = 0;  // the identity of add, the only atomic finish, in every type
-            check(queue.enqueueFillBuffer(result, zero, 0, 2 * state_bytes, chain.wait(), chain.event()),
-                  "clEnqueueFillBuffer");
+            const std::uint64_t start = atomic_identity(first.op, plan.accumulator);
+            cl_int err = state_bytes == 4
+                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, 2 * state_bytes,
+                                                       chain.wait(), chain.event())
+                             : queue.enqueueFillBuffer(result, start, 0, 2 * state_bytes, chain.wait(), chain.event());
+            check(err, "clEnqueueFillBuffer");
             chain.done(false);
         }
         const cl::Buffer& first_out = first.finish == Finish::partial ? slot.partials(plan.groups * state_bytes)

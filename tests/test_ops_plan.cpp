@@ -37,13 +37,29 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
     CHECK(make_plan(Operation::argmax, ElementType::float64, n, gpu).accumulator == ElementType::float64);
     // Integer additive operations finish atomically; the others store partials.
     CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).inter_group == InterGroup::atomic);
-    CHECK(make_plan(Operation::min, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
+    // Integer min/max finish with atomic_min/max: 32-bit always, 64-bit with the extension.
+    CHECK(make_plan(Operation::min, ElementType::int32, n, gpu).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::max, ElementType::uint32, n, gpu).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::min, ElementType::int64, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::min, ElementType::int8, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, gpu).inter_group == InterGroup::second_pass);
+    DeviceInfo extended = gpu;
+    extended.has_int64_min_max_atomics = true;
+    CHECK(make_plan(Operation::min, ElementType::int64, n, extended).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, extended).inter_group == InterGroup::atomic);
+    CHECK_THROWS_WITH(make_plan(Operation::max, ElementType::int64, n, gpu, [] {
+                          LaunchParams p;
+                          p.inter_group = InterGroup::atomic;
+                          return p;
+                      }()),
+                      Catch::Contains("cl_khr_int64_extended_atomics"));
     CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
     CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::second_pass);
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_WITH(make_plan(Operation::argmin, ElementType::int32, n, gpu, atomic),
-                      Catch::Contains("only additive operations"));
+                      Catch::Contains("only additive operations, min and max"));
     // Float atomic mode: compare-and-swap, where 64-bit atomics exist for a double accumulator.
     LaunchParams fast;
     fast.float_mode = FloatMode::atomic;

@@ -40,3 +40,29 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 }
 inline clreduce_state clreduce_vfinish(clreduce_vstate s) { return CLREDUCE_HORIZONTAL(CLREDUCE_PICK_, s); }
 #endif
+
+// Integer accumulators finish atomically: atomic_min/max on 32-bit words are core OpenCL,
+// atom_min/max on 64-bit ones need cl_khr_int64_extended_atomics (CLREDUCE_INT64_MIN_MAX).
+#ifndef CLREDUCE_INT64_MIN_MAX
+#define CLREDUCE_INT64_MIN_MAX 0
+#endif
+#if !CLREDUCE_ACC_FLOAT && CLREDUCE_ACC_SIZE == 4
+#define CLREDUCE_ATOMIC_FINISH 1
+inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state s) {
+#if CLREDUCE_IS_MAX
+    atomic_max(p, s);
+#else
+    atomic_min(p, s);
+#endif
+}
+#elif !CLREDUCE_ACC_FLOAT && CLREDUCE_ACC_SIZE == 8 && CLREDUCE_INT64_MIN_MAX
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#define CLREDUCE_ATOMIC_FINISH 1
+inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state s) {
+#if CLREDUCE_IS_MAX
+    atom_max(p, s);
+#else
+    atom_min(p, s);
+#endif
+}
+#endif

@@ -25,6 +25,7 @@ struct DeviceInfo {
     bool is_nvidia = false;
     bool has_fp64 = false;
     bool has_int64_atomics = false;  // cl_khr_int64_base_atomics
+    bool has_int64_min_max_atomics = false;  // cl_khr_int64_extended_atomics (atom_min/atom_max)
     bool has_fp16 = false;           // cl_khr_fp16
 
     static DeviceInfo query(const cl::Device& device);
