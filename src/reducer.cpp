@@ -198,8 +198,12 @@ LaunchPlan Reducer::State::plan_for(const Job& job, ElementType element, std::ui
     LaunchParams p = params;
     if (!p.accumulator) p.accumulator = accumulator_for(Operation::sum, element, info);
     if (*job.combine == Combine::min || *job.combine == Combine::max) {
-        LaunchPlan plan = make_plan(Operation::sum, element, count, info, p);
-        plan.operation = job.op;
+        // Planned as min/max (no atomic finish), compared in the sum's accumulator.
+        LaunchPlan plan = make_plan(job.op, element, count, info, p);
+        plan.accumulator = make_plan(Operation::sum, element, count, info, p).accumulator;  // validated
+        if (std::uint64_t(plan.work_group_size) * type_size(plan.accumulator) > info.local_mem_size)
+            throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
+                                  " needs more local memory than the device has");
         return plan;
     }
     return make_plan(job.op, element, count, info, p);
