@@ -132,6 +132,8 @@ TEST_CASE("min/max references: first occurrence, NaN rules", "[references]") {
     const auto none = ct::reference_max(all_nan.data(), all_nan.size(), ct::NanRule::ignore);
     CHECK(std::isnan(none.value));
     CHECK(none.index == 0);
+    CHECK(std::isnan(ct::float_norm_inf(all_nan.data(), all_nan.size())));
+    CHECK(ct::float_norm_inf(all_nan.data(), 0) == 0);
     CHECK(ct::float_norm_inf(d.data(), d.size()) == 3.0);
     CHECK(std::isnan(ct::float_norm_inf(d.data(), d.size(), ct::NanRule::propagate)));
     CHECK(ct::reference_count_nonzero(d.data(), d.size()) == 5);  // NaNs count, -0.0 does not

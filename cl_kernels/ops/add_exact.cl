@@ -65,9 +65,14 @@ inline void clreduce_exact_add(clreduce_state* s, CLREDUCE_ACC x) {
     const uint k = p >> 5, shift = p & 31u;
     const ulong low = m << shift;
     const long sign = negative ? -1 : 1;
-    s->limb[k] += sign * (long)(low & 0xffffffffUL);
-    s->limb[k + 1] += sign * (long)(low >> 32);
-#if CLREDUCE_ACC_SIZE == 8
+    const long d0 = sign * (long)(low & 0xffffffffUL), d1 = sign * (long)(low >> 32);
+#if CLREDUCE_ACC_SIZE == 4
+    // Ten limbs: fixed indices let the compiler keep them in registers (a computed index
+    // would put the whole state in memory).
+    for (int j = 0; j < CLREDUCE_EXACT_LIMBS - 1; ++j) s->limb[j] += j == (int)k ? d0 : j == (int)k + 1 ? d1 : 0;
+#else
+    s->limb[k] += d0;
+    s->limb[k + 1] += d1;
     s->limb[k + 2] += sign * (long)(shift ? m >> (64 - shift) : 0UL);
 #endif
 }

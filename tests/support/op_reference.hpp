@@ -180,11 +180,13 @@ template <class T>
 MinMax<value_t<T>> reference_minmax(const T* data, std::uint64_t n, NanRule rule = NanRule::ignore) {
     return {reference_min(data, n, rule), reference_max(data, n, rule)};
 }
-// max |x| for floats (exact: no rounding), NaN by `rule`; 0 for n == 0.
+// max |x| for floats (exact: no rounding), NaN by `rule` (ignore: all-NaN input gives NaN,
+// as max does); 0 for n == 0.
 template <class T>
 value_t<T> float_norm_inf(const T* data, std::uint64_t n, NanRule rule = NanRule::ignore) {
     using V = value_t<T>;
     V m = 0;
+    bool any = n == 0;
     for (std::uint64_t i = 0; i < n; ++i) {
         const V v = std::fabs(value_of(data[i]));
         if (std::isnan(v)) {
@@ -192,8 +194,9 @@ value_t<T> float_norm_inf(const T* data, std::uint64_t n, NanRule rule = NanRule
             continue;
         }
         m = std::max(m, v);
+        any = true;
     }
-    return m;
+    return any ? m : std::numeric_limits<V>::quiet_NaN();
 }
 
 // ---- floating point: a reference value and a tolerance ------------------------------------
