@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include <clreduce/cache.hpp>
 #include <clreduce/device_selection.hpp>
 
 #include "execution_slot.hpp"
@@ -92,7 +93,8 @@ struct Reducer::State {
           queue(std::move(queue_)),
           device(std::move(device_)),
           info(DeviceInfo::query(device)),
-          programs(context, device, kernel_source("reduce.cl"), counters.programs_built),
+          programs(context, device, kernel_source("reduce.cl"), cache_directory(), counters.programs_built,
+                   counters.programs_loaded),
           slots(context, programs, counters) {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
@@ -210,8 +212,12 @@ const cl::Context& Reducer::context() const { return state_->context; }
 const cl::CommandQueue& Reducer::queue() const { return state_->queue; }
 
 Counters Reducer::counters() const {
-    return {state_->counters.programs_built.load(), state_->counters.kernels_created.load(),
-            state_->counters.buffers_allocated.load()};
+    Counters c;
+    c.programs_built = state_->counters.programs_built.load();
+    c.programs_loaded = state_->counters.programs_loaded.load();
+    c.kernels_created = state_->counters.kernels_created.load();
+    c.buffers_allocated = state_->counters.buffers_allocated.load();
+    return c;
 }
 
 LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchParams& params) const {

@@ -23,9 +23,10 @@ struct CallInfo {
 };
 
 // Work the reducer did on the device side, counted since construction. A repeated call
-// with the same type and plan leaves all three unchanged.
+// with the same type and plan leaves all of them unchanged.
 struct Counters {
-    std::uint64_t programs_built = 0;
+    std::uint64_t programs_built = 0;   // compiled from source
+    std::uint64_t programs_loaded = 0;  // from the binaries on disk (see cache.hpp), not compiled
     std::uint64_t kernels_created = 0;
     std::uint64_t buffers_allocated = 0;
 };
