@@ -4,6 +4,10 @@
 
 #include <clreduce/element_type.hpp>
 
+namespace CLI {
+class App;
+}
+
 namespace clreduce::perf {
 
 struct SweepOptions {
@@ -18,8 +22,21 @@ struct SweepOptions {
     std::uint64_t seed = 20261121;
 };
 
+struct FirstResultOptions {
+    std::string device;
+    std::string type_name = "uint32";
+    ElementType type = ElementType::uint32;
+    std::uint64_t n = 1ull << 20;
+    int repeats = 5;
+    std::uint64_t seed = 20261121;
+    bool keep_driver_cache = false;
+    bool child = false;  // this process is the one measured
+};
+CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
+
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
+int run_first_result(FirstResultOptions options);
 
 }  // namespace clreduce::perf

@@ -29,10 +29,13 @@ int main(int argc, char** argv) {
             ->capture_default_str()->check(CLI::Range(1, 100000));
         cmd->add_option("--seed", sweep.seed, "Random seed of the data")->capture_default_str();
     }
+    clreduce::perf::FirstResultOptions first_result;
+    auto* first_result_cmd = clreduce::perf::add_first_result_command(app, first_result);
     CLI11_PARSE(app, argc, argv);
 
     try {
         if (app.got_subcommand("devices")) return clreduce::perf::run_devices();
+        if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
         sweep.type = clreduce::parse_type(type_name);
         return clreduce::perf::run_sweep(sweep);
     } catch (const clreduce::Error& e) {

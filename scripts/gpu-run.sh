@@ -27,6 +27,7 @@ step devices "$bin/clreduce-perf" devices
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
+step first-result "$bin/clreduce-perf" first-result -r 7
 # Sweeps as type:n pairs, separated by blanks.
 for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
   type=${sweep%%:*} n=${sweep##*:}
