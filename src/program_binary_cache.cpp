@@ -1,7 +1,6 @@
 #include "program_binary_cache.hpp"
 
 #include <cstdio>
-#include <cstring>
 
 #include "cache_files.hpp"
 #include "string_util.hpp"
@@ -24,8 +23,7 @@ bool get_u64(std::string_view& in, std::uint64_t& v) {
     return true;
 }
 
-template <class Info>
-std::string text(const cl::Device& device, Info name) {
+std::string text(const cl::Device& device, cl_device_info name) {
     std::string value;
     device.getInfo(name, &value);
     return trim_nul(value);
