@@ -41,7 +41,7 @@ AxisTicks log2_ticks(double lo, double hi) {
     int b = static_cast<int>(std::ceil(std::log2(hi) - 1e-9));
     if (b <= a) b = a + 1;
     const bool exponents = b >= 14;
-    const int every = std::max(1, (b - a + 12) / 13);  // at most about 13 labels
+    const int every = std::max(1, (b - a + 19) / 20);  // at most about 20 labels
     AxisTicks t;
     t.lo = std::ldexp(1.0, a);
     t.hi = std::ldexp(1.0, b);
