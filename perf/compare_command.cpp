@@ -18,10 +18,11 @@ namespace clreduce::perf {
 namespace {
 
 // The competitors, in the order of the table's rows.
-const std::vector<CompetitorFactory>& competitor_factories() {
-    static const std::vector<CompetitorFactory> factories = {
-        make_clreduce_competitor, make_naive_competitor, make_opencv_mat_competitor,
-        make_opencv_umat_competitor, make_clblast_competitor, make_cub_competitor};
+const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
+    static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
+        {"clreduce", make_clreduce_competitor},    {"naive", make_naive_competitor},
+        {"cv::Mat", make_opencv_mat_competitor},   {"cv::UMat", make_opencv_umat_competitor},
+        {"CLBlast", make_clblast_competitor},      {"CUB", make_cub_competitor}};
     return factories;
 }
 
@@ -154,8 +155,12 @@ int run_compare(const CompareOptions& o) {
     setup.cub_path = o.cub;
     setup.self = o.self;
     std::vector<std::unique_ptr<Competitor>> competitors;
-    for (const auto& make : competitor_factories()) {
-        competitors.push_back(make(setup));
+    for (const auto& [name, make] : competitor_factories()) {
+        try {
+            competitors.push_back(make(setup));
+        } catch (const std::exception& e) {  // a competitor that cannot even start is skipped
+            competitors.push_back(make_unavailable(name, std::string("could not be set up: ") + e.what()));
+        }
         const Competitor& c = *competitors.back();
         result.competitors.push_back({c.name(), c.unavailable(), c.unavailable().empty() ? c.detail() : ""});
     }

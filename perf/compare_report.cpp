@@ -1,4 +1,6 @@
 // The comparison as a table, CSV, JSON and a log-log SVG plot of time against n.
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -54,7 +56,11 @@ std::string optional_number(const std::optional<double>& v, const char* format) 
     return v ? fmt::format(fmt::runtime(format), *v) : std::string("-");
 }
 
-std::string value_text(long double v) { return fmt::format("{:.17g}", static_cast<double>(v)); }
+// Integers in full (64-bit sums are exact in a long double), others to double precision.
+std::string value_text(long double v) {
+    if (std::floor(v) == v && std::fabs(v) < 0x1p64L) return fmt::format("{:.0f}", v);
+    return fmt::format("{:.17g}", static_cast<double>(v));
+}
 
 }  // namespace
 
@@ -139,7 +145,12 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
         j["check"] = to_string(row.verdict) == "WRONG" ? "wrong" : std::string(to_string(row.verdict));
         j["correct"] = row.verdict == Verdict::correct;
         j["relative_error"] = row.relative_error;
-        j["result"] = static_cast<double>(row.value);
+        if (is_floating(r.type))
+            j["result"] = static_cast<double>(row.value);
+        else if (row.value < 0)
+            j["result"] = static_cast<std::int64_t>(row.value);  // exact: long double holds 64-bit integers
+        else
+            j["result"] = static_cast<std::uint64_t>(row.value);
         if (!row.problem.empty()) j["problem"] = row.problem;
         if (!row.note.empty()) j["note"] = row.note;
         rows.push_back(j);

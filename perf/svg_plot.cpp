@@ -53,22 +53,36 @@ AxisTicks log2_ticks(double lo, double hi) {
     return t;
 }
 
+// Log10 axes end on the nearest 1-2-5 values around the data (not whole decades, which would
+// leave most of a short range empty).
 AxisTicks log10_ticks(double lo, double hi) {
-    int a = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
-    int b = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
-    if (b <= a) b = a + 1;
-    const bool minor = b - a <= 2;
-    AxisTicks t;
-    t.lo = std::pow(10.0, a);
-    t.hi = std::pow(10.0, b);
-    auto label = [](double v, int k) {
-        return (k >= -2 && k <= 3) ? plain_number(v) : "10" + superscript(k);
+    auto below = [](double v) {
+        const double decade = std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+        for (double m : {5.0, 2.0, 1.0})
+            if (m * decade <= v * (1 + 1e-9)) return m * decade;
+        return decade;
     };
+    auto above = [](double v) {
+        const double decade = std::pow(10.0, std::floor(std::log10(v) - 1e-9));
+        for (double m : {1.0, 2.0, 5.0, 10.0})
+            if (m * decade >= v * (1 - 1e-9)) return m * decade;
+        return 10 * decade;
+    };
+    AxisTicks t;
+    t.lo = below(lo);
+    t.hi = above(hi);
+    if (!(t.hi > t.lo)) t.hi = above(t.lo * 1.5);
+    const bool minor = std::log10(t.hi / t.lo) <= 2.01;
+    auto label = [](double v, int k) { return (k >= -2 && k <= 3) ? plain_number(v) : "10" + superscript(k); };
+    const int a = static_cast<int>(std::floor(std::log10(t.lo) + 1e-9));
+    const int b = static_cast<int>(std::floor(std::log10(t.hi) + 1e-9));
     for (int k = a; k <= b; ++k) {
         const double decade = std::pow(10.0, k);
-        t.ticks.push_back({decade, label(decade, k)});
-        if (minor && k < b)
-            for (double m : {2.0, 5.0}) t.ticks.push_back({m * decade, (k >= -3 && k <= 3) ? plain_number(m * decade) : ""});
+        for (double m : {1.0, 2.0, 5.0}) {
+            const double v = m * decade;
+            if (v < t.lo * (1 - 1e-9) || v > t.hi * (1 + 1e-9) || (m != 1.0 && !minor)) continue;
+            t.ticks.push_back({v, m == 1.0 ? label(v, k) : (k >= -2 && k <= 2 ? plain_number(v) : "")});
+        }
     }
     return t;
 }
@@ -150,8 +164,6 @@ std::string render_svg(const Plot& plot) {
     if (plot.y_scale == AxisScale::linear) {
         if (plot.y_from_zero) y_lo = std::min(0.0, y_lo);
         y_hi += (y_hi - y_lo) * 0.06;  // room for the highlight labels
-    } else {
-        y_hi *= 1.15;
     }
     const AxisTicks xt = axis_ticks(plot.x_scale, x_lo, x_hi);
     const AxisTicks yt = axis_ticks(plot.y_scale, y_lo, y_hi);
@@ -201,11 +213,20 @@ std::string render_svg(const Plot& plot) {
         for (auto [x, y] : s.points) svg += marker_svg(s.marker, sx(x), sy(y), s.color) + "\n";
     }
     svg += "</g>\n";
+    std::vector<std::pair<double, double>> placed;  // label positions so far, to keep labels apart
     for (const Highlight& h : plot.highlights) {
         svg += fmt::format(R"(<circle class="highlight" cx="{:.1f}" cy="{:.1f}" r="9" fill="none" stroke="{}" stroke-width="2.5"/>)",
                            sx(h.x), sy(h.y), h.color) + "\n";
+        if (h.label.empty()) continue;
+        double ly = sy(h.y) - 13;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (auto [px, py] : placed)
+                if (std::fabs(px - sx(h.x)) < 60 && std::fabs(py - ly) < 12) ly = py - 13, moved = true;
+        }
+        placed.emplace_back(sx(h.x), ly);
         svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" font-size="11" fill="{}">{}</text>)", sx(h.x),
-                           sy(h.y) - 13, h.color, escape(h.label)) + "\n";
+                           ly, h.color, escape(h.label)) + "\n";
     }
     for (auto [x, y] : plot.wrong) svg += cross_svg(sx(x), sy(y)) + "\n";
 

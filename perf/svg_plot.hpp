@@ -22,8 +22,9 @@ struct AxisTicks {
 };
 
 // Ticks covering [lo, hi]: linear axes get 1-2-5 steps, log2 axes powers of two (labelled
-// 2^k once the axis reaches 2^14, plain numbers below), log10 axes decades (with 2 and 5 in
-// between when the range spans at most two decades). Log axes need lo > 0.
+// 2^k once the axis reaches 2^14, plain numbers below), log10 axes run between the nearest
+// 1-2-5 values around the data with ticks at decades (and at 2 and 5 when the range spans at
+// most two decades). Log axes need lo > 0.
 AxisTicks axis_ticks(AxisScale scale, double lo, double hi);
 
 struct Series {

@@ -69,15 +69,22 @@ TEST_CASE("log2 axes tick powers of two, as 2^k once they reach 2^14", "[plot]")
     CHECK_THROWS_AS(axis_ticks(AxisScale::log2, 0, 8), clreduce::InvalidArgument);
 }
 
-TEST_CASE("log10 axes tick decades, with 2 and 5 between on short ranges", "[plot]") {
+TEST_CASE("log10 axes end on 1-2-5 values around the data and tick decades", "[plot]") {
     const AxisTicks wide = axis_ticks(AxisScale::log10, 0.19, 15832);
     CHECK(wide.lo == Approx(0.1));
-    CHECK(wide.hi == Approx(1e5));
-    CHECK(labels(wide) == std::vector<std::string>{"0.1", "1", "10", "100", "1000", "10⁴", "10⁵"});
+    CHECK(wide.hi == Approx(2e4));
+    CHECK(labels(wide) == std::vector<std::string>{"0.1", "1", "10", "100", "1000", "10⁴"});
+    // At most two decades: 2 and 5 between, so a short range still has several ticks.
     const AxisTicks narrow = axis_ticks(AxisScale::log10, 21, 207);
-    CHECK(narrow.lo == 10);
-    CHECK(narrow.hi == 1000);
-    CHECK(values(narrow) == std::vector<double>{10, 20, 50, 100, 200, 500, 1000});
+    CHECK(narrow.lo == 20);
+    CHECK(narrow.hi == 500);
+    CHECK(values(narrow) == std::vector<double>{20, 50, 100, 200, 500});
+    const AxisTicks exact = axis_ticks(AxisScale::log10, 100, 1000);
+    CHECK(exact.lo == 100);
+    CHECK(exact.hi == 1000);
+    const AxisTicks one = axis_ticks(AxisScale::log10, 42, 42);
+    CHECK(one.lo < 42);
+    CHECK(one.hi > 42);
     CHECK_THROWS_AS(axis_ticks(AxisScale::log10, -1, 8), clreduce::InvalidArgument);
 }
 
