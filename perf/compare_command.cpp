@@ -11,8 +11,8 @@
 #include "commands.hpp"
 #include "compare_result.hpp"
 #include "competitors/competitor.hpp"
-#include "fingerprint.hpp"
 #include "reference.hpp"
+#include "result_check.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -24,61 +24,6 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"cv::Mat", make_opencv_mat_competitor},   {"cv::UMat", make_opencv_umat_competitor},
         {"CLBlast", make_clblast_competitor},      {"CUB", make_cub_competitor}};
     return factories;
-}
-
-// The exact (integers) or long double (floats) sum of one data set.
-struct Reference {
-    std::uint64_t n = 0;
-    bool integral = true;
-    long double exact = 0;
-    testing::FloatReference floats;
-    std::string fingerprint;
-};
-
-template <class T>
-Reference make_reference(const std::vector<T>& data) {
-    Reference r;
-    r.n = data.size();
-    if constexpr (std::is_integral_v<T>) {
-        r.exact = static_cast<long double>(testing::exact_sum(data.data(), r.n));
-    } else {
-        r.integral = false;
-        r.floats = testing::float_reference(data.data(), r.n);
-    }
-    r.fingerprint = data_fingerprint(data.data(), r.n * sizeof(T));
-    return r;
-}
-
-std::string number(long double v) { return fmt::format("{:.17g}", static_cast<double>(v)); }
-
-void check_result(const Reference& ref, const Measurement& m, CompareRow& row) {
-    auto fail = [&](Verdict v, std::string why) {
-        if (row.verdict == Verdict::wrong) return;
-        if (v == Verdict::wrong || row.verdict == Verdict::correct) row.verdict = v, row.problem = std::move(why);
-    };
-    if (m.data_fingerprint && *m.data_fingerprint != ref.fingerprint)
-        fail(Verdict::wrong, "it summed other data (fingerprint " + *m.data_fingerprint + ", expected " + ref.fingerprint + ")");
-    const long double expected = ref.integral ? ref.exact : ref.floats.sum;
-    for (long double got : m.values) {
-        const long double error = std::fabs(got - expected);
-        const double relative = expected != 0 ? double(error / std::fabs(expected)) : double(error);
-        if (!(relative <= row.relative_error)) row.relative_error = relative;  // NaN stays
-        if (ref.integral) {
-            if (got != expected) fail(Verdict::wrong, "got " + number(got) + ", exact sum is " + number(expected));
-            continue;
-        }
-        const long double tight = ref.floats.bound(ref.n, ElementType::float64);
-        const long double loose = ref.floats.bound(ref.n, ElementType::float32);
-        if (error <= tight) continue;
-        const std::string what = fmt::format("got {}, reference {}, error {:.3g}", number(got), number(expected),
-                                             static_cast<double>(error));
-        if (m.accumulator == ElementType::float32 && error <= loose)
-            fail(Verdict::imprecise, what + " > double-accumulation bound " + fmt::format("{:.3g}", double(tight)) +
-                                         " (within float accumulation's worst case)");
-        else
-            fail(Verdict::wrong, what + " > bound " + fmt::format("{:.3g}", double(m.accumulator == ElementType::float32 ? loose : tight)));
-    }
-    if (!m.values.empty()) row.value = m.values.back();
 }
 
 std::vector<std::uint64_t> default_sizes(const DeviceInfo& d, ElementType type, std::vector<std::string>& dropped) {

@@ -13,8 +13,10 @@ namespace clreduce::perf {
 
 // correct:   integers exact; floats within the bound of a double accumulation,
 //            (n - 1) * 2^-53 * sum|x| (plus the reference's own error)
-// imprecise: a float accumulation outside that bound but within its own worst case,
-//            (n - 1) * 2^-24 * sum|x|: a result of lower precision, not a bug
+// imprecise: a float32 accumulation outside that bound whose relative error is at most 2^-16
+//            (it keeps 16 of float's 24 bits): lower precision by design, not a bug. (Its
+//            worst-case bound, (n - 1) * 2^-24 * sum|x|, exceeds the sum itself at large n and
+//            would excuse anything.)
 // wrong:     anything else (also a call that differs from another, or other data)
 enum class Verdict { correct, imprecise, wrong };
 std::string_view to_string(Verdict v);

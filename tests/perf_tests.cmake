@@ -1,12 +1,14 @@
-# clreduce-perf's own tests: the plot's axis maths (in clreduce-tests, tag [plot]), and sweep and
+# clreduce-perf's own tests: the plot's axis maths and compare's result check (in clreduce-tests,
+# tags [plot] and [compare]), and sweep and
 # compare run on the default device with tiny sizes, writing CSV/JSON/SVG into the build folder,
 # then checked by check_perf_outputs.cmake (JSON structure, every result marked correct, CSV rows,
 # SVG well-formed with its curves; xmllint checks the XML).
 if(NOT TARGET clreduce-perf)
   return()
 endif()
-target_sources(clreduce-tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/test_svg_plot.cpp)
-target_link_libraries(clreduce-tests PRIVATE clreduce_perf_plot)
+target_sources(clreduce-tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/test_svg_plot.cpp
+                                     ${CMAKE_CURRENT_LIST_DIR}/test_result_check.cpp)
+target_link_libraries(clreduce-tests PRIVATE clreduce_perf_common)
 
 find_program(CLREDUCE_XMLLINT xmllint DOC "xmllint (Debian: libxml2-utils), checks the perf tool's SVG")
 if(NOT CLREDUCE_XMLLINT)
