@@ -24,7 +24,9 @@ add_test(NAME perf_sweep_run
           --csv ${out}/sweep.csv --json ${out}/sweep.json --svg ${out}/sweep.svg)
 add_test(NAME perf_sweep_outputs
   COMMAND ${check} -DKIND=sweep -DPREFIX=${out}/sweep -P ${CMAKE_CURRENT_LIST_DIR}/check_perf_outputs.cmake)
-set_tests_properties(perf_sweep_run PROPERTIES FIXTURES_SETUP perf_sweep TIMEOUT 300)
+# The runs keep their caches in the build folder, never the user's.
+set(perf_environment "CLREDUCE_CACHE_DIR=${out}/cache")
+set_tests_properties(perf_sweep_run PROPERTIES FIXTURES_SETUP perf_sweep TIMEOUT 300 ENVIRONMENT "${perf_environment}")
 set_tests_properties(perf_sweep_outputs PROPERTIES FIXTURES_REQUIRED perf_sweep)
 
 foreach(type int32 float32)
@@ -34,6 +36,7 @@ foreach(type int32 float32)
   add_test(NAME perf_compare_outputs_${type}
     COMMAND ${check} -DKIND=compare -DTYPE=${type} -DPREFIX=${out}/compare-${type}
             -P ${CMAKE_CURRENT_LIST_DIR}/check_perf_outputs.cmake)
-  set_tests_properties(perf_compare_run_${type} PROPERTIES FIXTURES_SETUP perf_compare_${type} TIMEOUT 300)
+  set_tests_properties(perf_compare_run_${type} PROPERTIES FIXTURES_SETUP perf_compare_${type} TIMEOUT 300
+                       ENVIRONMENT "${perf_environment}")
   set_tests_properties(perf_compare_outputs_${type} PROPERTIES FIXTURES_REQUIRED perf_compare_${type})
 endforeach()
