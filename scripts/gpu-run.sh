@@ -40,13 +40,17 @@ for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:167
 done
 # The README's plot: the paper's Figures 7/9/10 at three sizes, one curve per stride and n.
 f=$results/sweep-plot
-step sweep-plot "$bin/clreduce-perf" sweep -t uint32 -n 1048576 -n 16777216 -n 268435456 -r 15 \
+plot_sizes=()
+for n in ${CLREDUCE_GPU_PLOT_SIZES:-1048576 16777216 268435456}; do plot_sizes+=(-n "$n"); done
+step sweep-plot "$bin/clreduce-perf" sweep -t uint32 "${plot_sizes[@]}" -r 15 \
   --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 # clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB (clreduce-cub-sum,
-# next to clreduce-perf), n = 2^10 ... 2^28.
+# next to clreduce-perf), n = 2^10 ... 2^28 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
 for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64}; do
   f=$results/compare-$type
-  step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 --csv "$f.csv" --json "$f.json" --svg "$f.svg"
+  # shellcheck disable=SC2086
+  step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 ${CLREDUCE_GPU_COMPARE_ARGS:-} \
+    --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
 tar -czf "$out/results.tar.gz" -C "$out" results && rm -rf "$results"
 ls -l "$out"
