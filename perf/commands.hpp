@@ -1,8 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <clreduce/element_type.hpp>
+
+#include "output_files.hpp"
 
 namespace CLI {
 class App;
@@ -13,13 +16,26 @@ namespace clreduce::perf {
 struct SweepOptions {
     std::string device;  // spec for select_device; empty: default_device()
     ElementType type = ElementType::uint32;
-    std::uint64_t n = 1ull << 24;
+    std::vector<std::uint64_t> sizes = {1ull << 24};
     std::uint32_t min_times = 1;
     std::uint32_t max_times = 1024;
     std::uint32_t work_group_size = 0;  // 0: device default
     std::uint32_t vector_width = 0;     // 0: device default
     int repeats = 20;
     std::uint64_t seed = 20261121;
+    OutputFiles out;
+    std::string plot_y = "gbps";  // or "time"
+};
+
+struct CompareOptions {
+    std::string device;
+    ElementType type = ElementType::int32;
+    std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^28 that fit the device
+    int repeats = 20;
+    std::uint64_t seed = 20261121;
+    std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf
+    std::string self; // argv[0], to find clreduce-cub-sum beside it
+    OutputFiles out;
 };
 
 struct FirstResultOptions {
@@ -38,5 +54,6 @@ CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
 int run_devices();
 int run_sweep(const SweepOptions& options);
 int run_first_result(FirstResultOptions options);
+int run_compare(const CompareOptions& options);
 
 }  // namespace clreduce::perf

@@ -1,10 +1,21 @@
-// clreduce-perf: the devices clreduce sees, and the `times` sweep of the PCL-Reduction paper.
+// clreduce-perf: the devices clreduce sees, the `times` sweep of the PCL-Reduction paper, and
+// the comparison with other reductions.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 #include <clreduce/clreduce.hpp>
 
 #include "commands.hpp"
+
+namespace {
+
+void add_output_options(CLI::App* cmd, clreduce::perf::OutputFiles& out) {
+    cmd->add_option("--csv", out.csv, "Also write the results as CSV to this file");
+    cmd->add_option("--json", out.json, "Also write the results as JSON to this file");
+    cmd->add_option("--svg", out.svg, "Also draw the results as an SVG plot into this file");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"clreduce-perf: OpenCL reduction benchmarks (run with no command: sweep on the default device)"};
@@ -20,7 +31,8 @@ int main(int argc, char** argv) {
         cmd->add_option("-d,--device", sweep.device, "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
         cmd->add_option("-t,--type", type_name, "Element type: int32, uint32, int64, uint64, float32, float64")
             ->capture_default_str();
-        cmd->add_option("-n,--n", sweep.n, "Number of elements")->capture_default_str();
+        cmd->add_option("-n,--n", sweep.sizes, "Number of elements; repeat for several (one curve per n and stride)")
+            ->capture_default_str();
         cmd->add_option("--min-times", sweep.min_times, "Smallest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
         cmd->add_option("--max-times", sweep.max_times, "Largest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
         cmd->add_option("--wg", sweep.work_group_size, "Work-group size (0: device default)")->capture_default_str();
@@ -28,14 +40,36 @@ int main(int argc, char** argv) {
         cmd->add_option("-r,--repeats", sweep.repeats, "Timed runs per point (after one warm-up)")
             ->capture_default_str()->check(CLI::Range(1, 100000));
         cmd->add_option("--seed", sweep.seed, "Random seed of the data")->capture_default_str();
+        add_output_options(cmd, sweep.out);
+        cmd->add_option("--plot-y", sweep.plot_y, "What the SVG plots against times: gbps or time")
+            ->capture_default_str()->check(CLI::IsMember({"gbps", "time"}));
     }
     clreduce::perf::FirstResultOptions first_result;
     auto* first_result_cmd = clreduce::perf::add_first_result_command(app, first_result);
+
+    clreduce::perf::CompareOptions compare;
+    std::string compare_type = "int32";
+    auto* compare_cmd = app.add_subcommand(
+        "compare", "Time clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB over a range of n");
+    compare_cmd->add_option("-d,--device", compare.device, "Device (as for sweep)");
+    compare_cmd->add_option("-t,--type", compare_type, "Element type")->capture_default_str();
+    compare_cmd->add_option("-n,--n", compare.sizes, "Number of elements; repeat for several (default: 2^10 to 2^28 by "
+                                                     "powers of 4, as far as the device memory allows)");
+    compare_cmd->add_option("-r,--repeats", compare.repeats, "Timed calls per point (after one warm-up)")
+        ->capture_default_str()->check(CLI::Range(1, 100000));
+    compare_cmd->add_option("--seed", compare.seed, "Random seed of the data")->capture_default_str();
+    compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
+    add_output_options(compare_cmd, compare.out);
     CLI11_PARSE(app, argc, argv);
 
     try {
         if (app.got_subcommand("devices")) return clreduce::perf::run_devices();
         if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
+        if (app.got_subcommand("compare")) {
+            compare.type = clreduce::parse_type(compare_type);
+            compare.self = argv[0];
+            return clreduce::perf::run_compare(compare);
+        }
         sweep.type = clreduce::parse_type(type_name);
         return clreduce::perf::run_sweep(sweep);
     } catch (const clreduce::Error& e) {
