@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <clreduce/element_type.hpp>
 
@@ -18,8 +19,24 @@ struct SweepOptions {
     std::uint64_t seed = 20261121;
 };
 
+struct TuneCommandOptions {
+    std::string device;
+    std::vector<std::string> types;  // empty: every type the device supports
+    std::uint64_t min_n = 1ull << 12;
+    std::uint64_t max_n = 1ull << 30;
+    bool quick = false;
+    int repeats = 5;
+    double time_budget_s = 0;
+    std::string file;  // empty: the default tuning file
+    bool dry_run = false;
+    bool show = false;
+    bool reset = false;
+    std::uint64_t seed = 20261121;
+};
+
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
+int run_tune(const TuneCommandOptions& options);
 
 }  // namespace clreduce::perf

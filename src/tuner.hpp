@@ -1,0 +1,11 @@
+#pragma once
+#include <clreduce/reducer.hpp>
+#include <clreduce/tuning.hpp>
+
+namespace clreduce {
+
+// Measures the launch space on the reducer's device (coordinate descent from the default plan,
+// every result checked against the CPU) and returns the best entries; stores nothing.
+TuneResult measure_tuning(const Reducer& reducer, const TuneOptions& options);
+
+}  // namespace clreduce
