@@ -114,9 +114,12 @@ LaunchParams explicit_params(const LaunchPlan& plan) {
     return p;
 }
 
+// What makes two candidates run the same kernels: with a single group the level-3 strategy
+// never runs, so candidates differing only there are one.
 using ParamsKey = std::tuple<std::uint32_t, std::uint32_t, int, std::uint32_t, int>;
-ParamsKey key_of(const LaunchParams& p) {
-    return {*p.times, *p.work_group_size, static_cast<int>(*p.stride), *p.vector_width, static_cast<int>(*p.inter_group)};
+ParamsKey key_of(const LaunchParams& p, const LaunchPlan& plan) {
+    return {*p.times, *p.work_group_size, static_cast<int>(*p.stride), *p.vector_width,
+            plan.groups == 1 ? -1 : static_cast<int>(*p.inter_group)};
 }
 
 class Search {
@@ -144,20 +147,22 @@ public:
         const ElementType type = element_traits<T>::type;
         const DeviceInfo& device = r_.device_info();
         measured_.clear();
-        const LaunchParams start = explicit_params(make_plan(type, n, device));
-        const auto default_us = measure<T>(op, buffer, n, ref, start);
+        const LaunchPlan start_plan = make_plan(type, n, device);
+        const LaunchParams start = explicit_params(start_plan);
+        const auto default_us = measure<T>(op, buffer, n, ref, start, key_of(start, start_plan));
         if (!default_us) return;  // stopped, or the defaults themselves failed
         LaunchParams best = start;
         double best_us = *default_us;
         const auto consider = [&](LaunchParams candidate) {
             if (stopped_) return;
+            ParamsKey key;
             try {
-                make_plan(type, n, device, candidate);
+                key = key_of(candidate, make_plan(type, n, device, candidate));
             } catch (const Error&) {
                 return;  // not a valid plan on this device for this n
             }
-            if (measured_.count(key_of(candidate))) return;
-            if (const auto us = measure<T>(op, buffer, n, ref, candidate); us && *us < best_us) {
+            if (measured_.count(key)) return;
+            if (const auto us = measure<T>(op, buffer, n, ref, candidate, key); us && *us < best_us) {
                 best_us = *us;
                 best = candidate;
             }
@@ -242,7 +247,7 @@ private:
     // Median kernel time of the candidate, or nullopt when stopped, failing or wrong.
     template <class T>
     std::optional<double> measure(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
-                                  const LaunchParams& params) {
+                                  const LaunchParams& params, const ParamsKey& key) {
         if ((o_.stop != nullptr && o_.stop->load()) || out_of_time()) {
             stopped_ = true;
             return std::nullopt;
@@ -266,7 +271,7 @@ private:
             // A candidate the device cannot run (out of resources, build failure) is skipped.
         }
         if (!out) ++result_.rejected;
-        measured_[key_of(params)] = out.value_or(-1);
+        measured_[key] = out.value_or(-1);
         ++done_;
         return out;
     }
