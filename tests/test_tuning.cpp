@@ -347,7 +347,7 @@ TEST_CASE("tuning database: several processes and threads storing at once lose n
         CHECK_THAT(f.path().filename().string(), !Catch::Matchers::Contains(".tmp."));
 }
 
-TEST_CASE("tuned values are used by plan() and by later sum calls; explicit parameters win", "[tuning][sum]") {
+TEST_CASE("tuned values are used by plan() and by later sum calls, explicit parameters win", "[tuning][sum]") {
     Reducer& r = tuning_reducer();
     const DeviceInfo& d = r.device_info();
     const std::uint64_t n = 1 << 16;
@@ -410,7 +410,7 @@ TEST_CASE("tuned values are used by plan() and by later sum calls; explicit para
     CHECK(r.plan(ElementType::int32, n).sources.times == ParamSource::device_default);
 }
 
-TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger; tuned beats known device", "[tuning][plan]") {
+TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tuned before known device", "[tuning][plan]") {
     const auto e = [](std::uint64_t n, std::uint32_t times) {
         return entry(ElementType::uint32, n, times, 256, Stride::global, 4, InterGroup::atomic);
     };
