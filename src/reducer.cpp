@@ -1,8 +1,6 @@
 #include <clreduce/reducer.hpp>
 
-#include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <limits>
 
 #include <clreduce/device_selection.hpp>
@@ -12,7 +10,7 @@
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
 #include "tuner.hpp"
-#include "tuning_table.hpp"
+#include "reducer_tuning.hpp"
 
 namespace clreduce {
 namespace {
@@ -101,30 +99,11 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-        load_tuning(TuningDatabase());
-    }
-
-    void load_tuning(const TuningDatabase& db) {
-        std::vector<TunedEntry> known;
-        for (const TunedEntry& e : known_device_entries(info)) {
-            try {
-                make_plan(e.type, e.n, info, e.params);
-                known.push_back(e);
-            } catch (const Error&) {
-            }
-        }
-        std::vector<TunedEntry> tuned = db.load(info).entries;
-        std::lock_guard<std::mutex> lock(tuning_mutex);
-        database = db;
-        tuned_entries = tuned;
-        known_entries = known;
-        std::atomic_store(&tuning, std::make_shared<const TuningTable>(tuned, known));
+        tuning.load(TuningDatabase(), info);
     }
 
     LaunchPlan plan(ElementType type, Operation op, std::uint64_t n, const LaunchParams& params) const {
-        const std::shared_ptr<const TuningTable> table = std::atomic_load(&tuning);
-        if (const auto tuned = table->lookup(type, operation_family(op), n))
-            return make_plan(type, n, info, params, *tuned);
+        if (const auto tuned = tuning.lookup(type, operation_family(op), n)) return make_plan(type, n, info, params, *tuned);
         return make_plan(type, n, info, params);
     }
 
@@ -140,13 +119,7 @@ struct Reducer::State {
     ProgramCache programs;
     SlotPool slots;
     bool out_of_order = false;
-
-    // Tuning: the table plan lookups read (swapped whole), and what it was made from.
-    std::shared_ptr<const TuningTable> tuning;
-    std::mutex tuning_mutex;
-    TuningDatabase database;
-    std::vector<TunedEntry> tuned_entries;
-    std::vector<TunedEntry> known_entries;
+    ReducerTuning tuning;
 };
 
 void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
@@ -259,42 +232,15 @@ LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, co
 }
 
 TuneResult Reducer::tune(const TuneOptions& options) {
-    State& s = *state_;
     TuneResult result = measure_tuning(*this, options);
-    if (result.entries.empty()) return result;
-    {
-        std::lock_guard<std::mutex> lock(s.tuning_mutex);
-        for (const TunedEntry& e : result.entries) {
-            auto same = [&](const TunedEntry& old) { return old.type == e.type && old.family == e.family && old.n == e.n; };
-            s.tuned_entries.erase(std::remove_if(s.tuned_entries.begin(), s.tuned_entries.end(), same),
-                                  s.tuned_entries.end());
-            s.tuned_entries.push_back(e);
-        }
-        std::atomic_store(&s.tuning, std::make_shared<const TuningTable>(s.tuned_entries, s.known_entries));
-    }
-    if (options.save) {
-        const TuningDatabase db = tuning_database();
-        try {
-            db.store(s.info, result.entries);
-            result.saved_to = db.file();
-        } catch (const Error& e) {
-            result.save_error = e.what();
-        }
-    }
+    state_->tuning.adopt(result.entries);
+    if (options.save && !result.entries.empty()) save_tuning(state_->tuning.database(), state_->info, result);
     return result;
 }
 
-void Reducer::use_tuning_database(const TuningDatabase& database) { state_->load_tuning(database); }
-
-TuningDatabase Reducer::tuning_database() const {
-    std::lock_guard<std::mutex> lock(state_->tuning_mutex);
-    return state_->database;
-}
-
-std::vector<TunedEntry> Reducer::tuned_entries() const {
-    std::lock_guard<std::mutex> lock(state_->tuning_mutex);
-    return state_->tuned_entries;
-}
+void Reducer::use_tuning_database(const TuningDatabase& database) { state_->tuning.load(database, state_->info); }
+TuningDatabase Reducer::tuning_database() const { return state_->tuning.database(); }
+std::vector<TunedEntry> Reducer::tuned_entries() const { return state_->tuning.entries(); }
 
 template <class T>
 sum_type_t<T> Reducer::sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,

@@ -424,4 +424,13 @@ TuneResult measure_tuning(const Reducer& reducer, const TuneOptions& options) {
     return result;
 }
 
+void save_tuning(const TuningDatabase& database, const DeviceInfo& device, TuneResult& result) {
+    try {
+        database.store(device, result.entries);
+        result.saved_to = database.file();
+    } catch (const Error& e) {
+        result.save_error = e.what();
+    }
+}
+
 }  // namespace clreduce

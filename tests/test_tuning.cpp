@@ -555,3 +555,39 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
                     Unsupported);
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
 }
+
+TEST_CASE("sums on several threads stay exact while another thread switches the tuning database", "[tuning][threads]") {
+    Reducer& r = tuning_reducer();
+    const DeviceInfo& d = r.device_info();
+    const std::uint64_t n = 1 << 16;
+    TunedEntry a = unusual_entry(d, n);
+    TunedEntry b = a;
+    b.params.times = 5;
+    const fs::path file_a = fresh_file("a.json"), file_b = fresh_file("b.json");
+    TuningDatabase(file_a).store(d, {a});
+    TuningDatabase(file_b).store(d, {b});
+    const auto data = testing::random_values<std::int32_t>(n, test::seed_for(n, 78));
+    const std::int64_t expected = testing::exact_sum(data.data(), n);
+    r.use_tuning_database(TuningDatabase(file_a));
+
+    std::atomic<bool> done{false};
+    std::atomic<int> wrong{0}, odd_plans{0}, calls{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&] {
+            while (!done || calls < 40) {
+                CallInfo info;
+                if (r.sum(data, {}, &info) != expected) ++wrong;
+                if (info.plan.times != 3 && info.plan.times != 5) ++odd_plans;
+                ++calls;
+            }
+        });
+    }
+    for (int i = 0; i < 60; ++i) r.use_tuning_database(TuningDatabase(i % 2 ? file_a : file_b));
+    done = true;
+    for (auto& thread : threads) thread.join();
+    INFO("data seed " << test::seed_for(n, 78));
+    CHECK(wrong == 0);
+    CHECK(odd_plans == 0);
+    r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
+}
