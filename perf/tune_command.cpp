@@ -166,7 +166,8 @@ int run_tune(const TuneCommandOptions& o) {
     bar.finish();
 
     print_entries(result.entries, true);
-    std::cout << "\n" << result.measurements << " candidates measured, " << result.rejected
+    std::cout << "\n" << result.measurements << " candidates measured (" << reducer.counters().programs_built
+              << " programs built), " << result.rejected
               << " rejected (wrong result or failed to run); every accepted result matched the CPU sum\n";
     if (result.saved_to)
         std::cout << "saved " << result.entries.size() << " entries to " << result.saved_to->string() << "\n";
