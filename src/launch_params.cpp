@@ -162,6 +162,10 @@ LaunchPlan resolve(ElementType element, std::uint64_t n, const DeviceInfo& devic
                           (integer_accumulator ? "' (no cl_khr_int64_base_atomics)" : "' (no float atomics)") +
                           "; use InterGroup::second_pass");
     }
+    const auto& f = plan.sources;
+    const bool used = f.times == from || f.work_group_size == from || f.stride == from || f.vector_width == from ||
+                      f.inter_group == from;
+    if (tuned == nullptr || !used) plan.tuned_n = 0;
     return plan;
 }
 

@@ -394,6 +394,21 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK(info.plan.sources.stride == ParamSource::override);
     CHECK(info.plan.work_group_size == *tuned.params.work_group_size);
     CHECK(info.plan.sources.work_group_size == ParamSource::tuned);
+    CHECK(info.plan.tuned_n == n);
+    const LaunchParams all = [&] {
+        LaunchParams p;
+        const LaunchPlan defaults = make_plan(ElementType::int32, n, d);
+        p.times = defaults.times;
+        p.work_group_size = defaults.work_group_size;
+        p.stride = defaults.stride;
+        p.vector_width = defaults.vector_width;
+        p.inter_group = defaults.inter_group;
+        return p;
+    }();
+    const LaunchPlan overridden = r.plan(ElementType::int32, n, all);
+    CHECK(overridden.describe() == make_plan(ElementType::int32, n, d).describe());
+    CHECK(overridden.sources.vector_width == ParamSource::override);
+    CHECK(overridden.tuned_n == 0);  // nothing of the entry was used
 
     // A reducer made later reads the default file: tuned there, tuned for it.
     const fs::path folder = fresh_file("unused").parent_path();
