@@ -103,6 +103,22 @@ std::size_t count(const std::string& text, const std::string& what) {
     return n;
 }
 
+// Unsets an environment variable while it lives.
+class WithoutEnv {
+public:
+    explicit WithoutEnv(const char* name) : name_(name) {
+        if (const char* value = std::getenv(name)) saved_ = value;
+        ::unsetenv(name);
+    }
+    ~WithoutEnv() {
+        if (saved_) ::setenv(name_, saved_->c_str(), 1);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> saved_;
+};
+
 // The tuning tests' own reducer, so that switching databases never touches the shared one.
 Reducer& tuning_reducer() {
     static Reducer instance(default_device());
@@ -172,7 +188,7 @@ TEST_CASE("tuning database: entries survive a store and a load, merged by key", 
 
 TEST_CASE("tuning database: the default file is <cache folder>/tuning.json unless CLREDUCE_TUNING_FILE says",
           "[tuning]") {
-    REQUIRE(std::getenv("CLREDUCE_TUNING_FILE") == nullptr);
+    const WithoutEnv no_file("CLREDUCE_TUNING_FILE");
     REQUIRE(cache_directory().has_value());
     CHECK(TuningDatabase::default_file() == *cache_directory() / "tuning.json");
     ::setenv("CLREDUCE_TUNING_FILE", "/somewhere/else.json", 1);
@@ -414,6 +430,7 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     const fs::path folder = fresh_file("unused").parent_path();
     TuningDatabase(folder / "tuning.json").store(d, {tuned});
     set_cache_directory(folder);
+    const WithoutEnv no_file("CLREDUCE_TUNING_FILE");  // it would name another file
     Reducer later(default_device());
     set_cache_directory(std::nullopt);
     CHECK(later.tuning_database().file() == folder / "tuning.json");
