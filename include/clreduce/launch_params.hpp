@@ -27,7 +27,8 @@ std::string_view to_string(Stride stride);
 std::string_view to_string(InterGroup inter_group);
 std::string_view to_string(ParamSource source);  // "override", "tuned", "known device", "default"
 
-// Per-call overrides. Every field left empty takes the device default (see default_plan).
+// Per-call overrides. Every field left empty takes the tuned value (README, "Tuning"), else
+// the device default.
 struct LaunchParams {
     std::optional<std::uint32_t> times;            // vectors each work-item accumulates, >= 1
     std::optional<std::uint32_t> work_group_size;  // power of two, <= device maximum
