@@ -49,11 +49,26 @@ struct FirstResultOptions {
     bool child = false;  // this process is the one measured
 };
 CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
+struct TuneCommandOptions {
+    std::string device;
+    std::vector<std::string> types;  // empty: every type the device supports
+    std::uint64_t min_n = 1ull << 12;
+    std::uint64_t max_n = 1ull << 30;
+    bool quick = false;
+    int repeats = 5;
+    double time_budget_s = 0;
+    std::string file;  // empty: the default tuning file
+    bool dry_run = false;
+    bool show = false;
+    bool reset = false;
+    std::uint64_t seed = 20261121;
+};
 
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
 int run_first_result(FirstResultOptions options);
 int run_compare(const CompareOptions& options);
+int run_tune(const TuneCommandOptions& options);
 
 }  // namespace clreduce::perf

@@ -60,6 +60,20 @@ int main(int argc, char** argv) {
     compare_cmd->add_option("--seed", compare.seed, "Random seed of the data")->capture_default_str();
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
+    clreduce::perf::TuneCommandOptions tune;
+    auto* tune_cmd = app.add_subcommand("tune", "Find the best launch parameters per type and size; store them in the tuning database");
+    tune_cmd->add_option("-d,--device", tune.device, "Device: index, P:D, or part of its name");
+    tune_cmd->add_option("-t,--types", tune.types, "Element types (default: every type the device supports)")->delimiter(',');
+    tune_cmd->add_option("--min-n", tune.min_n, "Smallest size bucket")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
+    tune_cmd->add_option("--max-n", tune.max_n, "Largest size bucket (capped by device memory)")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
+    tune_cmd->add_flag("-q,--quick", tune.quick, "Fewer candidates per stage, at most 3 timed runs");
+    tune_cmd->add_option("-r,--repeats", tune.repeats, "Timed runs per candidate (after one warm-up)")->capture_default_str()->check(CLI::Range(1, 1000));
+    tune_cmd->add_option("--budget", tune.time_budget_s, "Stop after this many seconds, keeping what was measured (0: no limit)")->capture_default_str();
+    tune_cmd->add_option("-o,--file", tune.file, "Tuning file (default: $CLREDUCE_TUNING_FILE, else <cache folder>/tuning.json)");
+    tune_cmd->add_flag("--dry-run", tune.dry_run, "Measure and print, but save nothing");
+    tune_cmd->add_flag("--show", tune.show, "Print this device's entries in the tuning file and exit");
+    tune_cmd->add_flag("--reset", tune.reset, "Remove this device's entries from the tuning file and exit");
+    tune_cmd->add_option("--seed", tune.seed, "Random seed of the data")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -70,6 +84,7 @@ int main(int argc, char** argv) {
             compare.self = argv[0];
             return clreduce::perf::run_compare(compare);
         }
+        if (app.got_subcommand("tune")) return clreduce::perf::run_tune(tune);
         sweep.type = clreduce::parse_type(type_name);
         return clreduce::perf::run_sweep(sweep);
     } catch (const clreduce::Error& e) {

@@ -10,6 +10,8 @@
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
+#include "tuner.hpp"
+#include "reducer_tuning.hpp"
 
 namespace clreduce {
 namespace {
@@ -99,6 +101,12 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+        tuning.load(TuningDatabase(), info);
+    }
+
+    LaunchPlan plan(ElementType type, Operation op, std::uint64_t n, const LaunchParams& params) const {
+        if (const auto tuned = tuning.lookup(type, operation_family(op), n)) return make_plan(type, n, info, params, *tuned);
+        return make_plan(type, n, info, params);
     }
 
     void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, std::size_t element_size) const;
@@ -113,6 +121,7 @@ struct Reducer::State {
     ProgramCache programs;
     SlotPool slots;
     bool out_of_order = false;
+    ReducerTuning tuning;
 };
 
 void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
@@ -221,15 +230,30 @@ Counters Reducer::counters() const {
 }
 
 LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchParams& params) const {
-    return make_plan(type, count, state_->info, params);
+    return state_->plan(type, Operation::sum, count, params);
 }
+
+LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params) const {
+    return state_->plan(type, op, count, params);
+}
+
+TuneResult Reducer::tune(const TuneOptions& options) {
+    TuneResult result = measure_tuning(*this, options);
+    state_->tuning.adopt(result.entries);
+    if (options.save && !result.entries.empty()) save_tuning(state_->tuning.database(), state_->info, result);
+    return result;
+}
+
+void Reducer::use_tuning_database(const TuningDatabase& database) { state_->tuning.load(database, state_->info); }
+TuningDatabase Reducer::tuning_database() const { return state_->tuning.database(); }
+std::vector<TunedEntry> Reducer::tuned_entries() const { return state_->tuning.entries(); }
 
 template <class T>
 sum_type_t<T> Reducer::sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                            const LaunchParams& params, CallInfo* info) const {
     State& s = *state_;
     s.check_buffer(buffer, offset, count, sizeof(T));
-    const LaunchPlan plan = make_plan(element_traits<T>::type, count, s.info, params);
+    const LaunchPlan plan = s.plan(element_traits<T>::type, Operation::sum, count, params);
     if (info != nullptr) *info = CallInfo{plan, {}};
     if (count == 0) return sum_type_t<T>(0);
     auto slot = s.slots.acquire();
@@ -245,7 +269,7 @@ sum_type_t<T> Reducer::sum(const T* data, std::uint64_t count, const LaunchParam
     if (data == nullptr && count > 0) throw InvalidArgument("sum: host pointer is null");
     if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
         throw InvalidArgument("sum: count " + std::to_string(count) + " is too large");
-    const LaunchPlan plan = make_plan(element_traits<T>::type, count, s.info, params);
+    const LaunchPlan plan = s.plan(element_traits<T>::type, Operation::sum, count, params);
     if (info != nullptr) *info = CallInfo{plan, {}};
     if (count == 0) return sum_type_t<T>(0);
     const std::uint64_t bytes = count * sizeof(T);

@@ -11,6 +11,8 @@
 #include <clreduce/error.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
+#include <clreduce/operation.hpp>
+#include <clreduce/tuning.hpp>
 
 namespace clreduce {
 
@@ -50,8 +52,21 @@ public:
     const cl::CommandQueue& queue() const;
     Counters counters() const;
 
-    // The parameters a call for `count` elements of `type` would use.
+    // The parameters a sum of `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
+    // The parameters a call of `op` would use: `params` first, then this device's tuned entry
+    // for (type, op's family, nearest size bucket), then a known-device entry, then defaults.
+    // LaunchPlan::sources says which each value came from.
+    LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {}) const;
+
+    // Tuning (README, "Tuning"). The reducer reads its database once, at construction.
+    // tune() measures the launch space on this device, uses the best entries at once and, with
+    // options.save, merges them into the database file for reducers made later.
+    TuneResult tune(const TuneOptions& options = {});
+    // Switches to another database (e.g. TuningDatabase("my.json")) and loads its entries.
+    void use_tuning_database(const TuningDatabase& database);
+    TuningDatabase tuning_database() const;
+    std::vector<TunedEntry> tuned_entries() const;  // this device's entries in use
 
     // Sum of `count` elements of T starting at element `offset` of `buffer`.
     // count == 0 returns 0. Blocks until the result is on the host.
