@@ -33,6 +33,15 @@ step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
 step first-result "$bin/clreduce-perf" first-result -r 7
+# From here on the disk caches (tuning file, program binaries) live in the results, so the
+# tuning file comes back; the steps after the tune use its parameters.
+export CLREDUCE_CACHE_DIR=$results/cache
+for type in ${CLREDUCE_GPU_TUNE_TYPES:-int32 uint32 float32 float64}; do
+  start=$SECONDS
+  step "tune-$type" "$bin/clreduce-perf" tune -t "$type"
+  echo "tune-$type: $((SECONDS - start)) s wall" | tee -a "$summary"
+done
+step tune-show "$bin/clreduce-perf" tune --show
 # Sweeps as type:n pairs, separated by blanks.
 # Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.
 for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
