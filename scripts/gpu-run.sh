@@ -28,21 +28,30 @@ step() {
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
+# Parts to run (CLREDUCE_GPU_PARTS, default all): tests tune sweeps compare. Split them over
+# several calls when one call would run too long; the disk caches stay in a fixed folder.
+parts=" ${CLREDUCE_GPU_PARTS:-tests tune sweeps compare} "
+want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
+if want tests; then
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
 step first-result "$bin/clreduce-perf" first-result -r 7
-# From here on the disk caches (tuning file, program binaries) live in the results, so the
-# tuning file comes back; the steps after the tune use its parameters.
-export CLREDUCE_CACHE_DIR=$results/cache
+fi
+# From here on the disk caches (tuning file, program binaries) live in one folder that later
+# calls on the same machine find again; the steps after the tune use its parameters.
+export CLREDUCE_CACHE_DIR=${CLREDUCE_GPU_CACHE:-/tmp/clreduce-gpu-cache}
+if want tune; then
 for type in ${CLREDUCE_GPU_TUNE_TYPES:-int32 uint32 float32 float64}; do
   start=$SECONDS
   step "tune-$type" "$bin/clreduce-perf" tune -t "$type"
   echo "tune-$type: $((SECONDS - start)) s wall" | tee -a "$summary"
 done
+fi
 step tune-show "$bin/clreduce-perf" tune --show
-# Sweeps as type:n pairs, separated by blanks.
+cp "$CLREDUCE_CACHE_DIR/tuning.json" "$results/" 2>/dev/null
+if want sweeps; then
 # Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.
 for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
   type=${sweep%%:*} n=${sweep##*:}
@@ -55,6 +64,8 @@ plot_sizes=()
 for n in ${CLREDUCE_GPU_PLOT_SIZES:-1048576 16777216 268435456}; do plot_sizes+=(-n "$n"); done
 step sweep-plot "$bin/clreduce-perf" sweep -t uint32 "${plot_sizes[@]}" -r 15 \
   --csv "$f.csv" --json "$f.json" --svg "$f.svg"
+fi
+if want compare; then
 # clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB (clreduce-cub-sum,
 # next to clreduce-perf), n = 2^10 ... 2^28 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
 for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64}; do
@@ -63,6 +74,7 @@ for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 floa
   step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 ${CLREDUCE_GPU_COMPARE_ARGS:-} \
     --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
+fi
 tar -czf "$out/results.tar.gz" -C "$out" results && rm -rf "$results"
 ls -l "$out"
 exit $status
