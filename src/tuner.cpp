@@ -357,13 +357,19 @@ void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyP
 template <class F>
 void with_type(ElementType type, F&& f) {
     switch (type) {
+        case ElementType::int8: return f(std::int8_t{});
+        case ElementType::uint8: return f(std::uint8_t{});
+        case ElementType::int16: return f(std::int16_t{});
+        case ElementType::uint16: return f(std::uint16_t{});
         case ElementType::int32: return f(std::int32_t{});
         case ElementType::uint32: return f(std::uint32_t{});
         case ElementType::int64: return f(std::int64_t{});
         case ElementType::uint64: return f(std::uint64_t{});
         case ElementType::float32: return f(float{});
         case ElementType::float64: return f(double{});
+        case ElementType::float16: break;
     }
+    throw Unsupported("tuning does not measure " + std::string(type_name(type)) + " data yet");
 }
 
 bool has_profiling(const cl::CommandQueue& queue) {
