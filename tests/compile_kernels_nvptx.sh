@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Compiles every operation plug-in with the skeleton for NVIDIA (clang's nvptx64-nvidia-nvcl
+# target, to PTX) in the specialisations PoCL cannot build: half elements (cl_khr_fp16) and
+# the warp-shuffle finish (inline PTX), for every state shape. Catches kernel code that only a
+# GPU would compile. Usage: compile_kernels_nvptx.sh <clang> <cl_kernels folder>
+set -uo pipefail
+clang=$1
+dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+total=0
+compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes before the plug-in
+    local op=$1
+    shift
+    cat "$dir/prelude.cl" >"$work/k.cl"
+    case " $* " in *" -DCLREDUCE_MAP=4 "*)
+        echo 'inline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((x > 0 ? x : 0)); }' >>"$work/k.cl" ;;
+    esac
+    cat "$dir/ops/$op.cl" "$dir/reduce.cl" >>"$work/k.cl"
+    total=$((total + 1))
+    # asm is spelled __asm__ for clang; NVIDIA's compiler takes asm.
+    if ! out=$("$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -O1 -S \
+        -o "$work/k.ptx" "$work/k.cl" -Dasm=__asm__ \
+        -Xclang -cl-ext=+cl_khr_fp16,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics \
+        -DCLREDUCE_NV_SHUFFLE=1 -DCLREDUCE_WAVEFRONT=32 -DCLREDUCE_WG=256 -DCLREDUCE_FP64=1 "$@" 2>&1); then
+        echo "FAILED: ops/$op.cl $*"
+        echo "$out" | head -8
+        fail=$((fail + 1))
+    elif ! grep -q "shfl.sync.down.b32" "$work/k.ptx"; then
+        echo "FAILED (no warp shuffle in the PTX): ops/$op.cl $*"
+        fail=$((fail + 1))
+    fi
+}
+# element, is-float, extremum state type and size
+for row in "half 1 float 4" "char 0 char 1" "ushort 0 ushort 2" "int 0 int 4" "ulong 0 ulong 8" "float 1 float 4" \
+    "double 1 double 8"; do
+    set -- $row
+    t=$1 tf=$2 e=$3 es=$4
+    fp16=0
+    [ "$t" = half ] && fp16=1
+    if [ "$tf" = 1 ]; then acc=double accf=1; else acc=long accf=0; fi
+    for map in 0 1 2 3; do
+        a=$acc af=$accf
+        [ "$map" = 3 ] && a=ulong af=0
+        finish=1
+        [ "$af" = 1 ] && finish=0
+        compile add -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$a -DCLREDUCE_ACC_SIZE=8 \
+            -DCLREDUCE_ACC_FLOAT=$af -DCLREDUCE_MAP=$map -DCLREDUCE_VEC=8 -DCLREDUCE_FINISH=$finish
+        compile multiply -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$a -DCLREDUCE_ACC_SIZE=8 \
+            -DCLREDUCE_ACC_FLOAT=$af -DCLREDUCE_MAP=$map -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=0
+    done
+    # The float atomic finish (compare-and-swap), double and float accumulators.
+    if [ "$tf" = 1 ]; then
+        for a in "double 8" "float 4"; do
+            set -- $a
+            compile add -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$1 -DCLREDUCE_ACC_SIZE=$2 \
+                -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=1 -DCLREDUCE_FLOAT_ATOMIC=1
+        done
+        compile add_compensated -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=double \
+            -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_MAP=1 -DCLREDUCE_VEC=8 -DCLREDUCE_FINISH=0
+        x=float xs=4
+        [ "$t" = double ] && x=double xs=8
+        compile add_exact -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$x -DCLREDUCE_ACC_SIZE=$xs \
+            -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=0
+        compile add_exact -DCLREDUCE_T=$x -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=$x -DCLREDUCE_ACC_SIZE=$xs \
+            -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=1 -DCLREDUCE_FINISH=2 -DCLREDUCE_STATES_IN=1
+    fi
+    for op in extremum minmax argext; do
+        for is_max in 0 1; do
+            finish=0
+            [ "$op" = extremum ] && [ "$tf" = 0 ] && [ "$es" -ge 4 ] && finish=1
+            compile $op -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$e -DCLREDUCE_ACC_SIZE=$es \
+                -DCLREDUCE_ACC_FLOAT=$tf -DCLREDUCE_ACC_LOWEST=0 -DCLREDUCE_ACC_HIGHEST=1 -DCLREDUCE_IS_MAX=$is_max \
+                -DCLREDUCE_VEC=2 -DCLREDUCE_FINISH=$finish -DCLREDUCE_INT64_MIN_MAX=1
+            compile $op -DCLREDUCE_T=$e -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_ACC=$e -DCLREDUCE_ACC_SIZE=$es \
+                -DCLREDUCE_ACC_FLOAT=$tf -DCLREDUCE_ACC_LOWEST=0 -DCLREDUCE_ACC_HIGHEST=1 -DCLREDUCE_IS_MAX=$is_max \
+                -DCLREDUCE_VEC=1 -DCLREDUCE_FINISH=2 -DCLREDUCE_STATES_IN=1
+        done
+    done
+    # A user transform before each combine.
+    compile add -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$acc -DCLREDUCE_ACC_SIZE=8 \
+        -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_MAP=4 -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=0
+    compile extremum -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$acc -DCLREDUCE_ACC_SIZE=8 \
+        -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_ACC_LOWEST=LONG_MIN -DCLREDUCE_ACC_HIGHEST=LONG_MAX -DCLREDUCE_MAP=4 \
+        -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=0
+done
+echo "$((total - fail)) of $total NVIDIA specialisations compiled"
+[ "$fail" -eq 0 ]
