@@ -67,14 +67,15 @@ inline void clreduce_exact_add(clreduce_state* s, CLREDUCE_ACC x) {
     const long sign = negative ? -1 : 1;
     const long d0 = sign * (long)(low & 0xffffffffUL), d1 = sign * (long)(low >> 32);
 #if CLREDUCE_ACC_SIZE == 4
-    const long d2 = 0;
+    // Ten limbs: fixed indices let the compiler keep them in registers.
+    for (int j = 0; j < CLREDUCE_EXACT_LIMBS - 1; ++j) s->limb[j] += j == (int)k ? d0 : j == (int)k + 1 ? d1 : 0;
 #else
-    const long d2 = sign * (long)(shift ? m >> (64 - shift) : 0UL);
+    // 67 limbs: three updates at computed indices cost less than a pass over all of them
+    // (measured on PoCL); the expansion below makes them rare.
+    s->limb[k] += d0;
+    s->limb[k + 1] += d1;
+    s->limb[k + 2] += sign * (long)(shift ? m >> (64 - shift) : 0UL);
 #endif
-    // Fixed indices only: a computed one would keep the whole state in memory and make
-    // every pass of a state by value a copy of it.
-    for (int j = 0; j < CLREDUCE_EXACT_LIMBS - 1; ++j)
-        s->limb[j] += j == (int)k ? d0 : j == (int)k + 1 ? d1 : j == (int)k + 2 ? d2 : 0;
 }
 
 inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
