@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -267,7 +268,22 @@ TEST_CASE("correctly rounded: the whole exponent range, exact zeros, images, tra
         CHECK(same_bits(channels[c], ct::exact_sum_of(channel.data(), channel.size()).to_double()));
     }
     CHECK_THROWS_AS(r.sum_of_squares(floats, p), Unsupported);
+    // Rounding to nearest even, at ties and just past them, of both signs (the host's rounding
+    // of the device state).
+    const float half_ulp = std::ldexp(1.0f, -53), far = std::ldexp(1.0f, -80);
+    CHECK(same_bits(r.sum(std::vector<float>{1.0f, half_ulp}, p), 1.0));
+    CHECK(same_bits(r.sum(std::vector<float>{1.0f, half_ulp, far}, p), 1.0 + std::ldexp(1.0, -52)));
+    CHECK(same_bits(r.sum(std::vector<float>{-1.0f, -half_ulp, -far}, p), -1.0 - std::ldexp(1.0, -52)));
+    CHECK(same_bits(r.sum(std::vector<float>{1.0f + std::ldexp(1.0f, -23), std::ldexp(1.0f, -53)}, p),
+                    1.0 + std::ldexp(1.0, -23)));  // a tie: the even neighbour is below
+    CHECK(same_bits(r.sum(std::vector<float>{-0.5f, 0.25f}, p), -0.25));
     if (!r.device_info().has_fp64) return;
+    const double dtie = std::ldexp(1.0, -53);
+    CHECK(same_bits(r.sum(std::vector<double>{1.0 + std::ldexp(1.0, -52), dtie}, p), 1.0 + std::ldexp(1.0, -51)));
+    CHECK(same_bits(r.sum(std::vector<double>{1.0, dtie}, p), 1.0));
+    CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, std::ldexp(1.0, 969)}, p), DBL_MAX));
+    CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, std::ldexp(1.0, 970)}, p), HUGE_VAL));
+    CHECK(same_bits(r.sum(std::vector<double>{-DBL_MAX, -DBL_MAX, DBL_MAX, -1.0}, p), -DBL_MAX));
     // Doubles over the whole range, subnormals included.
     const auto doubles = wide(-1074, 1000, 20011);
     CHECK(same_bits(r.sum(doubles, p), ct::exact_sum_of(doubles.data(), doubles.size()).to_double()));

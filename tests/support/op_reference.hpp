@@ -225,7 +225,7 @@ struct Approx {
 //                        free combine: Ogita, Rump & Oishi's Sum2 bound u|S| + g(n-1)^2 A,
 //                        doubled for the final rounding to the returned type)
 //   sum, exact:         0 (the correctly rounded double; compare with ExactSum::to_double)
-//   mean:               sum's tolerance / n + u |mean|
+//   mean:               sum's tolerance / n + (u + 2^-52) |mean| (the result is a double)
 //   sum_of_squares:     n u sum x^2  (each square rounded once, then a plain sum of positives)
 //   norm_l1:            (n - 1) u A
 //   norm_l2:            sqrt(S2 + d) - sqrt(S2) with d the sum_of_squares tolerance, + 2u norm
@@ -294,8 +294,10 @@ Approx reference_mean(const T* data, std::uint64_t n, long double u, Summation s
     if (n == 0) throw std::invalid_argument("mean of no elements");
     Approx a = reference_sum(data, n, u, summation);
     a.value /= n;
-    a.tolerance = a.tolerance / n + u * std::fabs(a.value) + std::ldexp(std::fabs(a.value), -62);
-    a.rule = "mean: " + a.rule + " / n + u|mean|";
+    // The mean is returned as a double: the sum's conversion to double and the division
+    // round twice more (also for exact integer sums, u = 0).
+    a.tolerance = a.tolerance / n + (u + std::ldexp(1.0L, -52)) * std::fabs(a.value) + std::ldexp(std::fabs(a.value), -62);
+    a.rule = "mean: " + a.rule + " / n + (u + 2^-52)|mean|";
     return a;
 }
 template <class T>
