@@ -144,6 +144,13 @@ void check_sum_exact(const Reducer& r, std::uint64_t n, const LaunchParams& para
     CHECK(got == testing::exact_sum(data.data(), n));
 }
 
+// What a call gets when nothing is tuned: the shipped known-device entry where the table has
+// one for this device (the H200), else the device defaults.
+LaunchPlan untuned_plan(ElementType type, Operation op, std::uint64_t n, const DeviceInfo& d) {
+    const auto known = TuningTable({}, known_device_entries(d)).lookup(type, operation_family(op), n);
+    return known ? make_plan(type, n, d, {}, *known) : make_plan(type, n, d);
+}
+
 }  // namespace
 
 TEST_CASE("tuning database: entries survive a store and a load, merged by key", "[tuning]") {
@@ -253,8 +260,9 @@ TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema 
             r.use_tuning_database(TuningDatabase(file));
             CHECK(r.tuned_entries().empty());
             const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, n);
-            CHECK(plan.sources.times == ParamSource::device_default);
-            CHECK(plan.describe() == make_plan(ElementType::int32, n, d).describe());
+            const LaunchPlan untuned = untuned_plan(ElementType::int32, Operation::sum, n, d);
+            CHECK(plan.sources.times == untuned.sources.times);
+            CHECK(plan.describe() == untuned.describe());
             CallInfo info;
             check_sum_exact<std::int32_t>(r, n, {}, info);
             CHECK(info.plan.describe() == plan.describe());
@@ -303,7 +311,8 @@ TEST_CASE("tuning database: entries invalid for the device or malformed are igno
                          Stride::global, 4, InterGroup::second_pass)});
     r.use_tuning_database(TuningDatabase(real_file));
     CHECK(r.tuned_entries().empty());
-    CHECK(r.plan(ElementType::int32, 1 << 16).sources.work_group_size == ParamSource::device_default);
+    CHECK(r.plan(ElementType::int32, 1 << 16).sources.work_group_size ==
+          untuned_plan(ElementType::int32, Operation::sum, 1 << 16, d).sources.work_group_size);
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
 }
 
@@ -394,7 +403,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
         CHECK(info.plan.describe() == r.plan(ElementType::int32, size).describe());
     }
     // Other types and other families have no entry: defaults.
-    CHECK(r.plan(ElementType::uint32, Operation::sum, n).sources.times == ParamSource::device_default);
+    CHECK(r.plan(ElementType::uint32, Operation::sum, n).sources.times ==
+          untuned_plan(ElementType::uint32, Operation::sum, n, r.device_info()).sources.times);
     CHECK(r.plan(ElementType::int32, Operation::max, n).sources.times == ParamSource::device_default);
     CHECK(r.plan(ElementType::int32, Operation::mean, n).sources.times == ParamSource::tuned);  // additive too
 
@@ -439,7 +449,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK(info.plan.sources.times == ParamSource::tuned);
 
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
-    CHECK(r.plan(ElementType::int32, n).sources.times == ParamSource::device_default);
+    CHECK(r.plan(ElementType::int32, n).sources.times ==
+          untuned_plan(ElementType::int32, Operation::sum, n, r.device_info()).sources.times);
 }
 
 TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tuned before known device", "[tuning][plan]") {
