@@ -476,23 +476,30 @@ TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tun
     CHECK(k->n == (1u << 20));
 }
 
-TEST_CASE("known devices: the shipped H200 figures fill only what was measured", "[tuning][plan]") {
+TEST_CASE("known devices: the shipped H200 table is complete and makes valid plans", "[tuning][plan]") {
     DeviceInfo h200 = fake_gpu();
     CHECK(known_device_entries(h200).empty());
     h200.name = "NVIDIA H200";
+    h200.compute_units = 132;
+    h200.max_work_group_size = 1024;
     const auto known = known_device_entries(h200);
-    REQUIRE(known.size() == 4);
-    const TunedEntry* uint32_entry = nearest_bucket(known, 1 << 24);
+    REQUIRE(known.size() == 40);  // int32, uint32, float32, float64 x 2^12 .. 2^30 by powers of 4
+    for (const TunedEntry& k : known) {
+        INFO(type_name(k.type) << " n=" << k.n);
+        CHECK(k.family == OperationFamily::additive);
+        CHECK((k.params.times && k.params.work_group_size && k.params.stride && k.params.vector_width &&
+               k.params.inter_group));
+        const LaunchPlan p = make_plan(k.type, k.n, h200, {}, TunedParams{k.params, ParamSource::known_device, k.n});
+        CHECK(p.times == *k.params.times);
+        CHECK(p.work_group_size == *k.params.work_group_size);
+        CHECK(p.sources.times == ParamSource::known_device);
+        CHECK(p.sources.inter_group == ParamSource::known_device);
+    }
+    const TunedEntry* uint32_2_24 = nullptr;
     for (const TunedEntry& k : known)
-        if (k.type == ElementType::uint32) uint32_entry = &k;
-    REQUIRE(uint32_entry->type == ElementType::uint32);
-    CHECK(uint32_entry->params.times == 16u);
-    CHECK_FALSE(uint32_entry->params.vector_width.has_value());
-    const LaunchPlan p = make_plan(ElementType::uint32, 1 << 24, h200, {},
-                                   TunedParams{uint32_entry->params, ParamSource::known_device, uint32_entry->n});
-    CHECK(p.times == 16);
-    CHECK(p.sources.times == ParamSource::known_device);
-    CHECK(p.sources.vector_width == ParamSource::device_default);
+        if (k.type == ElementType::uint32 && k.n == (1u << 24)) uint32_2_24 = &k;
+    REQUIRE(uint32_2_24 != nullptr);
+    CHECK(*uint32_2_24->params.times == 32u);  // the measured inflection point (README)
 }
 
 TEST_CASE("tuned values that make no plan for a size far from their bucket fall back to the defaults", "[tuning][plan]") {

@@ -2,7 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <cstdlib>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,25 +12,21 @@ extern char** environ;
 namespace clreduce::testing {
 namespace {
 
-// The value `name` had when this process started (/proc/self/environ), if any.
-std::optional<std::string> initial_value(const std::string& name) {
-    std::ifstream file("/proc/self/environ", std::ios::binary);
-    std::string entry;
-    while (std::getline(file, entry, '\0'))
-        if (entry.compare(0, name.size() + 1, name + "=") == 0) return entry.substr(name.size() + 1);
-    return std::nullopt;
-}
+// OCL_ICD_FILENAMES as it was before the first OpenCL call: ocl-icd splits the variable's
+// string in place (also the memory /proc/self/environ reads), so afterwards this process sees
+// only its first library (on the lent GPU machine: PoCL, not NVIDIA). Read at static
+// initialisation, before main.
+const std::optional<std::string> initial_icd_files = [] {
+    const char* value = std::getenv("OCL_ICD_FILENAMES");
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}();
 
 }  // namespace
 
 ChildResult run_self(const std::vector<std::string>& args,
                      const std::vector<std::pair<std::string, std::optional<std::string>>>& env) {
     // Everything the child needs is prepared before fork: after it only async-signal-safe calls.
-    // ocl-icd splits OCL_ICD_FILENAMES in place, so after the first OpenCL call this process's
-    // copy holds only its first library (on the lent GPU machine: PoCL, not NVIDIA); the child
-    // gets the value the process started with.
-    const std::string icd_files = "OCL_ICD_FILENAMES";
-    const std::optional<std::string> initial_icd_files = initial_value(icd_files);
+    const std::string icd_files = "OCL_ICD_FILENAMES";  // the child gets the value from before any OpenCL call
     std::vector<std::string> env_strings;
     for (char** e = environ; *e != nullptr; ++e) {
         std::string entry(*e);
