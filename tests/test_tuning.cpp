@@ -144,6 +144,13 @@ void check_sum_exact(const Reducer& r, std::uint64_t n, const LaunchParams& para
     CHECK(got == testing::exact_sum(data.data(), n));
 }
 
+// What a call gets when nothing is tuned: the shipped known-device entry where the table has
+// one for this device (the H200), else the device defaults.
+LaunchPlan untuned_plan(ElementType type, Operation op, std::uint64_t n, const DeviceInfo& d) {
+    const auto known = TuningTable({}, known_device_entries(d)).lookup(type, operation_family(op), n);
+    return known ? make_plan(type, n, d, {}, *known) : make_plan(type, n, d);
+}
+
 }  // namespace
 
 TEST_CASE("tuning database: entries survive a store and a load, merged by key", "[tuning]") {
@@ -253,8 +260,9 @@ TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema 
             r.use_tuning_database(TuningDatabase(file));
             CHECK(r.tuned_entries().empty());
             const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, n);
-            CHECK(plan.sources.times == ParamSource::device_default);
-            CHECK(plan.describe() == make_plan(ElementType::int32, n, d).describe());
+            const LaunchPlan untuned = untuned_plan(ElementType::int32, Operation::sum, n, d);
+            CHECK(plan.sources.times == untuned.sources.times);
+            CHECK(plan.describe() == untuned.describe());
             CallInfo info;
             check_sum_exact<std::int32_t>(r, n, {}, info);
             CHECK(info.plan.describe() == plan.describe());
@@ -303,7 +311,8 @@ TEST_CASE("tuning database: entries invalid for the device or malformed are igno
                          Stride::global, 4, InterGroup::second_pass)});
     r.use_tuning_database(TuningDatabase(real_file));
     CHECK(r.tuned_entries().empty());
-    CHECK(r.plan(ElementType::int32, 1 << 16).sources.work_group_size == ParamSource::device_default);
+    CHECK(r.plan(ElementType::int32, 1 << 16).sources.work_group_size ==
+          untuned_plan(ElementType::int32, Operation::sum, 1 << 16, d).sources.work_group_size);
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
 }
 
@@ -394,7 +403,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
         CHECK(info.plan.describe() == r.plan(ElementType::int32, size).describe());
     }
     // Other types and other families have no entry: defaults.
-    CHECK(r.plan(ElementType::uint32, Operation::sum, n).sources.times == ParamSource::device_default);
+    CHECK(r.plan(ElementType::uint32, Operation::sum, n).sources.times ==
+          untuned_plan(ElementType::uint32, Operation::sum, n, r.device_info()).sources.times);
     CHECK(r.plan(ElementType::int32, Operation::max, n).sources.times == ParamSource::device_default);
     CHECK(r.plan(ElementType::int32, Operation::mean, n).sources.times == ParamSource::tuned);  // additive too
 
@@ -439,7 +449,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK(info.plan.sources.times == ParamSource::tuned);
 
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
-    CHECK(r.plan(ElementType::int32, n).sources.times == ParamSource::device_default);
+    CHECK(r.plan(ElementType::int32, n).sources.times ==
+          untuned_plan(ElementType::int32, Operation::sum, n, r.device_info()).sources.times);
 }
 
 TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tuned before known device", "[tuning][plan]") {
@@ -465,23 +476,30 @@ TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tun
     CHECK(k->n == (1u << 20));
 }
 
-TEST_CASE("known devices: the shipped H200 figures fill only what was measured", "[tuning][plan]") {
+TEST_CASE("known devices: the shipped H200 table is complete and makes valid plans", "[tuning][plan]") {
     DeviceInfo h200 = fake_gpu();
     CHECK(known_device_entries(h200).empty());
     h200.name = "NVIDIA H200";
+    h200.compute_units = 132;
+    h200.max_work_group_size = 1024;
     const auto known = known_device_entries(h200);
-    REQUIRE(known.size() == 4);
-    const TunedEntry* uint32_entry = nearest_bucket(known, 1 << 24);
+    REQUIRE(known.size() == 40);  // int32, uint32, float32, float64 x 2^12 .. 2^30 by powers of 4
+    for (const TunedEntry& k : known) {
+        INFO(type_name(k.type) << " n=" << k.n);
+        CHECK(k.family == OperationFamily::additive);
+        CHECK((k.params.times && k.params.work_group_size && k.params.stride && k.params.vector_width &&
+               k.params.inter_group));
+        const LaunchPlan p = make_plan(k.type, k.n, h200, {}, TunedParams{k.params, ParamSource::known_device, k.n});
+        CHECK(p.times == *k.params.times);
+        CHECK(p.work_group_size == *k.params.work_group_size);
+        CHECK(p.sources.times == ParamSource::known_device);
+        CHECK(p.sources.inter_group == ParamSource::known_device);
+    }
+    const TunedEntry* uint32_2_24 = nullptr;
     for (const TunedEntry& k : known)
-        if (k.type == ElementType::uint32) uint32_entry = &k;
-    REQUIRE(uint32_entry->type == ElementType::uint32);
-    CHECK(uint32_entry->params.times == 16u);
-    CHECK_FALSE(uint32_entry->params.vector_width.has_value());
-    const LaunchPlan p = make_plan(ElementType::uint32, 1 << 24, h200, {},
-                                   TunedParams{uint32_entry->params, ParamSource::known_device, uint32_entry->n});
-    CHECK(p.times == 16);
-    CHECK(p.sources.times == ParamSource::known_device);
-    CHECK(p.sources.vector_width == ParamSource::device_default);
+        if (k.type == ElementType::uint32 && k.n == (1u << 24)) uint32_2_24 = &k;
+    REQUIRE(uint32_2_24 != nullptr);
+    CHECK(*uint32_2_24->params.times == 32u);  // the measured inflection point (README)
 }
 
 TEST_CASE("tuned values that make no plan for a size far from their bucket fall back to the defaults", "[tuning][plan]") {

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,13 +10,28 @@
 extern char** environ;
 
 namespace clreduce::testing {
+namespace {
+
+// OCL_ICD_FILENAMES as it was before the first OpenCL call: ocl-icd splits the variable's
+// string in place (also the memory /proc/self/environ reads), so afterwards this process sees
+// only its first library (on the lent GPU machine: PoCL, not NVIDIA). Read at static
+// initialisation, before main.
+const std::optional<std::string> initial_icd_files = [] {
+    const char* value = std::getenv("OCL_ICD_FILENAMES");
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}();
+
+}  // namespace
 
 ChildResult run_self(const std::vector<std::string>& args,
                      const std::vector<std::pair<std::string, std::optional<std::string>>>& env) {
     // Everything the child needs is prepared before fork: after it only async-signal-safe calls.
+    const std::string icd_files = "OCL_ICD_FILENAMES";  // the child gets the value from before any OpenCL call
     std::vector<std::string> env_strings;
     for (char** e = environ; *e != nullptr; ++e) {
-        const std::string entry(*e);
+        std::string entry(*e);
+        if (initial_icd_files && entry.compare(0, icd_files.size() + 1, icd_files + "=") == 0)
+            entry = icd_files + "=" + *initial_icd_files;
         bool replaced = false;
         for (const auto& [name, value] : env) replaced = replaced || entry.compare(0, name.size() + 1, name + "=") == 0;
         if (!replaced) env_strings.push_back(entry);
