@@ -6,18 +6,62 @@
 #include <clreduce/element_type.hpp>
 
 #include "adversarial_data.hpp"
+#include "output_files.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace clreduce::perf {
 
 struct SweepOptions {
     std::string device;  // spec for select_device; empty: default_device()
     ElementType type = ElementType::uint32;
-    std::uint64_t n = 1ull << 24;
+    std::vector<std::uint64_t> sizes = {1ull << 24};
     std::uint32_t min_times = 1;
     std::uint32_t max_times = 1024;
     std::uint32_t work_group_size = 0;  // 0: device default
     std::uint32_t vector_width = 0;     // 0: device default
     int repeats = 20;
+    std::uint64_t seed = 20261121;
+    OutputFiles out;
+    std::string plot_y = "gbps";  // or "time"
+};
+
+struct CompareOptions {
+    std::string device;
+    ElementType type = ElementType::int32;
+    std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^28 that fit the device
+    int repeats = 20;
+    std::uint64_t seed = 20261121;
+    std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf
+    std::string self; // argv[0], to find clreduce-cub-sum beside it
+    OutputFiles out;
+};
+
+struct FirstResultOptions {
+    std::string device;
+    std::string type_name = "uint32";
+    ElementType type = ElementType::uint32;
+    std::uint64_t n = 1ull << 20;
+    int repeats = 5;
+    std::uint64_t seed = 20261121;
+    bool keep_driver_cache = false;
+    bool child = false;  // this process is the one measured
+};
+CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
+struct TuneCommandOptions {
+    std::string device;
+    std::vector<std::string> types;  // empty: every type the device supports
+    std::uint64_t min_n = 1ull << 12;
+    std::uint64_t max_n = 1ull << 30;
+    bool quick = false;
+    int repeats = 5;
+    double time_budget_s = 0;
+    std::string file;  // empty: the default tuning file
+    bool dry_run = false;
+    bool show = false;
+    bool reset = false;
     std::uint64_t seed = 20261121;
 };
 
@@ -36,5 +80,8 @@ struct AccuracyOptions {
 int run_devices();
 int run_sweep(const SweepOptions& options);
 int run_accuracy(const AccuracyOptions& options);
+int run_first_result(FirstResultOptions options);
+int run_compare(const CompareOptions& options);
+int run_tune(const TuneCommandOptions& options);
 
 }  // namespace clreduce::perf

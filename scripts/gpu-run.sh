@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root, after scripts/gpu-bundle.sh here:
-# registers NVIDIA's OpenCL driver, then runs the example, the test suite and the sweeps on
-# the GPU. Output goes to ${OUT:-out}/.
+# registers NVIDIA's OpenCL driver, then runs the example, the test suite, the sweeps and the
+# comparisons on the GPU. Every output goes into a results folder that is packed into ONE
+# ${OUT:-out}/results.tar.gz at the end (the device tool brings back at most 8 files), beside
+# a short summary.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out}
-mkdir -p "$out" /tmp/vendors
+results=$out/results
+mkdir -p "$results" /tmp/vendors
 echo /usr/lib/libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
 [ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd /tmp/vendors/
 export OCL_ICD_VENDORS=/tmp/vendors
@@ -14,23 +17,65 @@ export CLREDUCE_DEVICE=${CLREDUCE_DEVICE:-nvidia}
 export CLREDUCE_SOURCE_KERNEL_DIR=$root/cl_kernels
 bin=$root/.gpu/bin
 status=0
+summary=$out/summary.txt
 step() {
   local name=$1; shift
   echo "=== $name: $*"
-  "$@" 2>&1 | tee "$out/$name.txt"
-  local rc=${PIPESTATUS[0]}
-  echo "=== $name: exit $rc"
+  "$@" > "$results/$name.txt" 2>&1
+  local rc=$?
+  tail -n 3 "$results/$name.txt"
+  echo "=== $name: exit $rc" | tee -a "$summary"
   [ "$rc" -eq 0 ] || status=1
 }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
+# Parts to run (CLREDUCE_GPU_PARTS, default all): tests tune sweeps compare. Split them over
+# several calls when one call would run too long; the disk caches stay in a fixed folder.
+parts=" ${CLREDUCE_GPU_PARTS:-tests tune sweeps compare} "
+want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
+if want tests; then
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
-step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$out/accuracy.json"
-# Sweeps as type:n pairs, separated by blanks.
+step first-result "$bin/clreduce-perf" first-result -r 7
+step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
+fi
+# From here on the disk caches (tuning file, program binaries) live in one folder that later
+# calls on the same machine find again; the steps after the tune use its parameters.
+export CLREDUCE_CACHE_DIR=${CLREDUCE_GPU_CACHE:-/tmp/clreduce-gpu-cache}
+if want tune; then
+for type in ${CLREDUCE_GPU_TUNE_TYPES:-int32 uint32 float32 float64}; do
+  start=$SECONDS
+  step "tune-$type" "$bin/clreduce-perf" tune -t "$type"
+  echo "tune-$type: $((SECONDS - start)) s wall" | tee -a "$summary"
+done
+fi
+step tune-show "$bin/clreduce-perf" tune --show
+cp "$CLREDUCE_CACHE_DIR/tuning.json" "$results/" 2>/dev/null
+if want sweeps; then
+# Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.
 for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
   type=${sweep%%:*} n=${sweep##*:}
-  step "sweep-$type-$n" "$bin/clreduce-perf" sweep -t "$type" -n "$n" -r 15
+  f=$results/sweep-$type-$n
+  step "sweep-$type-$n" "$bin/clreduce-perf" sweep -t "$type" -n "$n" -r 15 --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
+# The README's plot: the paper's Figures 7/9/10 at three sizes, one curve per stride and n.
+f=$results/sweep-plot
+plot_sizes=()
+for n in ${CLREDUCE_GPU_PLOT_SIZES:-1048576 16777216 268435456}; do plot_sizes+=(-n "$n"); done
+step sweep-plot "$bin/clreduce-perf" sweep -t uint32 "${plot_sizes[@]}" -r 15 \
+  --csv "$f.csv" --json "$f.json" --svg "$f.svg"
+fi
+if want compare; then
+# clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB (clreduce-cub-sum,
+# next to clreduce-perf), n = 2^10 ... 2^28 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
+for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64}; do
+  f=$results/compare-$type
+  # shellcheck disable=SC2086
+  step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 ${CLREDUCE_GPU_COMPARE_ARGS:-} \
+    --csv "$f.csv" --json "$f.json" --svg "$f.svg"
+done
+fi
+tar -czf "$out/results.tar.gz" -C "$out" results && rm -rf "$results"
+ls -l "$out"
 exit $status

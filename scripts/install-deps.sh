@@ -10,6 +10,7 @@ packages=(
   catch2 libcli11-dev libfmt-dev
   libopencv-core-dev
   nlohmann-json3-dev libclblast-dev
+  libxml2-utils
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include <clreduce/device_selection.hpp>
 
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include <clreduce/error.hpp>
@@ -18,6 +19,10 @@ struct Candidate {
 };
 
 std::vector<Candidate> candidates() {
+    // The ICD loader's first platform query is not thread-safe (threads that were first to
+    // ask at the same time crashed or saw no platforms); one enumeration at a time.
+    static std::mutex enumeration;
+    std::lock_guard<std::mutex> lock(enumeration);
     std::vector<cl::Platform> platforms;
     const cl_int err = cl::Platform::get(&platforms);
     // The ICD loader reports "no platforms" as an error code; that just means none.

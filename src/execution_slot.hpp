@@ -16,6 +16,7 @@ namespace clreduce {
 
 struct AtomicCounters {
     std::atomic<std::uint64_t> programs_built{0};
+    std::atomic<std::uint64_t> programs_loaded{0};
     std::atomic<std::uint64_t> kernels_created{0};
     std::atomic<std::uint64_t> buffers_allocated{0};
 };

@@ -88,6 +88,28 @@ std::string_view to_string(InterGroup inter_group) {
     return inter_group == InterGroup::atomic ? "atomic" : "second_pass";
 }
 
+std::string_view to_string(ParamSource source) {
+    switch (source) {
+        case ParamSource::override: return "override";
+        case ParamSource::tuned: return "tuned";
+        case ParamSource::known_device: return "known device";
+        case ParamSource::device_default: return "default";
+    }
+    return "?";
+}
+
+std::string LaunchPlan::describe_sources() const {
+    const auto one = [&](const char* name, ParamSource source) {
+        std::string s = std::string(name) + "=" + std::string(to_string(source));
+        if ((source == ParamSource::tuned || source == ParamSource::known_device) && tuned_n != 0)
+            s += "(n=" + std::to_string(tuned_n) + ")";
+        return s;
+    };
+    return one("times", sources.times) + " " + one("wg", sources.work_group_size) + " " +
+           one("stride", sources.stride) + " " + one("vec", sources.vector_width) + " " +
+           one("level3", sources.inter_group);
+}
+
 std::string_view to_string(FloatMode mode) {
     switch (mode) {
         case FloatMode::deterministic: return "deterministic";
@@ -149,12 +171,26 @@ void require_support(ElementType element, const DeviceInfo& device) {
         throw Unsupported("float16 (half) needs cl_khr_fp16, which device '" + device.name + "' does not have");
 }
 
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params) {
-    return make_plan(Operation::sum, element, n, device, params);
+namespace {
+
+// Each value: the caller's override, else the tuned one, else the device default.
+template <class T, class Default>
+T pick(const std::optional<T>& override, const std::optional<T>* tuned, ParamSource tuned_source,
+       ParamSource& source, Default make_default) {
+    if (override) {
+        source = ParamSource::override;
+        return *override;
+    }
+    if (tuned != nullptr && *tuned) {
+        source = tuned_source;
+        return **tuned;
+    }
+    source = ParamSource::device_default;
+    return make_default();
 }
 
-LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& params) {
+LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                   const LaunchParams& params, const TunedParams* tuned) {
     require_support(element, device);
     LaunchPlan plan;
     plan.operation = op;
@@ -165,13 +201,17 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
         plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
     const OpKernel kernel = op_kernel(op, plan.float_mode, plan.accumulator);
     const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
+    const ParamSource from = tuned != nullptr ? tuned->source : ParamSource::tuned;
+    const LaunchParams* t = tuned != nullptr ? &tuned->params : nullptr;
+    if (tuned != nullptr) plan.tuned_n = tuned->n;
 
-    plan.vector_width = params.vector_width.value_or(
-        static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element))));
+    plan.vector_width = pick(params.vector_width, t ? &t->vector_width : nullptr, from, plan.sources.vector_width,
+                             [&] { return static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element))); });
     if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
         throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));
 
-    plan.work_group_size = params.work_group_size.value_or(default_work_group_size(device, state_bytes));
+    plan.work_group_size = pick(params.work_group_size, t ? &t->work_group_size : nullptr, from,
+                                plan.sources.work_group_size, [&] { return default_work_group_size(device, state_bytes); });
     if (!is_power_of_two(plan.work_group_size) || plan.work_group_size > device.max_work_group_size)
         throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
                               std::to_string(device.max_work_group_size) + "), got " +
@@ -181,11 +221,13 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
                               " needs more local memory than the device has");
 
     const std::uint64_t vectors = n / plan.vector_width;
-    plan.times = params.times.value_or(default_times(vectors, plan.work_group_size, device));
+    plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times,
+                      [&] { return default_times(vectors, plan.work_group_size, device); });
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +
                               std::to_string(plan.times));
-    plan.stride = params.stride.value_or(Stride::global);
+    plan.stride = pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride,
+                       [] { return Stride::global; });
 
     plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
     if (plan.groups > kMaxGroups)
@@ -195,13 +237,14 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
     const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
-    plan.inter_group = params.inter_group.value_or(atomics_fit ? InterGroup::atomic : InterGroup::second_pass);
+    plan.inter_group = pick(params.inter_group, t ? &t->inter_group : nullptr, from, plan.sources.inter_group,
+                            [&] { return atomics_fit ? InterGroup::atomic : InterGroup::second_pass; });
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
         const bool extremum = kernel.op == KernelOp::min || kernel.op == KernelOp::max;
         const char* why = extremum ? "' (min/max finish atomically only with integer accumulators; 64-bit ones "
                                      "need cl_khr_int64_extended_atomics)"
                           : kernel.op != KernelOp::add ? "' (only additive operations, min and max finish atomically)"
-                          : integer_accumulator     ? "' (no cl_khr_int64_base_atomics)"
+                          : integer_accumulator        ? "' (no cl_khr_int64_base_atomics)"
                           : plan.float_mode != FloatMode::atomic
                               ? "' (no float atomics outside FloatMode::atomic)"
                               : "' (no cl_khr_int64_base_atomics for the compare-and-swap)";
@@ -209,7 +252,43 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
                           std::string(operation_name(op)) + " with " + std::string(type_name(plan.accumulator)) +
                           " accumulators on '" + device.name + why + "; use InterGroup::second_pass");
     }
+    const auto& f = plan.sources;
+    const bool used = f.times == from || f.work_group_size == from || f.stride == from || f.vector_width == from ||
+                      f.inter_group == from;
+    if (tuned == nullptr || !used) plan.tuned_n = 0;
     return plan;
+}
+
+bool is_empty(const LaunchParams& p) {
+    return !p.times && !p.work_group_size && !p.stride && !p.vector_width && !p.inter_group;
+}
+
+}  // namespace
+
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params) {
+    return resolve(Operation::sum, element, n, device, params, nullptr);
+}
+
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params,
+                     const TunedParams& tuned) {
+    return make_plan(Operation::sum, element, n, device, params, tuned);
+}
+
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& params) {
+    return resolve(op, element, n, device, params, nullptr);
+}
+
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& params, const TunedParams& tuned) {
+    if (is_empty(tuned.params)) return resolve(op, element, n, device, params, nullptr);
+    try {
+        return resolve(op, element, n, device, params, &tuned);
+    } catch (const Error&) {
+        // The tuned values do not fit this call (e.g. an atomic finish the operation lacks);
+        // the overrides alone decide what is thrown.
+        return resolve(op, element, n, device, params, nullptr);
+    }
 }
 
 }  // namespace clreduce

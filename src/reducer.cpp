@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include <clreduce/cache.hpp>
 #include <clreduce/device_selection.hpp>
 
 #include "exact_state.hpp"
@@ -14,7 +15,9 @@
 #include "kernel_source.hpp"
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
+#include "reducer_tuning.hpp"
 #include "transform.hpp"
+#include "tuner.hpp"
 
 namespace clreduce {
 namespace {
@@ -135,11 +138,19 @@ struct Reducer::State {
           queue(std::move(queue_)),
           device(std::move(device_)),
           info(DeviceInfo::query(device)),
-          programs(context, device, counters.programs_built),
+          programs(context, device, cache_directory(), counters.programs_built, counters.programs_loaded),
           slots(context, programs, sources, counters) {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+        tuning.load(TuningDatabase(), info);
+    }
+
+    // The caller's params, then this device's tuned entry for the operation's family, then defaults.
+    LaunchPlan plan(ElementType type, Operation op, std::uint64_t n, const LaunchParams& params) const {
+        if (const auto tuned = tuning.lookup(type, operation_family(op), n))
+            return make_plan(op, type, n, info, params, *tuned);
+        return make_plan(op, type, n, info, params);
     }
 
     void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, std::size_t element_size) const;
@@ -169,6 +180,7 @@ struct Reducer::State {
     ProgramCache programs;
     SlotPool slots;
     bool out_of_order = false;
+    ReducerTuning tuning;
 };
 
 std::uint64_t Reducer::State::buffer_bytes(const cl::Buffer& buffer) const {
@@ -193,20 +205,30 @@ void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset
 
 LaunchPlan Reducer::State::plan_for(const Job& job, ElementType element, std::uint64_t count,
                                     const LaunchParams& params) const {
-    if (!job.combine) return make_plan(job.op, element, count, info, params);
+    if (!job.combine) return plan(element, job.op, count, params);
     // transform_reduce: the accumulator of a sum, whatever the combine.
     LaunchParams p = params;
     if (!p.accumulator) p.accumulator = accumulator_for(Operation::sum, element, info);
     if (*job.combine == Combine::min || *job.combine == Combine::max) {
-        // Planned as min/max (no atomic finish), compared in the sum's accumulator.
-        LaunchPlan plan = make_plan(job.op, element, count, info, p);
-        plan.accumulator = make_plan(Operation::sum, element, count, info, p).accumulator;  // validated
-        if (std::uint64_t(plan.work_group_size) * type_size(plan.accumulator) > info.local_mem_size)
-            throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
+        // Planned as min/max, compared in the sum's accumulator: the state and its atomic finish
+        // are checked again for that type.
+        LaunchPlan planned = plan(element, job.op, count, p);
+        planned.accumulator = make_plan(Operation::sum, element, count, info, p).accumulator;  // validated
+        if (std::uint64_t(planned.work_group_size) * type_size(planned.accumulator) > info.local_mem_size)
+            throw InvalidArgument("work_group_size " + std::to_string(planned.work_group_size) +
                                   " needs more local memory than the device has");
-        return plan;
+        const KernelOp op = *job.combine == Combine::min ? KernelOp::min : KernelOp::max;
+        if (planned.inter_group == InterGroup::atomic &&
+            !has_atomic_finish(op, planned.accumulator, planned.float_mode, info)) {
+            if (params.inter_group)
+                throw Unsupported("atomic inter-group combine is not available for transform_reduce with min/max in " +
+                                  std::string(type_name(planned.accumulator)) + " on '" + info.name +
+                                  "'; use InterGroup::second_pass");
+            planned.inter_group = InterGroup::second_pass;
+        }
+        return planned;
     }
-    return make_plan(job.op, element, count, info, p);
+    return plan(element, job.op, count, p);
 }
 
 OpKernel Reducer::State::kernel_for(const Job& job, const LaunchPlan& plan) const {
@@ -426,17 +448,32 @@ const cl::Context& Reducer::context() const { return state_->context; }
 const cl::CommandQueue& Reducer::queue() const { return state_->queue; }
 
 Counters Reducer::counters() const {
-    return {state_->counters.programs_built.load(), state_->counters.kernels_created.load(),
-            state_->counters.buffers_allocated.load()};
+    Counters c;
+    c.programs_built = state_->counters.programs_built.load();
+    c.programs_loaded = state_->counters.programs_loaded.load();
+    c.kernels_created = state_->counters.kernels_created.load();
+    c.buffers_allocated = state_->counters.buffers_allocated.load();
+    return c;
 }
 
 LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchParams& params) const {
-    return make_plan(type, count, state_->info, params);
+    return state_->plan(type, Operation::sum, count, params);
 }
 
 LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params) const {
-    return make_plan(op, type, count, state_->info, params);
+    return state_->plan(type, op, count, params);
 }
+
+TuneResult Reducer::tune(const TuneOptions& options) {
+    TuneResult result = measure_tuning(*this, options);
+    state_->tuning.adopt(result.entries);
+    if (options.save && !result.entries.empty()) save_tuning(state_->tuning.database(), state_->info, result);
+    return result;
+}
+
+void Reducer::use_tuning_database(const TuningDatabase& database) { state_->tuning.load(database, state_->info); }
+TuningDatabase Reducer::tuning_database() const { return state_->tuning.database(); }
+std::vector<TunedEntry> Reducer::tuned_entries() const { return state_->tuning.entries(); }
 
 namespace {
 

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
         setenv("CLREDUCE_CACHE_DIR", folder.c_str(), 1);
         own_folder = folder;
     }
+    unsetenv("CLREDUCE_TUNING_FILE");  // the tuning file, too, is the private folder's
     const int failed = Catch::Session().run(argc, argv);
     if (!own_folder.empty()) {
         std::error_code ignored;

@@ -1,10 +1,14 @@
 // A repeated call builds no program, creates no kernel and allocates no buffer; one reducer
 // serves several host threads at once.
 #include <atomic>
+#include <iostream>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include <catch2/catch.hpp>
 
+#include "child_process.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 
@@ -12,12 +16,14 @@ using namespace clreduce;
 
 namespace {
 bool same(const Counters& a, const Counters& b) {
-    return a.programs_built == b.programs_built && a.kernels_created == b.kernels_created &&
+    return a.programs_built == b.programs_built && a.programs_loaded == b.programs_loaded &&
+           a.kernels_created == b.kernels_created &&
            a.buffers_allocated == b.buffers_allocated;
 }
 }  // namespace
 
 TEST_CASE("a repeated call does no set-up work", "[reuse]") {
+    const test::FreshCacheFolder cache;  // so that every program is compiled here, and counted
     Reducer r(default_device());
     CHECK(r.counters().programs_built == 0);
     const std::uint64_t seed = test::seed_for(21);
@@ -39,6 +45,7 @@ TEST_CASE("a repeated call does no set-up work", "[reuse]") {
     const double float_sum = r.sum(floats);
     const Counters warm = r.counters();
     CHECK(warm.programs_built >= 3);
+    CHECK(warm.programs_loaded == 0);
     CHECK(warm.kernels_created == warm.programs_built);
 
     for (int i = 0; i < 10; ++i) {
@@ -92,4 +99,44 @@ TEST_CASE("one reducer, several host threads at once", "[threads]") {
     for (auto& th : threads) th.join();
     CHECK(wrong == 0);
     CHECK(errors == 0);
+}
+
+// The first device query of a process, from several threads at once (the ICD loader's
+// platform start-up is not thread-safe; the library serialises it). Needs fresh processes.
+TEST_CASE("first-query child: threads list the devices at the same moment", "[.first-query-child]") {
+    constexpr int kThreads = 4;
+    std::atomic<int> waiting{kThreads};
+    std::vector<std::size_t> found(kThreads, 0);
+    std::vector<std::string> errors(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            waiting.fetch_sub(1);
+            while (waiting.load() > 0) {
+            }
+            try {
+                found[t] = all_devices().size();
+                default_device();
+            } catch (const std::exception& e) {
+                errors[t] = e.what();
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t) {
+        INFO("thread " << t << ": " << errors[t]);
+        CHECK(errors[t].empty());
+        CHECK(found[t] == found[0]);
+    }
+    CHECK(found[0] > 0);
+    std::cout << "first-query-child: devices " << found[0] << "\n";
+}
+
+TEST_CASE("several threads may make the process's first device query at once", "[devices][threads]") {
+    for (int run = 0; run < 5; ++run) {
+        const auto child = testing::run_self({"[.first-query-child]"}, {});
+        INFO("run " << run << " output:\n" << child.output);
+        CHECK(child.exit_code == 0);
+        CHECK(child.output.find("first-query-child: devices ") != std::string::npos);
+    }
 }

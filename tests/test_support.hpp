@@ -2,6 +2,7 @@
 // What every test file shares: one reducer on the default device and the run's seed.
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <string>
@@ -47,6 +48,31 @@ std::vector<InterGroup> strategies(const DeviceInfo& device) {
     if (std::is_integral_v<T> && device.has_int64_atomics) out.push_back(InterGroup::atomic);
     return out;
 }
+
+// A fresh, empty cache folder for the reducers made while it lives, for tests that count
+// programs built: in the run's shared folder an earlier test may have left their binaries.
+class FreshCacheFolder {
+public:
+    FreshCacheFolder() {
+        static int sequence = 0;
+        path_ = std::filesystem::temp_directory_path() /
+                ("clreduce-test-cache-" + std::to_string(seed()) + "-" + std::to_string(++sequence));
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+        set_cache_directory(path_);
+    }
+    ~FreshCacheFolder() {
+        set_cache_directory(std::nullopt);
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    FreshCacheFolder(const FreshCacheFolder&) = delete;
+    FreshCacheFolder& operator=(const FreshCacheFolder&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
 
 template <class T>
 cl::Buffer device_copy(const Reducer& r, const std::vector<T>& host) {

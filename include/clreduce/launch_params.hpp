@@ -36,12 +36,19 @@ enum class InterGroup { atomic, second_pass };
 //                      on every device and plan. Only where the device can host it.
 enum class FloatMode { deterministic, atomic, compensated, correctly_rounded };
 
-std::string_view to_string(Stride stride);
-std::string_view to_string(InterGroup inter_group);
 std::string_view to_string(FloatMode mode);
 FloatMode parse_float_mode(std::string_view name);  // to_string's spelling; throws InvalidArgument
 
-// Per-call overrides. Every field left empty takes the device default (see default_plan).
+// Where a plan's value came from, in order of precedence: the caller's LaunchParams, this
+// device's tuning-database entry, clreduce's table of measured devices, the device default.
+enum class ParamSource { override, tuned, known_device, device_default };
+
+std::string_view to_string(Stride stride);
+std::string_view to_string(InterGroup inter_group);
+std::string_view to_string(ParamSource source);  // "override", "tuned", "known device", "default"
+
+// Per-call overrides. Every field left empty takes the tuned value (README, "Tuning"), else
+// the device default.
 struct LaunchParams {
     std::optional<std::uint32_t> times;            // vectors each work-item accumulates, >= 1
     std::optional<std::uint32_t> work_group_size;  // power of two, <= device maximum
@@ -69,7 +76,25 @@ struct LaunchPlan {
     InterGroup inter_group = InterGroup::second_pass;
     std::uint64_t groups = 1;  // work-groups of the first launch
 
-    std::string describe() const;  // one line, for logs and the perf tool
+    struct Sources {
+        ParamSource times = ParamSource::device_default;
+        ParamSource work_group_size = ParamSource::device_default;
+        ParamSource stride = ParamSource::device_default;
+        ParamSource vector_width = ParamSource::device_default;
+        ParamSource inter_group = ParamSource::device_default;
+    } sources;
+    std::uint64_t tuned_n = 0;  // size bucket of the tuned or known-device entry used; 0: none
+
+    std::string describe() const;          // one line, for logs and the perf tool
+    std::string describe_sources() const;  // "times=tuned(4096) wg=override ..."
+};
+
+// Values between the caller's overrides and the device defaults: a tuning-database or
+// known-device entry for the size bucket `n`.
+struct TunedParams {
+    LaunchParams params;
+    ParamSource source = ParamSource::tuned;
+    std::uint64_t n = 0;
 };
 
 // Accumulator the sum of `element` uses on this device.
@@ -85,8 +110,15 @@ void require_support(ElementType element, const DeviceInfo& device);
 // override (InvalidArgument) and the inter-group choice (Unsupported).
 LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device,
                      const LaunchParams& overrides = {});
-// The same for any operation (the one above is Operation::sum).
+// As above, with `tuned` below the overrides. Tuned values that make no valid plan for this
+// n (e.g. too many work-groups far from their bucket) are dropped for the defaults.
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides, const TunedParams& tuned);
+// The same for any operation (the two above are Operation::sum).
 LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
                      const LaunchParams& overrides = {});
+// Both: any operation, with `tuned` (that operation's family's entry) below the overrides.
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides, const TunedParams& tuned);
 
 }  // namespace clreduce

@@ -13,6 +13,7 @@
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
 #include <clreduce/results.hpp>
+#include <clreduce/tuning.hpp>
 
 namespace clreduce {
 
@@ -32,9 +33,10 @@ struct CallInfo {
 };
 
 // Work the reducer did on the device side, counted since construction. A repeated call
-// with the same type and plan leaves all three unchanged.
+// with the same type and plan leaves all of them unchanged.
 struct Counters {
-    std::uint64_t programs_built = 0;
+    std::uint64_t programs_built = 0;   // compiled from source
+    std::uint64_t programs_loaded = 0;  // from the binaries on disk (see cache.hpp), not compiled
     std::uint64_t kernels_created = 0;
     std::uint64_t buffers_allocated = 0;
 };
@@ -58,9 +60,21 @@ public:
     const cl::CommandQueue& queue() const;
     Counters counters() const;
 
-    // The parameters a call for `count` elements of `type` would use.
+    // The parameters a sum of `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
+    // The parameters a call of `op` would use: `params` first, then this device's tuned entry
+    // for (type, op's family, nearest size bucket), then a known-device entry, then defaults.
+    // LaunchPlan::sources says which each value came from.
     LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {}) const;
+
+    // Tuning (README, "Tuning"). The reducer reads its database once, at construction.
+    // tune() measures the launch space on this device, uses the best entries at once and, with
+    // options.save, merges them into the database file for reducers made later.
+    TuneResult tune(const TuneOptions& options = {});
+    // Switches to another database (e.g. TuningDatabase("my.json")) and loads its entries.
+    void use_tuning_database(const TuningDatabase& database);
+    TuningDatabase tuning_database() const;
+    std::vector<TunedEntry> tuned_entries() const;  // this device's entries in use
 
     // Every operation comes in three forms:
     //   op<T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer

@@ -1,0 +1,81 @@
+#pragma once
+// One reduction `clreduce-perf compare` times against clreduce. Each lives in its own file;
+// make_competitors() lists those this build has.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <clreduce/element_type.hpp>
+#include <clreduce/reducer.hpp>
+
+namespace clreduce::perf {
+
+// The data of one size: on the host, and uploaded once into a buffer of the reducer's context.
+struct Workload {
+    ElementType type = ElementType::int32;
+    std::uint64_t n = 0;
+    const void* host = nullptr;
+    const cl::Buffer* buffer = nullptr;
+};
+
+// The medians of one competitor at one size.
+struct Measurement {
+    double wall_us = 0;                // synchronous call: launch(es) + result on the host
+    std::optional<double> device_us;  // kernel time where the competitor exposes it
+    // Its result of every call (warm-up first), so that a call that differs is caught too.
+    // long double holds 64-bit integer sums exactly (x87 extended precision).
+    std::vector<long double> values;
+    // Worst-case rounding of its floating-point accumulation: float32 or float64.
+    ElementType accumulator = ElementType::float64;
+    std::string note;  // e.g. the launch plan used
+    // Out-of-process competitors: FNV-1a of the data they summed (perf/fingerprint.hpp).
+    std::optional<std::string> data_fingerprint;
+};
+
+// What every competitor is run on.
+struct CompareSetup {
+    const Reducer* reducer = nullptr;  // its context, queue (with profiling) and device
+    ElementType type = ElementType::int32;
+    std::vector<std::uint64_t> sizes;
+    int repeats = 1;
+    std::uint64_t seed = 0;
+    std::string cub_path;  // clreduce-cub-sum; empty: next to `self`
+    std::string self;      // clreduce-perf's own path
+};
+
+class Competitor {
+public:
+    virtual ~Competitor() = default;
+    virtual std::string name() const = 0;
+    // Empty when it can run setup.type here, else why not (shown, never an error).
+    virtual std::string unavailable() const = 0;
+    // What it runs on / with (device used, plan, library version): printed once.
+    virtual std::string detail() const { return {}; }
+    // One warm-up call, then setup.repeats timed calls on the workload.
+    virtual Measurement measure(const Workload& workload) = 0;
+};
+
+// A competitor this build or machine does not have: it only says why.
+std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why);
+
+using CompetitorFactory = std::function<std::unique_ptr<Competitor>(const CompareSetup&)>;
+
+std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_naive_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_opencv_mat_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_clblast_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_cub_competitor(const CompareSetup& setup);
+
+// Times `call` (one synchronous call returning {value, device_us or nullopt}) once to warm
+// up, then `repeats` times; medians of the wall and device times.
+struct CallResult {
+    long double value = 0;
+    std::optional<double> device_us;
+};
+Measurement time_calls(int repeats, const std::function<CallResult()>& call);
+
+}  // namespace clreduce::perf

@@ -1,0 +1,79 @@
+// cv::sum on a cv::UMat: OpenCV's OpenCL sum, attached to the reducer's own context and device.
+#include "competitor.hpp"
+
+#ifdef CLREDUCE_HAVE_OPENCV
+#include <climits>
+
+#include <opencv2/core/ocl.hpp>
+
+#include "opencv_types.hpp"
+
+namespace clreduce::perf {
+namespace {
+
+class OpenCVUMatSum : public Competitor {
+public:
+    explicit OpenCVUMatSum(const CompareSetup& setup) : setup_(setup) {
+        if (opencv_depth(setup.type) < 0) {
+            why_ = "OpenCV has no " + std::string(type_name(setup.type)) + " matrices";
+            return;
+        }
+        if (!cv::ocl::haveOpenCL()) {
+            why_ = "OpenCV finds no OpenCL runtime (or was built without OpenCL)";
+            return;
+        }
+        const cl::Device device = setup.reducer->queue().getInfo<CL_QUEUE_DEVICE>();
+        const cl_platform_id platform = device.getInfo<CL_DEVICE_PLATFORM>();
+        const std::string platform_name = cl::Platform(platform, true).getInfo<CL_PLATFORM_NAME>();
+        try {
+            context_ = cv::ocl::OpenCLExecutionContext::create(platform_name, platform, setup.reducer->context()(),
+                                                               device());
+            context_.bind();
+            cv::ocl::setUseOpenCL(true);
+        } catch (const cv::Exception& e) {
+            why_ = std::string("OpenCV cannot use the device: ") + e.what();
+            return;
+        }
+        const cv::ocl::Device& used = cv::ocl::Device::getDefault();
+        used_ = used.name();
+        if (!cv::ocl::useOpenCL() || used.ptr() != device())
+            why_ = "OpenCV's OpenCL does not run on the reducer's device (it uses '" + used_ + "')";
+    }
+    std::string name() const override { return "cv::UMat"; }
+    std::string unavailable() const override { return why_; }
+    std::string detail() const override {
+        return "OpenCV " CV_VERSION " cv::sum through OpenCL on '" + used_ + "' (OpenCV's own queue, same context)";
+    }
+    Measurement measure(const Workload& w) override {
+        if (w.n > std::uint64_t(INT_MAX)) throw Unsupported("a cv::UMat row holds at most 2^31 - 1 elements");
+        cv::UMat umat;
+        cv::Mat(1, static_cast<int>(w.n), opencv_depth(w.type), const_cast<void*>(w.host)).copyTo(umat);
+        Measurement m = time_calls(setup_.repeats, [&] { return CallResult{cv::sum(umat)[0], std::nullopt}; });
+        m.accumulator = opencv_accumulator(w.type);
+        return m;
+    }
+
+private:
+    const CompareSetup& setup_;
+    std::string why_;
+    std::string used_;
+    cv::ocl::OpenCLExecutionContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup) {
+    return std::make_unique<OpenCVUMatSum>(setup);
+}
+
+}  // namespace clreduce::perf
+
+#else
+
+namespace clreduce::perf {
+std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup&) {
+    return make_unavailable("cv::UMat", "OpenCV core was not found when clreduce was configured");
+}
+}  // namespace clreduce::perf
+
+#endif

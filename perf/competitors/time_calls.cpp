@@ -1,0 +1,43 @@
+#include <chrono>
+
+#include "../timing.hpp"
+#include "competitor.hpp"
+
+namespace clreduce::perf {
+namespace {
+
+class Unavailable : public Competitor {
+public:
+    Unavailable(std::string name, std::string why) : name_(std::move(name)), why_(std::move(why)) {}
+    std::string name() const override { return name_; }
+    std::string unavailable() const override { return why_; }
+    Measurement measure(const Workload&) override { return {}; }
+
+private:
+    std::string name_, why_;
+};
+
+}  // namespace
+
+std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why) {
+    return std::make_unique<Unavailable>(std::move(name), std::move(why));
+}
+
+Measurement time_calls(int repeats, const std::function<CallResult()>& call) {
+    Measurement m;
+    std::vector<double> wall, device;
+    for (int run = 0; run <= repeats; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        const CallResult r = call();
+        const auto stop = std::chrono::steady_clock::now();
+        m.values.push_back(r.value);
+        if (run == 0) continue;  // warm-up: program builds, first-touch costs
+        wall.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
+        if (r.device_us) device.push_back(*r.device_us);
+    }
+    m.wall_us = median(wall);
+    if (!device.empty()) m.device_us = median(device);
+    return m;
+}
+
+}  // namespace clreduce::perf

@@ -1,0 +1,81 @@
+#include "cub_sum.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+namespace clreduce::perf::cub_sum {
+namespace {
+
+void check(cudaError_t e, const char* call) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(e));
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+}  // namespace
+
+std::string device_name() {
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    if (count == 0) throw std::runtime_error("no CUDA device");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    return prop.name;
+}
+
+template <class T, class S>
+Timing measure(const T* host, std::uint64_t n, int repeats) {
+    T* in = nullptr;
+    S* out = nullptr;
+    void* temp = nullptr;
+    std::size_t temp_bytes = 0;
+    const auto items = static_cast<std::int64_t>(n);
+    check(cudaMalloc(&in, std::max<std::uint64_t>(1, n) * sizeof(T)), "cudaMalloc");
+    check(cudaMalloc(&out, sizeof(S)), "cudaMalloc");
+    check(cudaMemcpy(in, host, n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, items), "cub::DeviceReduce::Sum");
+    check(cudaMalloc(&temp, std::max<std::size_t>(1, temp_bytes)), "cudaMalloc");
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    std::vector<double> wall, device;
+    S result{};
+    for (int run = 0; run <= repeats; ++run) {
+        const auto t0 = std::chrono::steady_clock::now();
+        check(cudaEventRecord(start), "cudaEventRecord");
+        check(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, items), "cub::DeviceReduce::Sum");
+        check(cudaEventRecord(stop), "cudaEventRecord");
+        check(cudaMemcpy(&result, out, sizeof(S), cudaMemcpyDeviceToHost), "cudaMemcpy");
+        const auto t1 = std::chrono::steady_clock::now();
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+        if (run == 0) continue;  // warm-up
+        wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        device.push_back(ms * 1000.0);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(temp);
+    cudaFree(out);
+    cudaFree(in);
+    return {median(wall), median(device), static_cast<long double>(result)};
+}
+
+template Timing measure<std::int32_t, std::int64_t>(const std::int32_t*, std::uint64_t, int);
+template Timing measure<std::uint32_t, std::uint64_t>(const std::uint32_t*, std::uint64_t, int);
+template Timing measure<std::int64_t, std::int64_t>(const std::int64_t*, std::uint64_t, int);
+template Timing measure<std::uint64_t, std::uint64_t>(const std::uint64_t*, std::uint64_t, int);
+template Timing measure<float, double>(const float*, std::uint64_t, int);
+template Timing measure<double, double>(const double*, std::uint64_t, int);
+
+}  // namespace clreduce::perf::cub_sum

@@ -1,0 +1,442 @@
+// Tuning by coordinate descent from the default plan. Every (times, wg, vec, stride, level 3)
+// is its own program build, so the search tries few candidates per stage: times over powers
+// of 4, then ±1 power of 2 around the best, then the other stride, the work-group size, the
+// vector width and the level-3 strategy, and (unless quick) times once more. Programs are
+// cached by the reducer, so buckets of one type share them.
+#include "tuner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The families tuning can measure, each through one operation of the family. A family the
+// engine gains is one more row here (and its call in run_operation).
+struct FamilyProbe {
+    OperationFamily family;
+    Operation operation;
+};
+constexpr FamilyProbe kProbes[] = {{OperationFamily::additive, Operation::sum}};
+
+template <class T>
+sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& buffer, std::uint64_t n,
+                            const LaunchParams& params, CallInfo& info) {
+    switch (op) {
+        case Operation::sum: return r.sum<T>(buffer, 0, n, params, &info);
+        default: break;
+    }
+    throw Unsupported("tuning cannot measure '" + std::string(operation_name(op)) + "' yet");
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+// Integers span their whole range (sums wrap modulo 2^64, checked exactly). Floats are the
+// integers 1..8, so with a double accumulator every partial sum is exact (n * 8 < 2^53) and a
+// lost or doubled element shows as a wrong result.
+template <class T>
+T value_at(std::uint64_t seed, std::uint64_t i) {
+    const std::uint64_t bits = splitmix64(seed ^ (i * 0xd1b54a32d192ed03ull));
+    if constexpr (std::is_floating_point_v<T>)
+        return T(1 + bits % 8);
+    else
+        return static_cast<T>(bits);
+}
+
+struct Reference {
+    std::uint64_t wrapped = 0;  // integers: sum modulo 2^64
+    long double sum = 0;        // floats
+    long double abs_sum = 0;
+};
+
+template <class T>
+bool correct(sum_type_t<T> got, const Reference& ref, std::uint64_t n, ElementType accumulator) {
+    if constexpr (std::is_integral_v<T>) {
+        return static_cast<std::uint64_t>(got) == ref.wrapped;
+    } else {
+        if (accumulator == ElementType::float64) return static_cast<long double>(got) == ref.sum;
+        const long double bound = (long double)(n > 0 ? n - 1 : 0) * std::ldexp(1.0L, -24) * ref.abs_sum + 1;
+        return std::fabs(static_cast<long double>(got) - ref.sum) <= bound;
+    }
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+double kernel_us(const CallInfo& info) {
+    double total = 0;
+    for (const cl::Event& e : info.kernel_events) {
+        cl_ulong start = 0, end = 0;
+        check(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo");
+        check(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo");
+        total += double(end - start) / 1000.0;
+    }
+    return total;
+}
+
+std::string size_name(std::uint64_t n) {
+    if (n != 0 && (n & (n - 1)) == 0) {
+        int k = 0;
+        while ((1ull << k) != n) ++k;
+        return "2^" + std::to_string(k);
+    }
+    return std::to_string(n);
+}
+
+std::string describe(const LaunchParams& p) {
+    return "times=" + std::to_string(*p.times) + " wg=" + std::to_string(*p.work_group_size) + " " +
+           std::string(to_string(*p.stride)) + " vec=" + std::to_string(*p.vector_width) + " " +
+           std::string(to_string(*p.inter_group));
+}
+
+LaunchParams explicit_params(const LaunchPlan& plan) {
+    LaunchParams p;
+    p.times = plan.times;
+    p.work_group_size = plan.work_group_size;
+    p.stride = plan.stride;
+    p.vector_width = plan.vector_width;
+    p.inter_group = plan.inter_group;
+    return p;
+}
+
+// What makes two candidates run the same kernels: with a single group the level-3 strategy
+// never runs, so candidates differing only there are one.
+using ParamsKey = std::tuple<std::uint32_t, std::uint32_t, int, std::uint32_t, int>;
+ParamsKey key_of(const LaunchParams& p, const LaunchPlan& plan) {
+    return {*p.times, *p.work_group_size, static_cast<int>(*p.stride), *p.vector_width,
+            plan.groups == 1 ? -1 : static_cast<int>(*p.inter_group)};
+}
+
+class Search {
+public:
+    Search(const Reducer& reducer, const TuneOptions& options, TuneResult& result)
+        : r_(reducer), o_(options), result_(result), repeats_(options.quick ? std::min(options.repeats, 3) : options.repeats) {
+        if (repeats_ < 1) throw InvalidArgument("tune: repeats must be at least 1");
+    }
+
+    void set_total(std::uint64_t total) { total_ = total; }
+    bool stopped() const { return stopped_; }
+
+    // Candidates one bucket's search will try at most, for the progress estimate.
+    std::uint64_t estimate(ElementType type, std::uint64_t n) const {
+        const LaunchPlan plan = make_plan(type, n, r_.device_info());
+        std::uint64_t count = 1 + 2 + 1 + 1;  // default, times refinement, stride, level 3
+        for (std::uint64_t times = 1, groups = 2; groups > 1 && times <= (1u << 20); times *= 4, ++count)
+            groups = n / plan.vector_width / (std::uint64_t(plan.work_group_size) * times);
+        count += o_.quick ? 4 : 4 + 5 + 2;  // work-group sizes, vector widths, last times refinement
+        return count;
+    }
+
+    template <class T>
+    void bucket(Operation op, OperationFamily family, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref) {
+        const ElementType type = element_traits<T>::type;
+        const DeviceInfo& device = r_.device_info();
+        measured_.clear();
+        const LaunchPlan start_plan = make_plan(type, n, device);
+        const LaunchParams start = explicit_params(start_plan);
+        const auto default_us = measure<T>(op, buffer, n, ref, start, key_of(start, start_plan));
+        if (!default_us) return;  // stopped, or the defaults themselves failed
+        LaunchParams best = start;
+        double best_us = *default_us;
+        const auto consider = [&](LaunchParams candidate) {
+            if (stopped_) return;
+            ParamsKey key;
+            try {
+                key = key_of(candidate, make_plan(type, n, device, candidate));
+            } catch (const Error&) {
+                return;  // not a valid plan on this device for this n
+            }
+            if (measured_.count(key)) return;
+            if (const auto us = measure<T>(op, buffer, n, ref, candidate, key); us && *us < best_us) {
+                best_us = *us;
+                best = candidate;
+            }
+        };
+        const auto groups_of = [&](const LaunchParams& p) { return make_plan(type, n, device, p).groups; };
+        const auto refine_times = [&] {
+            const std::uint32_t around = *best.times;
+            for (std::uint32_t t : {around / 2, around * 2}) {
+                if (t < 1) continue;
+                LaunchParams c = best;
+                c.times = t;
+                consider(c);
+            }
+        };
+
+        // times over powers of 4, up to the first that leaves a single group.
+        for (std::uint32_t t = 1; t <= (1u << 20) && !stopped_; t *= 4) {
+            LaunchParams c = best;
+            c.times = t;
+            consider(c);
+            LaunchParams probe = c;
+            try {
+                if (groups_of(probe) == 1) break;
+            } catch (const Error&) {
+            }
+        }
+        refine_times();
+        {
+            LaunchParams c = best;
+            c.stride = *best.stride == Stride::global ? Stride::local : Stride::global;
+            consider(c);
+        }
+        {
+            const std::uint32_t current = *best.work_group_size;
+            std::vector<std::uint32_t> sizes;
+            if (o_.quick) {
+                sizes = {current / 2, current * 2};
+            } else {
+                for (std::uint32_t wg = 32; wg <= 1024; wg *= 2) sizes.push_back(wg);
+            }
+            for (std::uint32_t wg : sizes) {
+                if (wg < 1 || wg > device.max_work_group_size) continue;
+                LaunchParams c = best;
+                c.work_group_size = wg;
+                consider(c);
+            }
+        }
+        {
+            const std::uint32_t current = *best.vector_width;
+            std::vector<std::uint32_t> widths =
+                o_.quick ? std::vector<std::uint32_t>{current / 2, current * 2} : std::vector<std::uint32_t>{1, 2, 4, 8, 16};
+            for (std::uint32_t v : widths) {
+                if (v < 1 || v > 16) continue;
+                LaunchParams c = best;
+                c.vector_width = v;
+                consider(c);
+            }
+        }
+        {
+            LaunchParams c = best;
+            c.inter_group = *best.inter_group == InterGroup::atomic ? InterGroup::second_pass : InterGroup::atomic;
+            consider(c);
+        }
+        if (!o_.quick) refine_times();
+
+        TunedEntry entry;
+        entry.type = type;
+        entry.family = family;
+        entry.n = n;
+        entry.params = best;
+        entry.kernel_us = best_us;
+        entry.default_kernel_us = *default_us;
+        result_.entries.push_back(entry);
+    }
+
+    bool out_of_time() const {
+        return o_.time_budget_s > 0 &&
+               std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_budget_s;
+    }
+
+private:
+    // Median kernel time of the candidate, or nullopt when stopped, failing or wrong.
+    template <class T>
+    std::optional<double> measure(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
+                                  const LaunchParams& params, const ParamsKey& key) {
+        if ((o_.stop != nullptr && o_.stop->load()) || out_of_time()) {
+            stopped_ = true;
+            return std::nullopt;
+        }
+        const std::string label = std::string(type_name(element_traits<T>::type)) + " n=" + size_name(n) + " " +
+                                  describe(params);
+        report(label);
+        ++result_.measurements;
+        std::optional<double> out;
+        try {
+            std::vector<double> times;
+            bool ok = true;
+            for (int run = 0; run <= repeats_ && ok; ++run) {
+                CallInfo info;
+                const sum_type_t<T> got = run_operation<T>(r_, op, buffer, n, params, info);
+                ok = correct<T>(got, ref, n, info.plan.accumulator);
+                if (run > 0) times.push_back(kernel_us(info));
+            }
+            if (ok) out = median(times);
+        } catch (const Error&) {
+            // A candidate the device cannot run (out of resources, build failure) is skipped.
+        }
+        if (!out) ++result_.rejected;
+        measured_[key] = out.value_or(-1);
+        ++done_;
+        return out;
+    }
+
+    void report(const std::string& label) {
+        if (!o_.progress) return;
+        TuneProgress p;
+        p.done = done_;
+        p.total = std::max(total_, done_ + 1);
+        p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+        p.remaining_s = done_ > 0 ? p.elapsed_s / double(done_) * double(p.total - done_) : 0;
+        p.current = label;
+        o_.progress(p);
+    }
+
+    const Reducer& r_;
+    const TuneOptions& o_;
+    TuneResult& result_;
+    int repeats_;
+    Clock::time_point start_ = Clock::now();
+    std::uint64_t done_ = 0;
+    std::uint64_t total_ = 0;
+    bool stopped_ = false;
+    std::map<ParamsKey, double> measured_;
+};
+
+std::vector<std::uint64_t> buckets(const TuneOptions& o, std::size_t element_size, const DeviceInfo& device) {
+    if (o.min_n < 1 || o.min_n > o.max_n) throw InvalidArgument("tune: need 1 <= min_n <= max_n");
+    const std::uint64_t byte_cap = std::min<std::uint64_t>(device.max_alloc_size, device.global_mem_size / 2);
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t n = o.min_n; n <= o.max_n; n *= 4) {
+        if (n > byte_cap / element_size) break;
+        out.push_back(n);
+        if (n > o.max_n / 4) break;
+    }
+    return out;
+}
+
+// Uploads the largest bucket's data in chunks and returns the reference of each bucket (a prefix).
+template <class T>
+std::vector<Reference> upload(const Reducer& r, const cl::Buffer& buffer, const std::vector<std::uint64_t>& sizes,
+                              std::uint64_t seed) {
+    std::vector<Reference> refs;
+    Reference acc;
+    std::vector<T> chunk;
+    std::uint64_t i = 0;
+    for (std::uint64_t end : sizes) {
+        while (i < end) {
+            const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
+            chunk.resize(count);
+            for (std::uint64_t k = 0; k < count; ++k) {
+                const T v = value_at<T>(seed, i + k);
+                chunk[k] = v;
+                if constexpr (std::is_integral_v<T>) {
+                    acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
+                } else {
+                    acc.sum += v;
+                    acc.abs_sum += std::fabs(static_cast<long double>(v));
+                }
+            }
+            check(r.queue().enqueueWriteBuffer(buffer, CL_TRUE, i * sizeof(T), count * sizeof(T), chunk.data()),
+                  "clEnqueueWriteBuffer");
+            i += count;
+        }
+        refs.push_back(acc);
+    }
+    return refs;
+}
+
+template <class T>
+void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyProbe>& probes,
+               const std::vector<std::uint64_t>& sizes, Search& search) {
+    if (sizes.empty()) return;
+    cl_int err = CL_SUCCESS;
+    cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY, static_cast<size_t>(sizes.back() * sizeof(T)), nullptr, &err);
+    check(err, "clCreateBuffer");
+    const std::vector<Reference> refs = upload<T>(r, buffer, sizes, o.seed);
+    for (const FamilyProbe& probe : probes)
+        for (std::size_t b = 0; b < sizes.size() && !search.stopped(); ++b)
+            search.bucket<T>(probe.operation, probe.family, buffer, sizes[b], refs[b]);
+}
+
+template <class F>
+void with_type(ElementType type, F&& f) {
+    switch (type) {
+        case ElementType::int8: return f(std::int8_t{});
+        case ElementType::uint8: return f(std::uint8_t{});
+        case ElementType::int16: return f(std::int16_t{});
+        case ElementType::uint16: return f(std::uint16_t{});
+        case ElementType::int32: return f(std::int32_t{});
+        case ElementType::uint32: return f(std::uint32_t{});
+        case ElementType::int64: return f(std::int64_t{});
+        case ElementType::uint64: return f(std::uint64_t{});
+        case ElementType::float32: return f(float{});
+        case ElementType::float64: return f(double{});
+        case ElementType::float16: break;
+    }
+    throw Unsupported("tuning does not measure " + std::string(type_name(type)) + " data yet");
+}
+
+bool has_profiling(const cl::CommandQueue& queue) {
+    cl_command_queue_properties properties = 0;
+    check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
+    return (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
+}
+
+}  // namespace
+
+TuneResult measure_tuning(const Reducer& reducer, const TuneOptions& options) {
+    const DeviceInfo& device = reducer.device_info();
+    std::vector<ElementType> types = options.types;
+    if (types.empty()) {
+        for (ElementType t : {ElementType::int32, ElementType::uint32, ElementType::int64, ElementType::uint64,
+                              ElementType::float32, ElementType::float64})
+            if (t != ElementType::float64 || device.has_fp64) types.push_back(t);
+    }
+    for (ElementType t : types) require_support(t, device);
+    std::vector<FamilyProbe> probes;
+    if (options.families.empty()) {
+        probes.assign(std::begin(kProbes), std::end(kProbes));
+    } else {
+        for (OperationFamily f : options.families) {
+            const auto it = std::find_if(std::begin(kProbes), std::end(kProbes),
+                                         [&](const FamilyProbe& p) { return p.family == f; });
+            if (it == std::end(kProbes))
+                throw Unsupported("tuning cannot measure the '" + std::string(family_name(f)) + "' family yet");
+            probes.push_back(*it);
+        }
+    }
+
+    // Kernel times need a profiling queue: the reducer's own, or a second reducer on its context.
+    std::optional<Reducer> profiler;
+    if (!has_profiling(reducer.queue())) {
+        cl_int err = CL_SUCCESS;
+        cl::CommandQueue queue(reducer.context(), cl::Device(reducer.queue().getInfo<CL_QUEUE_DEVICE>()),
+                               CL_QUEUE_PROFILING_ENABLE, &err);
+        check(err, "clCreateCommandQueue");
+        profiler.emplace(reducer.context(), queue);
+    }
+    const Reducer& r = profiler ? *profiler : reducer;
+
+    TuneResult result;
+    Search search(r, options, result);
+    std::uint64_t total = 0;
+    for (ElementType t : types)
+        for (std::uint64_t n : buckets(options, type_size(t), device)) total += probes.size() * search.estimate(t, n);
+    search.set_total(total);
+    for (ElementType t : types) {
+        if (search.stopped()) break;
+        with_type(t, [&](auto tag) {
+            using T = decltype(tag);
+            tune_type<T>(r, options, probes, buckets(options, sizeof(T), device), search);
+        });
+    }
+    result.complete = !search.stopped();
+    return result;
+}
+
+void save_tuning(const TuningDatabase& database, const DeviceInfo& device, TuneResult& result) {
+    try {
+        database.store(device, result.entries);
+        result.saved_to = database.file();
+    } catch (const Error& e) {
+        result.save_error = e.what();
+    }
+}
+
+}  // namespace clreduce

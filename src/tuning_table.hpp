@@ -1,0 +1,34 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <clreduce/launch_params.hpp>
+#include <clreduce/tuning.hpp>
+
+namespace clreduce {
+
+// The tuned and known-device entries of one device, in memory, for plan lookups (no file
+// I/O). Immutable once made, so reducers share it between threads without locking.
+class TuningTable {
+public:
+    TuningTable() = default;
+    TuningTable(const std::vector<TunedEntry>& tuned, const std::vector<TunedEntry>& known);
+
+    // The entry for a call of n elements: this device's tuned entry of the nearest size bucket
+    // for (type, family), else the known-device entry of the nearest bucket, else none.
+    // Nearest is on a log scale (|log2 n - log2 bucket| smallest); a tie goes to the larger bucket.
+    std::optional<TunedParams> lookup(ElementType type, OperationFamily family, std::uint64_t n) const;
+
+private:
+    using Key = std::pair<ElementType, OperationFamily>;
+    std::map<Key, std::vector<TunedEntry>> tuned_;
+    std::map<Key, std::vector<TunedEntry>> known_;
+};
+
+// The entry of `entries` nearest to n by the rule above; null when `entries` is empty.
+const TunedEntry* nearest_bucket(const std::vector<TunedEntry>& entries, std::uint64_t n);
+
+}  // namespace clreduce
