@@ -21,8 +21,9 @@ int run_devices() {
                   << ", wavefront " << (d.wavefront_width > 1 ? std::to_string(d.wavefront_width) : "unknown")
                   << ", local memory " << d.local_mem_size / 1024 << " KiB, global memory "
                   << d.global_mem_size / (1024 * 1024) << " MiB\n"
-                  << "    fp64 " << (d.has_fp64 ? "yes" : "no") << ", 32-bit atomics yes, 64-bit atomics "
-                  << (d.has_int64_atomics ? "yes" : "no") << "\n";
+                  << "    fp64 " << (d.has_fp64 ? "yes" : "no") << ", fp16 " << (d.has_fp16 ? "yes" : "no")
+                  << ", 32-bit atomics yes, 64-bit atomics " << (d.has_int64_atomics ? "yes" : "no")
+                  << ", 64-bit atomic min/max " << (d.has_int64_min_max_atomics ? "yes" : "no") << "\n";
     }
     return 0;
 }
