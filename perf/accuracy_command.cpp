@@ -86,7 +86,8 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
             LaunchParams params;
             params.float_mode = mode;
             params.accumulator = accumulator;
-            Row row{"clreduce " + std::string(to_string(mode)), ""};
+            Row row;
+            row.method = "clreduce " + std::string(to_string(mode));
             try {
                 const LaunchPlan plan = reducer.plan(element_traits<T>::type, Operation::sum, data.size(), params);
                 row.accumulator = type_name(plan.accumulator);
@@ -120,7 +121,9 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
     if (!o.skip_opencv) {
         for (bool umat : {false, true}) {
             const auto cv = testing::cv_sum_timed(data.data(), data.size(), umat, o.repeats);
-            Row row{umat ? "cv::sum UMat" : "cv::sum Mat", cv.device};
+            Row row;
+            row.method = umat ? "cv::sum UMat" : "cv::sum Mat";
+            row.accumulator = cv.device;
             row.result = cv.value;
             row.call_us = cv.median_seconds * 1e6;
             row.note = cv.why_not;

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("tune")) return clreduce::perf::run_tune(tune);
         sweep.type = clreduce::parse_type(type_name);
         return clreduce::perf::run_sweep(sweep);
-    } catch (const std::invalid_argument& e) {  // an unknown data set name
+    } catch (const std::invalid_argument& e) {  // an unknown data set name, a type a command does not take
         std::cerr << "clreduce-perf: " << e.what() << "\n";
         return 2;
     } catch (const clreduce::Error& e) {

@@ -293,3 +293,28 @@ TEST_CASE("correctly rounded: the whole exponent range, exact zeros, images, tra
     narrow.accumulator = ElementType::float32;
     CHECK_THROWS_AS(r.sum(doubles, narrow), InvalidArgument);
 }
+
+// Hidden (run by scripts/gpu-run.sh with the other [huge] tests): the case where OpenCV's
+// OpenCL float32 sum was seen wrong on the H200, 2^28 small integers, must be exact here in
+// every mode with a double accumulator, and in the correctly rounded mode.
+TEST_CASE("accuracy: 2^28 small integers in float32 are summed exactly", "[.][huge][accuracy]") {
+    const Reducer& r = test::reducer();
+    if (!r.device_info().has_fp64) {
+        WARN("no cl_khr_fp64: float sums accumulate in float here, which cannot be exact at this size");
+        return;
+    }
+    const std::uint64_t n = 1ull << 28;
+    const auto data = ct::make_dataset<float>(ct::Dataset::small_integers, n, test::seed_for(504));
+    const double want = ct::exact_sum_of(data.data(), n).to_double();
+    const cl::Buffer buffer = test::device_copy(r, data);
+    for (const FloatMode mode : test::float_modes()) {
+        LaunchParams p;
+        p.float_mode = mode;
+        INFO(to_string(mode));
+        try {
+            CHECK(r.sum<float>(buffer, 0, n, p) == want);
+        } catch (const Unsupported& e) {
+            CHECK((mode == FloatMode::atomic || mode == FloatMode::correctly_rounded));
+        }
+    }
+}

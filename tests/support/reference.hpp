@@ -1,6 +1,7 @@
 #pragma once
 // Exact CPU references and test data for sums, shared by the tests and clreduce-perf.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -75,7 +76,8 @@ struct Expected {
 
 namespace clreduce::testing {
 
-// Calls f(T{}) with the C++ type of `type`.
+// Calls f(T{}) with the C++ type of `type` (the six types the perf commands take; the
+// others throw std::invalid_argument).
 template <class F>
 decltype(auto) with_element_type(ElementType type, F&& f) {
     switch (type) {
@@ -85,8 +87,14 @@ decltype(auto) with_element_type(ElementType type, F&& f) {
         case ElementType::uint64: return f(std::uint64_t{});
         case ElementType::float32: return f(float{});
         case ElementType::float64: return f(double{});
+        case ElementType::int8:
+        case ElementType::uint8:
+        case ElementType::int16:
+        case ElementType::uint16:
+        case ElementType::float16: break;
     }
-    return f(std::int32_t{});
+    throw std::invalid_argument("this command takes int32, uint32, int64, uint64, float32 or float64, not " +
+                                std::string(type_name(type)));
 }
 
 }  // namespace clreduce::testing
