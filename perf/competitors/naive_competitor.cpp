@@ -15,6 +15,11 @@ std::string opencl_type(ElementType t) {
         case ElementType::uint64: return "ulong";
         case ElementType::float32: return "float";
         case ElementType::float64: return "double";
+        case ElementType::int8: return "char";
+        case ElementType::uint8: return "uchar";
+        case ElementType::int16: return "short";
+        case ElementType::uint16: return "ushort";
+        case ElementType::float16: break;
     }
     throw InvalidArgument("naive kernel: no OpenCL type for this element type");
 }
