@@ -237,7 +237,11 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
     const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
-    plan.inter_group = pick(params.inter_group, t ? &t->inter_group : nullptr, from, plan.sources.inter_group,
+    // With a floating-point accumulator the float mode decides level 3 (only FloatMode::atomic
+    // finishes atomically), so a tuned value, measured in some mode, does not carry over.
+    const bool mode_decides = is_floating(plan.accumulator);
+    plan.inter_group = pick(params.inter_group, (t && !mode_decides) ? &t->inter_group : nullptr, from,
+                            plan.sources.inter_group,
                             [&] { return atomics_fit ? InterGroup::atomic : InterGroup::second_pass; });
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
         const bool extremum = kernel.op == KernelOp::min || kernel.op == KernelOp::max;

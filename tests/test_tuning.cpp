@@ -493,7 +493,17 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
         CHECK(p.times == *k.params.times);
         CHECK(p.work_group_size == *k.params.work_group_size);
         CHECK(p.sources.times == ParamSource::known_device);
-        CHECK(p.sources.inter_group == ParamSource::known_device);
+        // Level 3 of a float accumulator follows the float mode, never a tuned value.
+        CHECK(p.sources.inter_group ==
+              (is_floating(p.accumulator) ? ParamSource::device_default : ParamSource::known_device));
+        if (is_floating(k.type)) {
+            LaunchParams atomic_mode;
+            atomic_mode.float_mode = FloatMode::atomic;
+            const LaunchPlan a = make_plan(Operation::sum, k.type, k.n, h200, atomic_mode,
+                                           TunedParams{k.params, ParamSource::known_device, k.n});
+            CHECK(a.inter_group == InterGroup::atomic);
+            CHECK(a.times == *k.params.times);
+        }
     }
     const TunedEntry* uint32_2_24 = nullptr;
     for (const TunedEntry& k : known)
