@@ -28,9 +28,9 @@ step() {
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-# Parts to run (CLREDUCE_GPU_PARTS, default all): tests tune sweeps compare. Split them over
-# several calls when one call would run too long; the disk caches stay in a fixed folder.
-parts=" ${CLREDUCE_GPU_PARTS:-tests tune sweeps compare} "
+# Parts to run (CLREDUCE_GPU_PARTS, default all): tests accuracy tune sweeps compare. Split
+# them over several calls when one call would run too long.
+parts=" ${CLREDUCE_GPU_PARTS:-tests accuracy tune sweeps compare} "
 want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
@@ -38,6 +38,8 @@ step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
 step first-result "$bin/clreduce-perf" first-result -r 7
+fi
+if want accuracy; then
 step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
 fi
 # From here on the disk caches (tuning file, program binaries) live in one folder that later
