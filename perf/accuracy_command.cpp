@@ -20,27 +20,10 @@
 #include "exact_float_sum.hpp"
 #include "op_reference.hpp"
 #include "opencv_reference.hpp"
+#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-double kernel_microseconds(const CallInfo& info) {
-    double total = 0;
-    for (const cl::Event& e : info.kernel_events) {
-        cl_ulong start = 0, end = 0;
-        check(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo");
-        check(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo");
-        total += double(end - start) / 1000.0;
-    }
-    return total;
-}
 
 std::string scientific(double v, int digits = 2) {
     if (std::isnan(v)) return "nan";
@@ -100,7 +83,7 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
                     if (row.result && !same_bits(*row.result, got)) row.repeatable = false;
                     row.result = got;
                     if (run == 0) continue;  // warm-up: program build
-                    kernel_us.push_back(kernel_microseconds(info));
+                    kernel_us.push_back(device_microseconds(info.kernel_events));
                     call_us.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
                 }
                 row.kernel_us = median(kernel_us);
@@ -203,13 +186,7 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
 }  // namespace
 
 int run_accuracy(const AccuracyOptions& o) {
-    const cl::Device device = o.device.empty() ? default_device() : select_device(o.device);
-    cl_int err = CL_SUCCESS;
-    cl::Context context(device, nullptr, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-    Reducer reducer(context, queue);
+    Reducer reducer = profiling_reducer(o.device);
     const DeviceInfo& d = reducer.device_info();
     // 2^28 elements on a GPU (the size); a CPU device gets 2^22 to stay quick.
     const std::uint64_t n = o.n ? o.n : d.is_gpu() ? (1ull << 28) : (1ull << 22);

@@ -13,6 +13,7 @@
 #include "competitors/competitor.hpp"
 #include "reference.hpp"
 #include "result_check.hpp"
+#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -74,13 +75,7 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const Reducer& r
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-    const cl::Device device = o.device.empty() ? default_device() : select_device(o.device);
-    cl_int err = CL_SUCCESS;
-    cl::Context context(device, nullptr, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-    const Reducer reducer(context, queue);
+    const Reducer reducer = profiling_reducer(o.device);
 
     CompareResult result;
     result.device = reducer.device_info();

@@ -16,6 +16,7 @@
 #include "child_process.hpp"
 #include "commands.hpp"
 #include "reference.hpp"
+#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -25,12 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 cl::Device device_of(const std::string& spec) { return spec.empty() ? default_device() : select_device(spec); }

@@ -76,13 +76,7 @@ void sweep_one_size(const SweepOptions& o, std::uint64_t n, Reducer& reducer, Sw
 int run_sweep(const SweepOptions& o) {
     if (o.min_times > o.max_times) throw InvalidArgument("--min-times is larger than --max-times");
     if (o.sizes.empty()) throw InvalidArgument("no n given");
-    const cl::Device device = o.device.empty() ? default_device() : select_device(o.device);
-    cl_int err = CL_SUCCESS;
-    cl::Context context(device, nullptr, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-    Reducer reducer(context, queue);
+    Reducer reducer = profiling_reducer(o.device);
 
     SweepResult result;
     result.device = reducer.device_info();

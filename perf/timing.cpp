@@ -1,5 +1,6 @@
 #include "timing.hpp"
 
+#include <clreduce/device_selection.hpp>
 #include <clreduce/error.hpp>
 
 namespace clreduce::perf {
@@ -13,6 +14,16 @@ double device_microseconds(const std::vector<cl::Event>& events) {
         total += double(end - start) / 1000.0;
     }
     return total;
+}
+
+Reducer profiling_reducer(const std::string& spec) {
+    const cl::Device device = spec.empty() ? default_device() : select_device(spec);
+    cl_int err = CL_SUCCESS;
+    cl::Context context(device, nullptr, nullptr, nullptr, &err);
+    check(err, "clCreateContext");
+    cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+    return Reducer(context, queue);
 }
 
 }  // namespace clreduce::perf

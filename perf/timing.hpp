@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <vector>
 
+#include <string>
+
 #include <clreduce/opencl.hpp>
+#include <clreduce/reducer.hpp>
 
 namespace clreduce::perf {
 
@@ -16,5 +19,9 @@ inline double median(std::vector<double> v) {
 
 // Sum of the kernels' execution times (profiling events), in microseconds.
 double device_microseconds(const std::vector<cl::Event>& events);
+
+// A reducer on the device `spec` names (empty: default_device()) with its own context and a
+// profiling queue, so that CallInfo's kernel events carry device times.
+Reducer profiling_reducer(const std::string& spec);
 
 }  // namespace clreduce::perf

@@ -13,6 +13,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "commands.hpp"
+#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -98,18 +99,10 @@ void print_entries(const std::vector<TunedEntry>& entries, bool timed) {
     }
 }
 
-cl::Device pick_device(const std::string& spec) { return spec.empty() ? default_device() : select_device(spec); }
-
 }  // namespace
 
 int run_tune(const TuneCommandOptions& o) {
-    const cl::Device device = pick_device(o.device);
-    cl_int err = CL_SUCCESS;
-    cl::Context context(device, nullptr, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    cl::CommandQueue queue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-    Reducer reducer(context, queue);
+    Reducer reducer = profiling_reducer(o.device);
     if (!o.file.empty()) reducer.use_tuning_database(TuningDatabase(o.file));
     const TuningDatabase db = reducer.tuning_database();
     const DeviceInfo& d = reducer.device_info();

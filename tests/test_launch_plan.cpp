@@ -5,21 +5,7 @@
 
 using namespace clreduce;
 
-namespace {
-DeviceInfo fake_gpu() {
-    DeviceInfo d;
-    d.name = "fake GPU";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 132;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.wavefront_width = 32;
-    d.is_nvidia = true;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
-    return d;
-}
-}  // namespace
+using test::fake_gpu;
 
 TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compute unit", "[plan]") {
     const DeviceInfo gpu = fake_gpu();

@@ -6,21 +6,7 @@
 
 using namespace clreduce;
 
-namespace {
-DeviceInfo fake_gpu() {
-    DeviceInfo d;
-    d.name = "fake GPU";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 132;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.wavefront_width = 32;
-    d.is_nvidia = true;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
-    return d;
-}
-}  // namespace
+using test::fake_gpu;
 
 TEST_CASE("operation plans: accumulators and level-3 strategies per operation", "[ops][plan]") {
     const DeviceInfo gpu = fake_gpu();

@@ -74,6 +74,24 @@ private:
     std::filesystem::path path_;
 };
 
+// A device description for plan tests that need no device: H200-like (132 compute units,
+// work-groups up to 1024, 48 KiB local memory, warp 32, fp64 and 64-bit atomics).
+inline DeviceInfo fake_gpu() {
+    DeviceInfo d;
+    d.platform_name = "Fake Platform";
+    d.name = "fake GPU";
+    d.driver_version = "1.2.3";
+    d.type = CL_DEVICE_TYPE_GPU;
+    d.compute_units = 132;
+    d.max_work_group_size = 1024;
+    d.local_mem_size = 48 * 1024;
+    d.wavefront_width = 32;
+    d.is_nvidia = true;
+    d.has_fp64 = true;
+    d.has_int64_atomics = true;
+    return d;
+}
+
 template <class T>
 cl::Buffer device_copy(const Reducer& r, const std::vector<T>& host) {
     cl::Buffer buffer(r.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(1, host.size()) * sizeof(T));

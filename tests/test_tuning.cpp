@@ -41,21 +41,7 @@ std::string read_text(const fs::path& file) {
     return s.str();
 }
 
-DeviceInfo fake_gpu() {
-    DeviceInfo d;
-    d.platform_name = "Fake Platform";
-    d.name = "fake GPU";
-    d.driver_version = "1.2.3";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 132;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.wavefront_width = 32;
-    d.is_nvidia = true;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
-    return d;
-}
+using test::fake_gpu;
 
 TunedEntry entry(ElementType type, std::uint64_t n, std::uint32_t times, std::uint32_t wg, Stride stride,
                  std::uint32_t vec, InterGroup level3) {
