@@ -157,6 +157,10 @@ struct Reducer::State {
     std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
     LaunchPlan plan_for(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params) const;
     OpKernel kernel_for(const Job& job, const LaunchPlan& plan) const;
+    // The plan and kernel of one call, recorded in `call` when asked for.
+    Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
+                    CallInfo* call) const;
+    KernelSpec first_spec(const Job& job, const Outcome& out) const;
     void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                 std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits,
                 const Pitch* pitch = nullptr);
@@ -316,21 +320,31 @@ const cl::Buffer& Reducer::State::upload(ExecutionSlot& slot, Chain& chain, cons
     return staging;
 }
 
+Outcome Reducer::State::prepare(const Job& job, ElementType element, std::uint64_t count,
+                                const LaunchParams& params, CallInfo* call) const {
+    Outcome out;
+    out.plan = plan_for(job, element, count, params);
+    out.kernel = kernel_for(job, out.plan);
+    out.count = count;
+    if (call != nullptr) *call = CallInfo{out.plan, {}};
+    return out;
+}
+
+KernelSpec Reducer::State::first_spec(const Job& job, const Outcome& out) const {
+    KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
+    first.transform = job.transform;
+    return first;
+}
+
 template <class T>
 Outcome Reducer::State::run(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                             const LaunchParams& params, CallInfo* call) {
     check_buffer(buffer, offset, count, sizeof(T));
-    Outcome out;
-    out.plan = plan_for(job, element_traits<T>::type, count, params);
-    out.kernel = kernel_for(job, out.plan);
-    out.count = count;
-    if (call != nullptr) *call = CallInfo{out.plan, {}};
+    Outcome out = prepare(job, element_traits<T>::type, count, params, call);
     if (count == 0) return out;
-    KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
-    first.transform = job.transform;
     auto slot = slots.acquire();
     Chain chain(out_of_order, call);
-    reduce(out.plan, first, buffer, offset, count, *slot, chain, out.bits);
+    reduce(out.plan, first_spec(job, out), buffer, offset, count, *slot, chain, out.bits);
     return out;
 }
 
@@ -340,14 +354,9 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     if (data == nullptr && count > 0) throw InvalidArgument("host pointer is null");
     if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
         throw InvalidArgument("count " + std::to_string(count) + " is too large");
-    Outcome out;
-    out.plan = plan_for(job, element_traits<T>::type, count, params);
-    out.kernel = kernel_for(job, out.plan);
-    out.count = count;
-    if (call != nullptr) *call = CallInfo{out.plan, {}};
+    Outcome out = prepare(job, element_traits<T>::type, count, params, call);
     if (count == 0) return out;
-    KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
-    first.transform = job.transform;
+    const KernelSpec first = first_spec(job, out);
     auto slot = slots.acquire();
     Chain chain(out_of_order, call);
     const cl::Buffer& staging = upload(*slot, chain, data, count * sizeof(T));
