@@ -76,6 +76,14 @@ struct AccuracyOptions {
     bool skip_opencv = false;
 };
 
+struct FloorOptions {
+    std::string device;
+    int repeats = 200;
+    std::vector<std::uint64_t> sizes = {1ull << 10, 1ull << 20};  // clreduce's own call at these n
+    std::uint64_t read_bytes = 4ull << 30;                        // the read-only kernel's span
+    std::string json;
+};
+
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
@@ -83,5 +91,6 @@ int run_accuracy(const AccuracyOptions& options);
 int run_first_result(FirstResultOptions options);
 int run_compare(const CompareOptions& options);
 int run_tune(const TuneCommandOptions& options);
+int run_floor(const FloorOptions& options);
 
 }  // namespace clreduce::perf

@@ -1,0 +1,286 @@
+// clreduce-perf floor: what bounds a synchronous reduction call on a device, measured with raw
+// OpenCL and no reduction work: the host cost of an enqueue, a launch waited for, the ways of
+// bringing 8 bytes back, a second launch, a fill, a profiling queue; then clreduce's own call
+// beside them, and the device's read bandwidth (a read-only kernel).
+#include <chrono>
+#include <functional>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <clreduce/clreduce.hpp>
+
+#include "commands.hpp"
+#include "embedded_perf_kernels.hpp"
+#include "output_files.hpp"
+#include "timing.hpp"
+
+namespace clreduce::perf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct FloorRow {
+    std::string name;
+    double median_us = 0, p10_us = 0, p90_us = 0;
+    std::string note;
+};
+
+double percentile(std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+FloorRow summarize(std::string name, const std::vector<double>& us, std::string note = {}) {
+    return {std::move(name), median(us), percentile(us, 0.1), percentile(us, 0.9), std::move(note)};
+}
+
+// Wall time of `call` over `repeats` runs after 10 warm-up runs.
+FloorRow time_wall(const std::string& name, int repeats, const std::function<void()>& call, std::string note = {}) {
+    for (int i = 0; i < 10; ++i) call();
+    std::vector<double> us;
+    for (int i = 0; i < repeats; ++i) {
+        const auto t0 = Clock::now();
+        call();
+        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    return summarize(name, us, std::move(note));
+}
+
+class Probe {
+public:
+    explicit Probe(const cl::Device& device) : device_(device) {
+        context_ = cl::Context(device);
+        queue_ = cl::CommandQueue(context_, device);
+        profiling_queue_ = cl::CommandQueue(context_, device, CL_QUEUE_PROFILING_ENABLE);
+        cl::Program program(context_, std::string(embedded_perf_kernel("call_floor.cl")));
+        const cl_int built = program.build({device});
+        if (built != CL_SUCCESS) throw BuildError(built, "", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device));
+        touch_ = cl::Kernel(program, "floor_touch");
+        touch2_ = cl::Kernel(program, "floor_touch");
+        read_ = cl::Kernel(program, "floor_read");
+        result_ = cl::Buffer(context_, CL_MEM_READ_WRITE, 64);
+        pinned_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
+        pinned_host_ = static_cast<std::int64_t*>(
+            queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
+        touch_.setArg(0, result_);
+        touch2_.setArg(0, result_);
+    }
+    ~Probe() {
+        queue_.enqueueUnmapMemObject(pinned_, pinned_host_);
+        queue_.finish();
+    }
+
+    void launch(cl::CommandQueue& queue, cl::Kernel& kernel, cl::Event* event = nullptr) {
+        kernel.setArg(1, cl_long(++value_));
+        check(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(32), cl::NDRange(32), nullptr, event),
+              "clEnqueueNDRangeKernel");
+    }
+    void read_pageable(cl::CommandQueue& queue) {
+        check(queue.enqueueReadBuffer(result_, CL_TRUE, 0, 8, &host_value_), "clEnqueueReadBuffer");
+        verify(host_value_);
+    }
+    void verify(std::int64_t seen) {
+        if (seen != value_) throw Error(fmt::format("floor: read {} where {} was written", seen, value_));
+    }
+
+    std::vector<FloorRow> rows(int repeats) {
+        std::vector<FloorRow> out;
+        {
+            std::vector<double> us;
+            for (int i = 0; i < repeats + 10; ++i) {
+                const auto t0 = Clock::now();
+                launch(queue_, touch_);
+                const auto t1 = Clock::now();
+                queue_.finish();
+                if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+            }
+            out.push_back(summarize("enqueue kernel (host cost only)", us, "clEnqueueNDRangeKernel returns"));
+        }
+        {
+            std::vector<double> us;
+            for (int i = 0; i < repeats + 10; ++i) {
+                const auto t0 = Clock::now();
+                kernel_arg_and_launch();
+                const auto t1 = Clock::now();
+                queue_.finish();
+                if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+            }
+            out.push_back(summarize("clSetKernelArg x5 + enqueue (host cost only)", us));
+        }
+        out.push_back(time_wall("kernel + clFinish", repeats, [&] {
+            launch(queue_, touch_);
+            queue_.finish();
+        }, "no result read"));
+        out.push_back(time_wall("kernel + blocking read (pageable)", repeats, [&] {
+            launch(queue_, touch_);
+            read_pageable(queue_);
+        }, "what clreduce's int32 sum does"));
+        out.push_back(time_wall("kernel + blocking read (pinned host)", repeats, [&] {
+            launch(queue_, touch_);
+            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+            verify(pinned_host_[4]);
+        }, "destination from a mapped CL_MEM_ALLOC_HOST_PTR buffer"));
+        out.push_back(time_wall("kernel + non-blocking read + clFinish", repeats, [&] {
+            launch(queue_, touch_);
+            check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_), "clEnqueueReadBuffer");
+            queue_.finish();
+            verify(host_value_);
+        }));
+        out.push_back(time_wall("kernel + read + flush + spin on event", repeats, [&] {
+            launch(queue_, touch_);
+            cl::Event done;
+            check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_, nullptr, &done),
+                  "clEnqueueReadBuffer");
+            queue_.flush();
+            while (done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) {
+            }
+            verify(host_value_);
+        }, "busy-wait instead of the driver's blocking wait"));
+        out.push_back(time_wall("kernel + blocking map/unmap (pinned buffer)", repeats, [&] {
+            touch_.setArg(0, pinned_);
+            launch(queue_, touch_);
+            void* p = queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ, 0, 8);
+            verify(*static_cast<std::int64_t*>(p));
+            queue_.enqueueUnmapMemObject(pinned_, p);
+            touch_.setArg(0, result_);
+        }, "kernel writes a CL_MEM_ALLOC_HOST_PTR buffer"));
+        out.push_back(time_wall("2 kernels + blocking read", repeats, [&] {
+            launch(queue_, touch2_);
+            launch(queue_, touch_);
+            read_pageable(queue_);
+        }, "a second pass"));
+        out.push_back(time_wall("fill 8 B + kernel + blocking read", repeats, [&] {
+            check(queue_.enqueueFillBuffer(result_, cl_long(0), 8, 8), "clEnqueueFillBuffer");
+            launch(queue_, touch_);
+            read_pageable(queue_);
+        }, "zeroing a result word first"));
+        out.push_back(time_wall("kernel with event + blocking read", repeats, [&] {
+            cl::Event event;
+            launch(queue_, touch_, &event);
+            read_pageable(queue_);
+        }, "an event object per call"));
+        out.push_back(time_wall("profiling queue: kernel with event + blocking read", repeats, [&] {
+            cl::Event event;
+            launch(profiling_queue_, touch_, &event);
+            read_pageable(profiling_queue_);
+            (void)event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        }, "as a profiled call"));
+        return out;
+    }
+
+    // Device time of one read-only pass over `bytes`, median of `repeats`.
+    FloorRow read_bandwidth(std::uint64_t bytes, int repeats, double* gbps) {
+        cl::Buffer in(context_, CL_MEM_READ_ONLY, static_cast<size_t>(bytes));
+        {
+            // Random contents (whatever the allocation held would do, but be definite).
+            std::vector<std::uint32_t> chunk(1u << 22);
+            std::mt19937 rng(7);
+            for (auto& v : chunk) v = rng();
+            const std::uint64_t chunk_bytes = chunk.size() * 4;
+            for (std::uint64_t at = 0; at < bytes; at += chunk_bytes)
+                queue_.enqueueWriteBuffer(in, CL_TRUE, static_cast<size_t>(at),
+                                          static_cast<size_t>(std::min(chunk_bytes, bytes - at)), chunk.data());
+        }
+        const DeviceInfo info = DeviceInfo::query(device_);
+        const std::size_t wg = std::min<std::size_t>(256, info.max_work_group_size);
+        const std::size_t groups = info.compute_units * 16ull;
+        cl::Buffer sink(context_, CL_MEM_WRITE_ONLY, 4);
+        read_.setArg(0, in);
+        read_.setArg(1, cl_ulong(bytes / 16));
+        read_.setArg(2, sink);
+        read_.setArg(3, cl_uint(0x9e3779b9u));
+        std::vector<double> us;
+        for (int i = 0; i <= repeats; ++i) {
+            cl::Event e;
+            check(profiling_queue_.enqueueNDRangeKernel(read_, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg),
+                                                        nullptr, &e),
+                  "clEnqueueNDRangeKernel");
+            e.wait();
+            if (i > 0) us.push_back(device_microseconds({e}));
+        }
+        FloorRow row = summarize(fmt::format("read-only kernel, {} MiB (device time)", bytes >> 20), us,
+                                 fmt::format("{} groups of {}, 16-byte loads", groups, wg));
+        *gbps = static_cast<double>(bytes) / row.median_us / 1e3;
+        row.note += fmt::format(", {:.0f} GB/s", *gbps);
+        return row;
+    }
+
+private:
+    void kernel_arg_and_launch() {
+        for (int i = 0; i < 4; ++i) touch_.setArg(0, result_);
+        launch(queue_, touch_);
+    }
+
+    cl::Device device_;
+    cl::Context context_;
+    cl::CommandQueue queue_, profiling_queue_;
+    cl::Kernel touch_, touch2_, read_;
+    cl::Buffer result_, pinned_;
+    std::int64_t* pinned_host_ = nullptr;
+    std::int64_t host_value_ = 0;
+    cl_long value_ = 0;
+};
+
+// clreduce's synchronous sum of `n` random elements on a plain (non-profiling) queue.
+template <class T>
+FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label) {
+    Reducer reducer(device);
+    std::vector<T> host(n);
+    std::mt19937 rng(11);
+    for (auto& v : host) v = static_cast<T>(rng() % 1000);
+    long double expected = 0;
+    for (const T v : host) expected += v;
+    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), host.data());
+    auto sum = reducer.sum<T>(buffer, 0, n, params);
+    const Counters before = reducer.counters();
+    FloorRow row = time_wall(label, repeats, [&] { sum = reducer.sum<T>(buffer, 0, n, params); });
+    if (static_cast<long double>(sum) != expected) throw Error("floor: clreduce's sum is wrong");
+    const Counters after = reducer.counters();
+    if (after.programs_built != before.programs_built || after.kernels_created != before.kernels_created ||
+        after.buffers_allocated != before.buffers_allocated)
+        throw Error("floor: a repeated call built, created or allocated something");
+    row.note = reducer.plan(element_traits<T>::type, n, params).describe();
+    return row;
+}
+
+}  // namespace
+
+int run_floor(const FloorOptions& options) {
+    const cl::Device device = options.device.empty() ? default_device() : select_device(options.device);
+    const DeviceInfo info = DeviceInfo::query(device);
+    std::cout << "device: " << info.platform_name << " / " << info.name << ", driver " << info.driver_version << "\n"
+              << "medians of " << options.repeats << " calls after 10 warm-up calls, wall clock unless marked\n\n";
+    std::vector<FloorRow> rows;
+    {
+        Probe probe(device);
+        rows = probe.rows(options.repeats);
+        std::uint64_t bytes = options.read_bytes;
+        bytes = std::min<std::uint64_t>(bytes, info.max_alloc_size);
+        bytes = std::min<std::uint64_t>(bytes, info.global_mem_size / 2);
+        bytes -= bytes % 16;
+        double gbps = 0;
+        if (bytes >= 16) rows.push_back(probe.read_bandwidth(bytes, std::max(5, options.repeats / 20), &gbps));
+    }
+    for (std::uint64_t n : options.sizes) {
+        rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {}, fmt::format("clreduce sum int32, n = {}", n)));
+        rows.push_back(clreduce_call<float>(device, n, options.repeats, {}, fmt::format("clreduce sum float32, n = {}", n)));
+    }
+    std::cout << fmt::format("{:<58} {:>9} {:>9} {:>9}  {}\n", "what", "median", "p10", "p90", "note");
+    for (const auto& r : rows)
+        std::cout << fmt::format("{:<58} {:>9.1f} {:>9.1f} {:>9.1f}  {}\n", r.name, r.median_us, r.p10_us, r.p90_us, r.note);
+    if (!options.json.empty()) {
+        nlohmann::json j;
+        j["device"] = device_json(info);
+        j["repeats"] = options.repeats;
+        for (const auto& r : rows)
+            j["rows"].push_back({{"what", r.name}, {"median_us", r.median_us}, {"p10_us", r.p10_us},
+                                 {"p90_us", r.p90_us}, {"note", r.note}});
+        open_output(options.json) << j.dump(2) << "\n";
+    }
+    return 0;
+}
+
+}  // namespace clreduce::perf
