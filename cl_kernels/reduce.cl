@@ -1,7 +1,8 @@
 // clreduce: the three-level reduction of the PCL-Reduction paper, for every operation.
 //   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
-//   level 3  one result per group: a partial for a second pass, an atomic finish, or the result
+//   level 3  one result per group: a partial for a second pass, an atomic finish, the result,
+//            or a partial that the last group to finish combines (one launch, fixed order)
 //
 // The operation (ops/*.cl, placed before this file) is a plug-in. It defines
 //   clreduce_state                      its state (a scalar or a struct)
@@ -40,6 +41,7 @@
 #define CLREDUCE_FINISH_PARTIAL 0       // store this group's result at out[group]
 #define CLREDUCE_FINISH_ATOMIC 1        // atomically combine into out[slot]
 #define CLREDUCE_FINISH_STORE 2         // single group: store the result at out[slot]
+#define CLREDUCE_FINISH_LAST_GROUP 3    // partial at out[2 + group]; the last group combines them
 #ifndef CLREDUCE_FINISH
 #define CLREDUCE_FINISH CLREDUCE_FINISH_ATOMIC
 #endif
@@ -54,6 +56,13 @@
 #define CLREDUCE_IN_VEC CLREDUCE_T_VEC
 #define CLREDUCE_TAKE(s, x, index) clreduce_accumulate(s, x, index)
 #endif
+#ifndef CLREDUCE_NVIDIA
+#define CLREDUCE_NVIDIA 0               // 1: NVIDIA's OpenCL (inline PTX allowed)
+#endif
+#ifndef CLREDUCE_DEVICE_RESULT
+#define CLREDUCE_DEVICE_RESULT 0        // 1: write the final value as CLREDUCE_RESULT_T to
+#endif                                  //    result_out + result_offset (asynchronous calls)
+
 #if (CLREDUCE_STATES_IN || CLREDUCE_PITCHED) && CLREDUCE_VEC != 1
 #error "states and pitched input are read one at a time (CLREDUCE_VEC 1)"
 #endif
@@ -104,13 +113,61 @@ inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
 #define CLREDUCE_TREE_STOP 1
 #endif
 
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
+// The partials of the other groups must be visible device-wide before the counter says they
+// are there: a device-scope fence on each side (NVIDIA: membar.gl; CPU devices order their
+// stores, and mem_fence keeps the compiler from moving them).
+#if CLREDUCE_NVIDIA
+#define clreduce_device_fence() asm volatile("membar.gl;" ::: "memory")
+#else
+#define clreduce_device_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#endif
+
+// Level 2: the work-group's states as one, in work-item 0 (a tree in local memory, a barrier
+// per step, the last warp by shuffle where CLREDUCE_NV_SHUFFLE). Every work-item calls it.
+inline clreduce_state clreduce_group_combine(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
+    scratch[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
+        if (lid < s)
+            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#if CLREDUCE_NV_SHUFFLE
+    // The last warp (the host guarantees CLREDUCE_WG >= CLREDUCE_WAVEFRONT): all its
+    // lanes take part, so the full mask is right.
+    if (lid < CLREDUCE_WAVEFRONT) {
+        acc = scratch[lid];
+        for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1)
+            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
+    }
+    return acc;
+#else
+    return scratch[0];
+#endif
+}
+
+// Where the final state goes: the result word out[slot] (the other word reset for the next
+// call), or, for an asynchronous call, its value at result_out + result_offset.
+inline void clreduce_store_result(__global clreduce_state* out, uint slot, clreduce_state acc,
+                                  __global uchar* result_out, ulong result_offset) {
+#if CLREDUCE_DEVICE_RESULT
+    *(__global CLREDUCE_RESULT_T*)(result_out + result_offset) = (CLREDUCE_RESULT_T)clreduce_value(acc);
+#else
+    out[slot] = acc;
+    out[slot ^ 1u] = clreduce_init();
+#endif
+}
+
 // Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
 // whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart).
 // `slot` selects the result word for the atomic and store finishes; the other word is reset
 // to the identity for the next call.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
-                     __global clreduce_state* out, uint slot
+                     __global clreduce_state* out, uint slot,
+                     __global uchar* result_out, ulong result_offset, volatile __global uint* done
 #if CLREDUCE_PITCHED
                      , ulong cols, ulong pitch, uint channels, uint channel
 #endif
@@ -180,28 +237,36 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
         for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
     }
 
-    // Level 2: tree in local memory, a barrier per step.
+    // Level 2.
     __local clreduce_state scratch[CLREDUCE_WG];
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
-        if (lid < s)
-            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#if CLREDUCE_NV_SHUFFLE
-    // The last warp (the host guarantees CLREDUCE_WG >= CLREDUCE_WAVEFRONT): all its
-    // lanes take part, so the full mask is right.
-    if (lid < CLREDUCE_WAVEFRONT) {
-        acc = scratch[lid];
-        for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1)
-            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
-    }
-#else
-    acc = scratch[0];
-#endif
+    acc = clreduce_group_combine(scratch, acc, lid);
 
     // Level 3.
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
+    // `done` counts the groups done (0 between calls); partials follow the result words. The
+    // group that counts last combines them in index order, as a second pass would, and
+    // resets the count.
+    __local uint clreduce_last;
+    __global clreduce_state* partials = out + 2;
+    if (lid == 0) {
+        partials[group] = acc;
+        clreduce_device_fence();
+        clreduce_last = atomic_inc(done) == (uint)(get_num_groups(0) - 1);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (clreduce_last) {
+        clreduce_device_fence();
+        // volatile: read where the other groups wrote, past any cache of this compute unit.
+        const volatile __global clreduce_state* seen = partials;
+        clreduce_state s = clreduce_init();
+        for (ulong j = lid; j < get_num_groups(0); j += CLREDUCE_WG) s = clreduce_combine(s, seen[j]);
+        s = clreduce_group_combine(scratch, s, lid);
+        if (lid == 0) {
+            clreduce_store_result(out, slot, s, result_out, result_offset);
+            *done = 0;
+        }
+    }
+#else
     if (lid == 0) {
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_PARTIAL
         out[group] = acc;
@@ -213,8 +278,8 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
         if (group == 0)
             out[slot ^ 1u] = clreduce_init();
 #else
-        out[slot] = acc;
-        out[slot ^ 1u] = clreduce_init();
+        clreduce_store_result(out, slot, acc, result_out, result_offset);
 #endif
     }
+#endif
 }

@@ -6,9 +6,35 @@
 
 namespace clreduce {
 
-ExecutionSlot::ExecutionSlot(cl::Context context, ProgramCache& programs, const KernelSources& sources,
-                             AtomicCounters& counters)
-    : context_(std::move(context)), programs_(programs), sources_(sources), counters_(counters) {}
+ExecutionSlot::ExecutionSlot(cl::Context context, cl::CommandQueue queue, ProgramCache& programs,
+                             const KernelSources& sources, AtomicCounters& counters)
+    : context_(std::move(context)), queue_(std::move(queue)), programs_(programs), sources_(sources),
+      counters_(counters) {}
+
+ExecutionSlot::~ExecutionSlot() {
+    if (host_ == nullptr) return;
+    // Unmapped before release; a failure here has nobody to report to.
+    if (queue_.enqueueUnmapMemObject(host_buffer_, host_) == CL_SUCCESS) queue_.finish();
+}
+
+unsigned char* ExecutionSlot::host_result(std::uint64_t bytes) {
+    if (host_ != nullptr && bytes <= host_bytes_) return host_;
+    if (host_ != nullptr) {
+        check(queue_.enqueueUnmapMemObject(host_buffer_, host_), "clEnqueueUnmapMemObject");
+        host_ = nullptr;
+    }
+    const std::uint64_t size = std::max<std::uint64_t>(bytes, 64);
+    cl_int err = CL_SUCCESS;
+    host_buffer_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(size), nullptr, &err);
+    check(err, "clCreateBuffer");
+    counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
+    void* mapped = queue_.enqueueMapBuffer(host_buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                           static_cast<size_t>(size), nullptr, nullptr, &err);
+    check(err, "clEnqueueMapBuffer");
+    host_ = static_cast<unsigned char*>(mapped);
+    host_bytes_ = size;
+    return host_;
+}
 
 cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
     auto found = kernels_.find(spec);
@@ -35,16 +61,30 @@ const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacit
 
 const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
 const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
-const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes) {
+const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t states) {
     // At least 16 bytes, so that the common 8-byte states never grow it.
-    const std::uint64_t bytes = std::max<std::uint64_t>(16, 2 * state_bytes);
+    const std::uint64_t bytes = std::max<std::uint64_t>(16, states * state_bytes);
     if (bytes > result_bytes_ || result_() == nullptr) prepared_for.reset();
     return grow(result_, result_bytes_, bytes);
 }
 
-SlotPool::SlotPool(cl::Context context, ProgramCache& programs, const KernelSources& sources,
+const cl::Buffer& ExecutionSlot::done_counter(const cl::CommandQueue& queue) {
+    if (done_() != nullptr) return done_;
+    cl_int err = CL_SUCCESS;
+    cl::Buffer counter(context_, CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &err);
+    check(err, "clCreateBuffer");
+    counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
+    // Blocking, once per slot: on an out-of-order queue too, every kernel sees the 0.
+    const cl_uint zero = 0;
+    check(queue.enqueueWriteBuffer(counter, CL_TRUE, 0, sizeof zero, &zero), "clEnqueueWriteBuffer");
+    done_ = std::move(counter);
+    return done_;
+}
+
+SlotPool::SlotPool(cl::Context context, cl::CommandQueue queue, ProgramCache& programs, const KernelSources& sources,
                    AtomicCounters& counters)
-    : context_(std::move(context)), programs_(programs), sources_(sources), counters_(counters) {}
+    : context_(std::move(context)), queue_(std::move(queue)), programs_(programs), sources_(sources),
+      counters_(counters) {}
 
 SlotPool::Lease SlotPool::acquire() {
     {
@@ -55,7 +95,7 @@ SlotPool::Lease SlotPool::acquire() {
             return Lease(*this, std::move(slot));
         }
     }
-    return Lease(*this, std::make_unique<ExecutionSlot>(context_, programs_, sources_, counters_));
+    return Lease(*this, std::make_unique<ExecutionSlot>(context_, queue_, programs_, sources_, counters_));
 }
 
 void SlotPool::give_back(std::unique_ptr<ExecutionSlot> slot) {

@@ -22,18 +22,29 @@ struct AtomicCounters {
 };
 
 // The device resources of one call in flight: kernel objects (clSetKernelArg is not
-// thread-safe, so each slot has its own), the two result words, the partials of a second
-// pass and the upload scratch for host data. Buffers only grow, so a repeated call
-// allocates nothing.
+// thread-safe, so each slot has its own), the result words, the partials of a second
+// pass, the upload scratch for host data and pinned host memory the result is read into.
+// Buffers only grow, so a repeated call allocates nothing.
 class ExecutionSlot {
 public:
-    ExecutionSlot(cl::Context context, ProgramCache& programs, const KernelSources& sources, AtomicCounters& counters);
+    ExecutionSlot(cl::Context context, cl::CommandQueue queue, ProgramCache& programs, const KernelSources& sources,
+                  AtomicCounters& counters);
+    ~ExecutionSlot();
+    ExecutionSlot(const ExecutionSlot&) = delete;
+    ExecutionSlot& operator=(const ExecutionSlot&) = delete;
 
     cl::Kernel& kernel(const KernelSpec& spec);
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
-    // Room for two result words of `state_bytes` each. A new buffer forgets prepared_for.
-    const cl::Buffer& result(std::uint64_t state_bytes);
+    // Room for `states` states of `state_bytes` each: the two result words, then (last-group
+    // finish) the partials. A new buffer forgets prepared_for.
+    const cl::Buffer& result(std::uint64_t state_bytes, std::uint64_t states = 2);
+    // The last-group finish's count of groups done: 0 between calls (each call leaves it 0);
+    // made and zeroed on first use, with `queue`.
+    const cl::Buffer& done_counter(const cl::CommandQueue& queue);
+    // Pinned host memory of at least `bytes` (mapped once), where results are read to: a
+    // read into pinned memory skips the driver's staging copy.
+    unsigned char* host_result(std::uint64_t bytes);
 
     // The kernels ping-pong between two result words: a call uses word `next_word` and
     // resets the other to the identity for the call after it, so the atomic finish needs
@@ -41,11 +52,19 @@ public:
     // next word holds; unknown after an error or on a fresh slot, which costs one fill.
     cl_uint next_word = 0;
     std::optional<std::pair<KernelOp, ElementType>> prepared_for;
+    // On an out-of-order queue: the last command of this slot's previous asynchronous call,
+    // which the next call through the slot must wait for.
+    cl::Event pending;
 
 private:
     const cl::Buffer& grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes);
 
     cl::Context context_;
+    cl::CommandQueue queue_;
+    cl::Buffer host_buffer_;
+    cl::Buffer done_;
+    unsigned char* host_ = nullptr;
+    std::uint64_t host_bytes_ = 0;
     ProgramCache& programs_;
     const KernelSources& sources_;
     AtomicCounters& counters_;
@@ -62,7 +81,8 @@ private:
 // are busy.
 class SlotPool {
 public:
-    SlotPool(cl::Context context, ProgramCache& programs, const KernelSources& sources, AtomicCounters& counters);
+    SlotPool(cl::Context context, cl::CommandQueue queue, ProgramCache& programs, const KernelSources& sources,
+             AtomicCounters& counters);
 
     class Lease {
     public:
@@ -84,6 +104,7 @@ private:
     void give_back(std::unique_ptr<ExecutionSlot> slot);
 
     cl::Context context_;
+    cl::CommandQueue queue_;
     ProgramCache& programs_;
     const KernelSources& sources_;
     AtomicCounters& counters_;

@@ -72,6 +72,9 @@ std::string KernelSpec::build_options() const {
     if (int64_min_max) o += " -DCLREDUCE_INT64_MIN_MAX=1";
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";
     if (pitched) o += " -DCLREDUCE_PITCHED=1";
+    if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
+    if (device_result)
+        o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type(result_type));
     return o;
 }
 
@@ -98,13 +101,15 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.times = plan.times;
     spec.work_group_size = plan.work_group_size;
     spec.stride = plan.stride;
-    spec.finish = plan.groups == 1                          ? Finish::store
-                  : plan.inter_group == InterGroup::atomic ? Finish::atomic
-                                                           : Finish::partial;
+    spec.finish = plan.groups == 1                              ? Finish::store
+                  : plan.inter_group == InterGroup::atomic     ? Finish::atomic
+                  : plan.inter_group == InterGroup::last_group ? Finish::last_group
+                                                               : Finish::partial;
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
     spec.wavefront = shuffle_width(plan.work_group_size, device);
+    spec.nvidia = device.is_nvidia;
     return spec;
 }
 
@@ -124,6 +129,9 @@ KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, con
     spec.stride = Stride::global;
     spec.finish = Finish::store;
     spec.wavefront = shuffle_width(plan.work_group_size, device);
+    spec.nvidia = device.is_nvidia;
+    spec.device_result = first.device_result;
+    spec.result_type = first.result_type;
     return spec;
 }
 

@@ -12,7 +12,7 @@
 namespace clreduce {
 
 // How a launch of cl_kernels/reduce.cl ends (CLREDUCE_FINISH there).
-enum class Finish : int { partial = 0, atomic = 1, store = 2 };
+enum class Finish : int { partial = 0, atomic = 1, store = 2, last_group = 3 };
 
 // Everything one compiled specialisation of the kernel depends on.
 struct KernelSpec {
@@ -31,10 +31,15 @@ struct KernelSpec {
     Stride stride = Stride::global;
     Finish finish = Finish::store;
     std::uint32_t wavefront = 1;  // > 1 only when the NVIDIA warp shuffle finishes the tree
+    bool nvidia = false;          // NVIDIA's OpenCL: inline PTX (the last group's fence)
+    // Asynchronous calls: the store or last-group finish writes the result's value as
+    // `result_type` into the caller's buffer instead of the result word.
+    bool device_result = false;
+    ElementType result_type = ElementType::int64;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator, vector_width,
-                        times, work_group_size, stride, finish, wavefront);
+                        times, work_group_size, stride, finish, wavefront, nvidia, device_result, result_type);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

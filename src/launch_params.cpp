@@ -85,7 +85,16 @@ std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size
 std::string_view to_string(Stride stride) { return stride == Stride::global ? "global" : "local"; }
 
 std::string_view to_string(InterGroup inter_group) {
-    return inter_group == InterGroup::atomic ? "atomic" : "second_pass";
+    switch (inter_group) {
+        case InterGroup::atomic: return "atomic";
+        case InterGroup::second_pass: return "second_pass";
+        case InterGroup::last_group: return "last_group";
+    }
+    return "?";
+}
+
+bool has_last_group_finish(const DeviceInfo& device) {
+    return device.is_nvidia || (device.type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
 std::string_view to_string(ParamSource source) {
@@ -242,7 +251,14 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
     const bool mode_decides = is_floating(plan.accumulator);
     plan.inter_group = pick(params.inter_group, (t && !mode_decides) ? &t->inter_group : nullptr, from,
                             plan.sources.inter_group,
-                            [&] { return atomics_fit ? InterGroup::atomic : InterGroup::second_pass; });
+                            [&] {
+                                return atomics_fit                    ? InterGroup::atomic
+                                       : has_last_group_finish(device) ? InterGroup::last_group
+                                                                       : InterGroup::second_pass;
+                            });
+    if (plan.inter_group == InterGroup::last_group && !has_last_group_finish(device))
+        throw Unsupported("InterGroup::last_group needs a device-wide memory fence clreduce knows (NVIDIA or a CPU "
+                          "device), not on '" + device.name + "'; use InterGroup::second_pass");
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
         const bool extremum = kernel.op == KernelOp::min || kernel.op == KernelOp::max;
         const char* why = extremum ? "' (min/max finish atomically only with integer accumulators; 64-bit ones "

@@ -46,24 +46,42 @@ cl::Device queue_device(const cl::CommandQueue& queue) {
 
 // The commands of one call. Events are made only where needed: to order the commands on an
 // out-of-order queue, and for callers who ask for the kernel events.
+// An asynchronous call also needs the last command's event (it returns it), and may start
+// after events of the caller's and of the slot's previous call.
 class Chain {
 public:
-    Chain(bool out_of_order, CallInfo* info) : ordered_(out_of_order), info_(info) {}
+    Chain(bool out_of_order, CallInfo* info, bool keep_last = false) : ordered_(out_of_order), info_(info), keep_last_(keep_last) {}
+    // The first command also waits for these.
+    void wait_for(const std::vector<cl::Event>& events) {
+        for (const auto& e : events)
+            if (e() != nullptr) wait_.push_back(e);
+    }
     // Wait list for the next command: the previous command, on an out-of-order queue.
     const std::vector<cl::Event>* wait() const { return wait_.empty() ? nullptr : &wait_; }
     // Where the next command's event goes, or null when nobody needs it.
-    cl::Event* event() { return (ordered_ || info_ != nullptr) ? &next_ : nullptr; }
+    cl::Event* event() { return (ordered_ || keep_last_ || info_ != nullptr) ? &next_ : nullptr; }
     void done(bool is_kernel) {
         if (ordered_) wait_.assign(1, next_);
+        else wait_.clear();
         if (is_kernel && info_ != nullptr) info_->kernel_events.push_back(next_);
+        last_ = next_;
         next_ = cl::Event();
     }
+    const cl::Event& last() const { return last_; }
 
 private:
     bool ordered_;
     CallInfo* info_;
+    bool keep_last_;
     std::vector<cl::Event> wait_;
     cl::Event next_;
+    cl::Event last_;
+};
+
+// Where an asynchronous call leaves its result: bytes [offset, offset + size) of buffer.
+struct DeviceResult {
+    const cl::Buffer* buffer = nullptr;
+    std::uint64_t offset = 0;
 };
 
 // The largest plug-in state the host reads back.
@@ -139,7 +157,7 @@ struct Reducer::State {
           device(std::move(device_)),
           info(DeviceInfo::query(device)),
           programs(context, device, cache_directory(), counters.programs_built, counters.programs_loaded),
-          slots(context, programs, sources, counters) {
+          slots(context, queue, programs, sources, counters) {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
@@ -161,9 +179,12 @@ struct Reducer::State {
     Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
                     CallInfo* call) const;
     KernelSpec first_spec(const Job& job, const Outcome& out) const;
+    // Enqueues the plan's launches over [offset, offset + count) of `input`. Synchronous
+    // (device == nullptr): reads the final state's bits into result_bits. Asynchronous: the
+    // kernels write the value into *device (first.device_result) and nothing is waited for.
     void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                 std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits,
-                const Pitch* pitch = nullptr);
+                const Pitch* pitch = nullptr, const DeviceResult* device = nullptr);
     const cl::Buffer& upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes);
 
     template <class T>
@@ -171,6 +192,17 @@ struct Reducer::State {
                 const LaunchParams& params, CallInfo* info);
     template <class T>
     Outcome run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info);
+    template <class T, class R>
+    cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                        const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                        const std::vector<cl::Event>& wait);
+    // The chain of one call through `slot`: on an out-of-order queue it starts after the
+    // slot's previous asynchronous call.
+    Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {
+        Chain chain(out_of_order, call, keep_last);
+        if (out_of_order) chain.wait_for({slot.pending});
+        return chain;
+    }
     template <class T>
     std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
                                      const LaunchParams& params);
@@ -240,16 +272,17 @@ OpKernel Reducer::State::kernel_for(const Job& job, const LaunchPlan& plan) cons
                        : op_kernel(job.op, plan.float_mode, plan.accumulator);
 }
 
-// Enqueues the plan's launches over [offset, offset + count) of `input` and reads the final
-// state's bits into result_bits (blocking).
 void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input,
                             std::uint64_t offset, std::uint64_t count, ExecutionSlot& slot, Chain& chain,
-                            unsigned char* result_bits, const Pitch* pitch) {
+                            unsigned char* result_bits, const Pitch* pitch, const DeviceResult* device) {
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     if (state_bytes > kMaxStateBytes) throw Error("internal: state larger than kMaxStateBytes");
-    const cl::Buffer& result = slot.result(state_bytes);
+    const bool last_group = first.finish == Finish::last_group;
+    const cl::Buffer& result = slot.result(state_bytes, last_group ? 2 + plan.groups : 2);
     const cl_uint word = slot.next_word;
     const std::pair<KernelOp, ElementType> identity{first.op, plan.accumulator};
+    const cl::Buffer& result_out = device != nullptr ? *device->buffer : result;
+    const cl_ulong result_offset = device != nullptr ? device->offset : 0;
     try {
         if (first.finish == Finish::atomic && slot.prepared_for != identity) {
             const std::uint64_t start = atomic_identity(first.op, plan.accumulator);
@@ -268,11 +301,14 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
         check(kernel.setArg(2, cl_ulong(count)), "clSetKernelArg");
         check(kernel.setArg(3, first_out), "clSetKernelArg");
         check(kernel.setArg(4, word), "clSetKernelArg");
+        check(kernel.setArg(5, result_out), "clSetKernelArg");
+        check(kernel.setArg(6, result_offset), "clSetKernelArg");
+        check(kernel.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
         if (pitch != nullptr) {
-            check(kernel.setArg(5, cl_ulong(pitch->cols)), "clSetKernelArg");
-            check(kernel.setArg(6, cl_ulong(pitch->pitch)), "clSetKernelArg");
-            check(kernel.setArg(7, cl_uint(pitch->channels)), "clSetKernelArg");
-            check(kernel.setArg(8, cl_uint(pitch->channel)), "clSetKernelArg");
+            check(kernel.setArg(8, cl_ulong(pitch->cols)), "clSetKernelArg");
+            check(kernel.setArg(9, cl_ulong(pitch->pitch)), "clSetKernelArg");
+            check(kernel.setArg(10, cl_uint(pitch->channels)), "clSetKernelArg");
+            check(kernel.setArg(11, cl_uint(pitch->channel)), "clSetKernelArg");
         }
         check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
                                          cl::NDRange(static_cast<size_t>(plan.groups * plan.work_group_size)),
@@ -287,16 +323,29 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
             check(combine.setArg(2, cl_ulong(plan.groups)), "clSetKernelArg");
             check(combine.setArg(3, result), "clSetKernelArg");
             check(combine.setArg(4, word), "clSetKernelArg");
+            check(combine.setArg(5, result_out), "clSetKernelArg");
+            check(combine.setArg(6, result_offset), "clSetKernelArg");
+            check(combine.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
             check(queue.enqueueNDRangeKernel(combine, cl::NullRange, cl::NDRange(plan.work_group_size),
                                              cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
                   "clEnqueueNDRangeKernel");
             chain.done(true);
         }
-        check(queue.enqueueReadBuffer(result, CL_TRUE, word * state_bytes, state_bytes, result_bits, chain.wait()),
-              "clEnqueueReadBuffer");
+        if (device == nullptr) {
+            unsigned char* pinned = slot.host_result(state_bytes);
+            check(queue.enqueueReadBuffer(result, CL_TRUE, word * state_bytes, state_bytes, pinned, chain.wait()),
+                  "clEnqueueReadBuffer");
+            std::memcpy(result_bits, pinned, state_bytes);
+        }
     } catch (...) {
         slot.prepared_for.reset();
         throw;
+    }
+    // A device result leaves the result words alone: the next call uses the same word. Its
+    // partials, though, may have overwritten words laid out for another state size.
+    if (device != nullptr) {
+        if (last_group) slot.prepared_for.reset();
+        return;
     }
     slot.next_word = word ^ 1u;
     slot.prepared_for = identity;
@@ -343,7 +392,7 @@ Outcome Reducer::State::run(const Job& job, const cl::Buffer& buffer, std::uint6
     Outcome out = prepare(job, element_traits<T>::type, count, params, call);
     if (count == 0) return out;
     auto slot = slots.acquire();
-    Chain chain(out_of_order, call);
+    Chain chain = chain_for(*slot, call);
     reduce(out.plan, first_spec(job, out), buffer, offset, count, *slot, chain, out.bits);
     return out;
 }
@@ -358,7 +407,7 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     if (count == 0) return out;
     const KernelSpec first = first_spec(job, out);
     auto slot = slots.acquire();
-    Chain chain(out_of_order, call);
+    Chain chain = chain_for(*slot, call);
     const cl::Buffer& staging = upload(*slot, chain, data, count * sizeof(T));
     try {
         reduce(out.plan, first, staging, 0, count, *slot, chain, out.bits);
@@ -367,6 +416,39 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
         throw;
     }
     return out;
+}
+
+template <class T, class R>
+cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset,
+                                    std::uint64_t count, const cl::Buffer& result, std::uint64_t result_offset,
+                                    const LaunchParams& params, const std::vector<cl::Event>& wait) {
+    check_buffer(buffer, offset, count, sizeof(T));
+    const std::uint64_t result_bytes = buffer_bytes(result);
+    if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
+        throw InvalidArgument("result_offset " + std::to_string(result_offset) + " must be a multiple of " +
+                              std::to_string(sizeof(R)) + " with room for the " + std::to_string(sizeof(R)) +
+                              "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
+    if (count == 0 && job.op != Operation::sum)
+        throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
+    if (params.inter_group == InterGroup::atomic)
+        throw Unsupported("asynchronous calls finish with InterGroup::last_group or second_pass, not atomic");
+    LaunchParams p = params;
+    if (p.float_mode == FloatMode::atomic) p.float_mode = FloatMode::deterministic;
+    Outcome out = prepare(job, element_traits<T>::type, count, p, nullptr);
+    if (out.kernel.op == KernelOp::add_exact)
+        throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
+    if (out.plan.inter_group == InterGroup::atomic)
+        out.plan.inter_group = has_last_group_finish(info) ? InterGroup::last_group : InterGroup::second_pass;
+    KernelSpec first = first_spec(job, out);
+    first.device_result = true;
+    first.result_type = element_traits<R>::type;
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, nullptr, true);
+    chain.wait_for(wait);
+    const DeviceResult destination{&result, result_offset};
+    reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
+    if (out_of_order) slot->pending = chain.last();
+    return chain.last();
 }
 
 // One launch chain per channel over the pitched image: channel c reads element c of every pixel.
@@ -410,7 +492,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     }
     if (count == 0) return out;
     auto slot = slots.acquire();
-    Chain chain(out_of_order, nullptr);
+    Chain chain = chain_for(*slot, nullptr);
     const cl::Buffer* input = buffer;
     if (buffer == nullptr) input = &upload(*slot, chain, data, span);
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
@@ -588,6 +670,26 @@ CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
 #undef CLREDUCE_DEFINE_OPERATION
 
 template <class T>
+cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait) const {
+    return state_->run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
+                                               params, wait);
+}
+template <class T>
+cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait) const {
+    return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait);
+}
+template <class T>
+cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait) const {
+    return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait);
+}
+
+template <class T>
 ArgResult<T> Reducer::argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const LaunchParams& params, CallInfo* info) const {
     return arg_result<T>(state_->run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
@@ -704,7 +806,16 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                          \
     template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&) const;       \
-    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;                 \
+    template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+        const;                                                                                                     \
+    template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+        const;                                                                                                     \
+    template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+        const;
 CLREDUCE_INSTANTIATE(std::int8_t)
 CLREDUCE_INSTANTIATE(std::uint8_t)
 CLREDUCE_INSTANTIATE(std::int16_t)

@@ -50,6 +50,7 @@ Stride parse_stride(const std::string& s) {
 InterGroup parse_inter_group(const std::string& s) {
     if (s == "atomic") return InterGroup::atomic;
     if (s == "second_pass") return InterGroup::second_pass;
+    if (s == "last_group") return InterGroup::last_group;
     throw InvalidArgument("unknown inter_group '" + s + "'");
 }
 

@@ -21,15 +21,16 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
     CHECK(make_plan(Operation::norm_inf, ElementType::float32, n, gpu).accumulator == ElementType::float32);
     CHECK(make_plan(Operation::min, ElementType::uint8, n, gpu).accumulator == ElementType::uint8);
     CHECK(make_plan(Operation::argmax, ElementType::float64, n, gpu).accumulator == ElementType::float64);
-    // Integer additive operations finish atomically; the others store partials.
+    // Integer additive operations finish atomically; the others store partials that the last
+    // group combines (on NVIDIA and CPU devices; a second pass elsewhere, below).
     CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).inter_group == InterGroup::atomic);
     // Integer min/max finish with atomic_min/max: 32-bit always, 64-bit with the extension.
     CHECK(make_plan(Operation::min, ElementType::int32, n, gpu).inter_group == InterGroup::atomic);
     CHECK(make_plan(Operation::max, ElementType::uint32, n, gpu).inter_group == InterGroup::atomic);
-    CHECK(make_plan(Operation::min, ElementType::int64, n, gpu).inter_group == InterGroup::second_pass);
-    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
-    CHECK(make_plan(Operation::min, ElementType::int8, n, gpu).inter_group == InterGroup::second_pass);
-    CHECK(make_plan(Operation::max, ElementType::float32, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::min, ElementType::int64, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::min, ElementType::int8, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, gpu).inter_group == InterGroup::last_group);
     DeviceInfo extended = gpu;
     extended.has_int64_min_max_atomics = true;
     CHECK(make_plan(Operation::min, ElementType::int64, n, extended).inter_group == InterGroup::atomic);
@@ -40,8 +41,8 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
                           return p;
                       }()),
                       Catch::Contains("cl_khr_int64_extended_atomics"));
-    CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::second_pass);
-    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::last_group);
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_WITH(make_plan(Operation::argmin, ElementType::int32, n, gpu, atomic),
@@ -55,7 +56,7 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
     CHECK_THAT(cas.describe(), Catch::Contains("mode=atomic"));
     DeviceInfo no64 = gpu;
     no64.has_int64_atomics = false;
-    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::last_group);
     fast.accumulator = ElementType::float32;
     CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::atomic);
     CHECK_THAT(make_plan(Operation::argmin, ElementType::int32, n, gpu).describe(), Catch::StartsWith("argmin int32"));
@@ -88,4 +89,27 @@ TEST_CASE("operation plans: types the device lacks and large states", "[ops][pla
     LaunchParams cr;
     cr.float_mode = FloatMode::correctly_rounded;
     CHECK(make_plan(Operation::max, ElementType::float32, 100, gpu, cr).accumulator == ElementType::float32);
+}
+
+TEST_CASE("the last-group finish is the default only where clreduce knows a device-wide fence", "[plan]") {
+    const std::uint64_t n = 1 << 20;
+    DeviceInfo other = test::fake_gpu();
+    other.is_nvidia = false;
+    other.name = "fake non-NVIDIA GPU";
+    CHECK(has_last_group_finish(test::fake_gpu()));
+    CHECK_FALSE(has_last_group_finish(other));
+    DeviceInfo cpu = other;
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    CHECK(has_last_group_finish(cpu));
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, other).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::argmin, ElementType::int32, n, other).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, cpu).inter_group == InterGroup::last_group);
+    LaunchParams last;
+    last.inter_group = InterGroup::last_group;
+    CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::int32, n, other, last), Unsupported);
+    CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::int32, n, other, last),
+                      Catch::Contains("fake non-NVIDIA GPU") && Catch::Contains("InterGroup::second_pass"));
+    CHECK(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).inter_group == InterGroup::last_group);
+    CHECK_THAT(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).describe(),
+               Catch::Contains("level3=last_group"));
 }

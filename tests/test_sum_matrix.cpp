@@ -164,7 +164,7 @@ TEST_CASE("more than 2^31 elements and offsets beyond 4 GiB", "[.][huge]") {
     for (const Range range : {Range{0, n}, Range{(1ull << 30) + 3, (1ull << 20) + 5}, Range{n - 1000, 1000}}) {
         const auto expected = testing::exact_sum(data.data() + range.offset, range.count);
         for (Stride stride : {Stride::global, Stride::local}) {
-            for (InterGroup strategy : {InterGroup::atomic, InterGroup::second_pass}) {
+            for (InterGroup strategy : test::strategies<T>(r.device_info())) {
                 LaunchParams params;
                 params.stride = stride;
                 params.inter_group = strategy;

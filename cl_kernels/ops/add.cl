@@ -7,6 +7,7 @@
 
 typedef CLREDUCE_ACC clreduce_state;
 #define CLREDUCE_STATE_SCALAR 1
+#define clreduce_value(s) (s)        // the result a state stands for (asynchronous calls)
 
 inline clreduce_state clreduce_init(void) { return (clreduce_state)0; }
 inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) { return a + b; }

@@ -4,6 +4,7 @@ typedef struct {
     CLREDUCE_ACC s;
     CLREDUCE_ACC c;
 } clreduce_state;
+#define clreduce_value(a) ((a).s + (a).c)  // the result a state stands for (asynchronous calls)
 
 inline clreduce_state clreduce_init(void) {
     clreduce_state z = {0, 0};

@@ -6,6 +6,7 @@
 #endif
 
 typedef CLREDUCE_ACC clreduce_state;
+#define clreduce_value(s) (s)        // the result a state stands for (asynchronous calls)
 #define CLREDUCE_STATE_SCALAR 1
 
 #if CLREDUCE_ACC_FLOAT

@@ -1,5 +1,6 @@
 // Operation: multiply (product, transform-product). State: the accumulator.
 typedef CLREDUCE_ACC clreduce_state;
+#define clreduce_value(s) (s)        // the result a state stands for (asynchronous calls)
 #define CLREDUCE_STATE_SCALAR 1
 
 inline clreduce_state clreduce_init(void) { return (clreduce_state)1; }

@@ -17,13 +17,22 @@ enum class Stride { global, local };
 // Level 3: how the per-group results become one.
 //   atomic:      one launch, each group atomically adds into the result (integer accumulators)
 //   second_pass: groups store partials, one more single-group launch combines them
-//                (deterministic; used for floating point)
-enum class InterGroup { atomic, second_pass };
+//                (deterministic)
+//   last_group:  groups store partials and count themselves done with an atomic; the group
+//                that counts last combines the partials in the second pass's order (one
+//                launch, deterministic, the same bits as second_pass). Needs a device-wide
+//                memory fence clreduce knows: NVIDIA (PTX membar.gl) and CPU devices; the
+//                default where atomics do not fit, on those devices.
+enum class InterGroup { atomic, second_pass, last_group };
+
+// Whether `device` can finish with InterGroup::last_group.
+bool has_last_group_finish(const DeviceInfo& device);
 
 // How floating-point additive reductions (sum, mean, sum_of_squares, norm_l1, norm_l2 and
 // transform_reduce with Combine::sum) accumulate. Integer reductions are exact (modulo the
 // accumulator's width) whatever the mode.
-//   deterministic      (default) fixed order: in-thread, tree, partials and a second pass.
+//   deterministic      (default) fixed order: in-thread, tree, partials combined by the last
+//                      group (or a second pass where InterGroup::last_group is not offered).
 //                      Bit-identical run after run on one device with one plan; no float
 //                      atomics. Error <= (n - 1) * u * sum|x| (u of the accumulator).
 //   atomic             groups add their results into the accumulator with a compare-and-swap

@@ -96,6 +96,30 @@ public:
         return sum<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
+    // Asynchronous sum, min and max of a cl::Buffer range: they enqueue and return, the host
+    // waits for nothing and nothing is read back. The reduction's last kernel writes the
+    // value, of the type the synchronous call returns (sum: sum_type_t<T>, min/max: T), into
+    // bytes [result_offset, result_offset + sizeof) of `result`; result_offset must be a
+    // multiple of that size. The returned event completes when the value is there. The
+    // reduction first waits for `wait` (say, the upload of `buffer`); on the reducer's
+    // in-order queue, later commands see the value without waiting on the event. Level 3 is
+    // the last-group finish (one launch), or a second pass where the device lacks it, so the
+    // result is deterministic in every float mode but correctly_rounded, which is refused
+    // (its rounding is done on the host); asking for InterGroup::atomic is refused too. Sum
+    // of an empty range writes 0; min/max of one throw InvalidArgument.
+    template <class T>
+    cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
+                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}) const;
+    template <class T>
+    cl::Event min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
+                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}) const;
+    template <class T>
+    cl::Event max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
+                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}) const;
+
     // Product, in the accumulator (integers wrap around modulo 2^bits; empty range: 1).
     template <class T>
     sum_type_t<T> product(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
