@@ -126,7 +126,9 @@ inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
 
 // Level 2: the work-group's states as one, in work-item 0 (a tree in local memory, a barrier
 // per step, the last warp by shuffle where CLREDUCE_NV_SHUFFLE). Every work-item calls it.
-inline clreduce_state clreduce_group_combine(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
+// (Always inlined: a C99 inline function the compiler declines to inline would be a call to
+// an external definition that does not exist, as with the correctly rounded sum's big state.)
+__attribute__((always_inline)) inline clreduce_state clreduce_group_combine(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
@@ -150,7 +152,7 @@ inline clreduce_state clreduce_group_combine(__local clreduce_state* scratch, cl
 
 // Where the final state goes: the result word out[slot] (the other word reset for the next
 // call), or, for an asynchronous call, its value at result_out + result_offset.
-inline void clreduce_store_result(__global clreduce_state* out, uint slot, clreduce_state acc,
+__attribute__((always_inline)) inline void clreduce_store_result(__global clreduce_state* out, uint slot, clreduce_state acc,
                                   __global uchar* result_out, ulong result_offset) {
 #if CLREDUCE_DEVICE_RESULT
     *(__global CLREDUCE_RESULT_T*)(result_out + result_offset) = (CLREDUCE_RESULT_T)clreduce_value(acc);

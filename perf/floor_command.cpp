@@ -246,6 +246,38 @@ FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, L
     return row;
 }
 
+// clreduce's asynchronous sum: the host cost of each call in a chain of calls that nothing
+// waits for between them (the result of call k goes to slot k of a device buffer), checked
+// against the exact sum at the end.
+template <class T>
+FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repeats, std::string label) {
+    Reducer reducer(device);
+    std::vector<T> host(n);
+    std::mt19937 rng(13);
+    for (auto& v : host) v = static_cast<T>(rng() % 1000);
+    long double expected = 0;
+    for (const T v : host) expected += v;
+    using R = sum_type_t<T>;
+    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), host.data());
+    const int chain = 100;
+    cl::Buffer results(reducer.context(), CL_MEM_READ_WRITE, chain * sizeof(R));
+    reducer.sum_async<T>(buffer, 0, n, results).wait();  // warm-up: the program and the slot
+    std::vector<double> us;
+    while (static_cast<int>(us.size()) < repeats) {
+        for (int k = 0; k < chain; ++k) {
+            const auto t0 = Clock::now();
+            reducer.sum_async<T>(buffer, 0, n, results, k * sizeof(R));
+            us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+        }
+        reducer.queue().finish();
+    }
+    std::vector<R> got(chain);
+    reducer.queue().enqueueReadBuffer(results, CL_TRUE, 0, chain * sizeof(R), got.data());
+    for (const R v : got)
+        if (static_cast<long double>(v) != expected) throw Error("floor: clreduce's asynchronous sum is wrong");
+    return summarize(label, us, fmt::format("host cost of each call in chains of {}, none waited for", chain));
+}
+
 }  // namespace
 
 int run_floor(const FloorOptions& options) {
@@ -267,6 +299,12 @@ int run_floor(const FloorOptions& options) {
     for (std::uint64_t n : options.sizes) {
         rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {}, fmt::format("clreduce sum int32, n = {}", n)));
         rows.push_back(clreduce_call<float>(device, n, options.repeats, {}, fmt::format("clreduce sum float32, n = {}", n)));
+    }
+    for (std::uint64_t n : options.sizes) {
+        rows.push_back(clreduce_async_call<std::int32_t>(device, n, options.repeats,
+                                                         fmt::format("clreduce sum_async int32, n = {} (host)", n)));
+        rows.push_back(clreduce_async_call<float>(device, n, options.repeats,
+                                                  fmt::format("clreduce sum_async float32, n = {} (host)", n)));
     }
     std::cout << fmt::format("{:<58} {:>9} {:>9} {:>9}  {}\n", "what", "median", "p10", "p90", "note");
     for (const auto& r : rows)

@@ -30,8 +30,31 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
     elif ! grep -q "shfl.sync.down.b32" "$work/k.ptx"; then
         echo "FAILED (no warp shuffle in the PTX): ops/$op.cl $*"
         fail=$((fail + 1))
+    elif [[ " $* " == *" -DCLREDUCE_FINISH=3 "* ]] && ! grep -q "membar.gl" "$work/k.ptx"; then
+        echo "FAILED (no device-wide fence in the last-group PTX): ops/$op.cl $*"
+        fail=$((fail + 1))
     fi
 }
+# The last-group finish (inline PTX fence) for every state shape, and the asynchronous
+# calls' device result (the value converted into the caller's buffer).
+last="-DCLREDUCE_FINISH=3 -DCLREDUCE_NVIDIA=1"
+compile add -DCLREDUCE_T=float -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=double -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=1 \
+    -DCLREDUCE_VEC=4 $last -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=double
+compile add -DCLREDUCE_T=char -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=long -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=0 \
+    -DCLREDUCE_VEC=16 $last -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=long
+compile add -DCLREDUCE_T=int -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=long -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=0 \
+    -DCLREDUCE_VEC=4 $last
+compile add_compensated -DCLREDUCE_T=float -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=float -DCLREDUCE_ACC_SIZE=4 \
+    -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=4 $last -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=double
+compile add_exact -DCLREDUCE_T=double -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=double -DCLREDUCE_ACC_SIZE=8 \
+    -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=2 $last
+compile extremum -DCLREDUCE_T=short -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=short -DCLREDUCE_ACC_SIZE=2 -DCLREDUCE_ACC_FLOAT=0 \
+    -DCLREDUCE_ACC_LOWEST=SHRT_MIN -DCLREDUCE_ACC_HIGHEST=SHRT_MAX -DCLREDUCE_VEC=8 $last -DCLREDUCE_DEVICE_RESULT=1 \
+    -DCLREDUCE_RESULT_T=short
+for op in minmax argext; do
+    compile $op -DCLREDUCE_T=float -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=float -DCLREDUCE_ACC_SIZE=4 -DCLREDUCE_ACC_FLOAT=1 \
+        -DCLREDUCE_ACC_LOWEST=0 -DCLREDUCE_ACC_HIGHEST=1 -DCLREDUCE_VEC=2 $last
+done
 # element, is-float, extremum state type and size
 for row in "half 1 float 4" "char 0 char 1" "ushort 0 ushort 2" "int 0 int 4" "ulong 0 ulong 8" "float 1 float 4" \
     "double 1 double 8"; do
