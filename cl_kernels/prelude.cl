@@ -56,6 +56,17 @@
 #define CLREDUCE_T_VEC CLREDUCE_CAT(CLREDUCE_T, CLREDUCE_VEC)
 #define CLREDUCE_ACC_VEC CLREDUCE_CAT(CLREDUCE_ACC, CLREDUCE_VEC)
 #endif
+// CLREDUCE_LANE (optional): a 32-bit type that level 1 of an 8/16-bit integer sum adds in
+// before widening to the accumulator; the host sets it only where times * max|x| cannot
+// overflow it.
+#ifdef CLREDUCE_LANE
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_LANE_VEC CLREDUCE_LANE
+#else
+#define CLREDUCE_LANE_VEC CLREDUCE_CAT(CLREDUCE_LANE, CLREDUCE_VEC)
+#endif
+#define CLREDUCE_TO_LANE_VEC(x) CLREDUCE_CAT(convert_, CLREDUCE_LANE_VEC)(x)
+#endif
 #define CLREDUCE_TO_ACC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC)(x)
 #define CLREDUCE_TO_ACC_VEC(x) CLREDUCE_CAT(convert_, CLREDUCE_ACC_VEC)(x)
 

@@ -8,6 +8,8 @@ namespace clreduce {
 namespace {
 
 // Vendor extensions (cl_nv_device_attribute_query, cl_amd_device_attribute_query).
+constexpr cl_device_info kComputeCapabilityMajorNV = 0x4000;
+constexpr cl_device_info kComputeCapabilityMinorNV = 0x4001;
 constexpr cl_device_info kWarpSizeNV = 0x4003;
 constexpr cl_device_info kWavefrontWidthAMD = 0x4043;
 
@@ -56,6 +58,8 @@ DeviceInfo DeviceInfo::query(const cl::Device& device) {
     info.is_nvidia = has_extension(extensions, "cl_nv_device_attribute_query");
     if (info.is_nvidia) {
         info.wavefront_width = device_value<cl_uint>(device, kWarpSizeNV);
+        info.nvidia_compute_capability = device_value<cl_uint>(device, kComputeCapabilityMajorNV) * 10 +
+                                         device_value<cl_uint>(device, kComputeCapabilityMinorNV);
     } else if (has_extension(extensions, "cl_amd_device_attribute_query")) {
         info.wavefront_width = device_value<cl_uint>(device, kWavefrontWidthAMD);
     }

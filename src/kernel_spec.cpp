@@ -37,6 +37,23 @@ std::pair<const char*, const char*> integer_limits(ElementType type) {
     }
 }
 
+// Level 1 of an 8/16-bit integer sum may add in 32-bit lanes (then dp4a on NVIDIA for 8-bit
+// data) where no lane can overflow: each lane takes `times` values of at most 255 (65535),
+// or 4 * 255 per dp4a word.
+void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
+    const std::size_t bytes = type_size(plan.element);
+    if (kernel.op != KernelOp::add || is_floating(plan.element) || bytes > 2 || is_floating(plan.accumulator) ||
+        type_size(plan.accumulator) < 4)
+        return;
+    if (kernel.map != ElementMap::identity && kernel.map != ElementMap::abs && kernel.map != ElementMap::nonzero) return;
+    const std::uint64_t limit = 1ull << 31;
+    if (std::uint64_t(plan.times) * (bytes == 1 ? 255 : 65535) >= limit) return;
+    spec.lanes32 = true;
+    spec.dp4a = device.is_nvidia && device.nvidia_compute_capability >= 61 && bytes == 1 &&
+                kernel.map == ElementMap::identity && plan.vector_width >= 4 &&
+                std::uint64_t(plan.times) * 4 * 255 < limit;
+}
+
 // The warp shuffle needs every lane of the first warp inside the work-group.
 std::uint32_t shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {
     const std::uint32_t warp = device.wavefront_width;
@@ -73,6 +90,8 @@ std::string KernelSpec::build_options() const {
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";
     if (pitched) o += " -DCLREDUCE_PITCHED=1";
     if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
+    if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
+    if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type(result_type));
     return o;
@@ -110,6 +129,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
                          type_size(plan.accumulator) == 8;
     spec.wavefront = shuffle_width(plan.work_group_size, device);
     spec.nvidia = device.is_nvidia;
+    choose_lanes(spec, plan, kernel, device);
     return spec;
 }
 

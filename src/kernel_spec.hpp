@@ -32,6 +32,10 @@ struct KernelSpec {
     Finish finish = Finish::store;
     std::uint32_t wavefront = 1;  // > 1 only when the NVIDIA warp shuffle finishes the tree
     bool nvidia = false;          // NVIDIA's OpenCL: inline PTX (the last group's fence)
+    // 8/16-bit integer sums: level 1 adds in 32-bit lanes (CLREDUCE_LANE), or, for 8-bit
+    // data on NVIDIA, four bytes at a time with dp4a.
+    bool lanes32 = false;
+    bool dp4a = false;
     // Asynchronous calls: the store or last-group finish writes the result's value as
     // `result_type` into the caller's buffer instead of the result word.
     bool device_result = false;
@@ -39,7 +43,8 @@ struct KernelSpec {
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator, vector_width,
-                        times, work_group_size, stride, finish, wavefront, nvidia, device_result, result_type);
+                        times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, device_result,
+                        result_type);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

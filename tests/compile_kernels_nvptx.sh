@@ -30,6 +30,9 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
     elif ! grep -q "shfl.sync.down.b32" "$work/k.ptx"; then
         echo "FAILED (no warp shuffle in the PTX): ops/$op.cl $*"
         fail=$((fail + 1))
+    elif [[ " $* " == *" -DCLREDUCE_DP4A=1 "* ]] && ! grep -q "dp4a" "$work/k.ptx"; then
+        echo "FAILED (no dp4a in the PTX): ops/$op.cl $*"
+        fail=$((fail + 1))
     elif [[ " $* " == *" -DCLREDUCE_FINISH=3 "* ]] && ! grep -q "membar.gl" "$work/k.ptx"; then
         echo "FAILED (no device-wide fence in the last-group PTX): ops/$op.cl $*"
         fail=$((fail + 1))
@@ -51,6 +54,18 @@ compile add_exact -DCLREDUCE_T=double -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=double
 compile extremum -DCLREDUCE_T=short -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=short -DCLREDUCE_ACC_SIZE=2 -DCLREDUCE_ACC_FLOAT=0 \
     -DCLREDUCE_ACC_LOWEST=SHRT_MIN -DCLREDUCE_ACC_HIGHEST=SHRT_MAX -DCLREDUCE_VEC=8 $last -DCLREDUCE_DEVICE_RESULT=1 \
     -DCLREDUCE_RESULT_T=short
+# Level 1 of 8/16-bit sums: dp4a (NVIDIA, 8-bit) and 32-bit lanes.
+for t in "char 1" "uchar 0"; do
+    set -- $t
+    for vec in 4 8 16; do
+        compile add -DCLREDUCE_T=$1 -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=long -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=0 \
+            -DCLREDUCE_VEC=$vec -DCLREDUCE_FINISH=1 -DCLREDUCE_LANE=int -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=$2
+    done
+done
+for map in 0 2 3; do
+    compile add -DCLREDUCE_T=short -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=long -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=0 \
+        -DCLREDUCE_VEC=8 -DCLREDUCE_FINISH=1 -DCLREDUCE_LANE=int -DCLREDUCE_MAP=$map
+done
 for op in minmax argext; do
     compile $op -DCLREDUCE_T=float -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=float -DCLREDUCE_ACC_SIZE=4 -DCLREDUCE_ACC_FLOAT=1 \
         -DCLREDUCE_ACC_LOWEST=0 -DCLREDUCE_ACC_HIGHEST=1 -DCLREDUCE_VEC=2 $last

@@ -203,3 +203,36 @@ TEST_CASE("half: host conversions are exact round trips; devices without cl_khr_
 }
 
 }  // namespace clreduce::test
+
+namespace clreduce::test {
+namespace {
+
+// Level 1 of 8/16-bit sums adds in 32-bit lanes only where `times` values cannot overflow a
+// lane: at the edge, the largest magnitudes, long runs in one work-item.
+TEST_CASE("narrow integer sums stay exact at the 32-bit lanes' limits", "[overflow][lanes]") {
+    Reducer& r = reducer();
+    const auto run = [&](auto value, std::uint64_t n, std::uint32_t times, std::uint32_t vec) {
+        using T = decltype(value);
+        const std::vector<T> data(n, value);
+        LaunchParams p;
+        p.times = times;
+        p.vector_width = vec;
+        p.work_group_size = 1;
+        INFO(r.plan(element_traits<T>::type, n, p).describe());
+        CHECK(r.sum(data, p) == static_cast<sum_type_t<T>>(value) * static_cast<sum_type_t<T>>(n));
+        p.inter_group = InterGroup::second_pass;
+        CHECK(r.sum(data, p) == static_cast<sum_type_t<T>>(value) * static_cast<sum_type_t<T>>(n));
+    };
+    // One work-item: 65537 * -32768 is past INT_MIN, so these must not add in int lanes.
+    run(std::int16_t(-32768), 65537, 65537, 1);
+    run(std::uint16_t(65535), 65537, 65537, 1);
+    // Just inside the limit (32767 * 65535 < 2^31) the lanes are used.
+    run(std::int16_t(-32768), 32767 * 2, 32767, 2);
+    run(std::uint16_t(65535), 32767, 32767, 1);
+    // 8-bit data may use lanes at any times.
+    run(std::int8_t(-128), (1u << 20) * 4, 1u << 20, 4);
+    run(std::uint8_t(255), (1u << 20) * 4 + 3, 1u << 20, 4);
+}
+
+}  // namespace
+}  // namespace clreduce::test

@@ -23,6 +23,7 @@ struct DeviceInfo {
     // Lanes that execute in lockstep: NVIDIA's warp, AMD's wavefront; 1 when unknown.
     std::uint32_t wavefront_width = 1;
     bool is_nvidia = false;
+    std::uint32_t nvidia_compute_capability = 0;  // major * 10 + minor (NVIDIA only; 90 for Hopper)
     bool has_fp64 = false;
     bool has_int64_atomics = false;  // cl_khr_int64_base_atomics
     bool has_int64_min_max_atomics = false;  // cl_khr_int64_extended_atomics (atom_min/atom_max)
