@@ -53,6 +53,10 @@ std::vector<std::uint64_t> fitting_sizes(std::vector<std::uint64_t> sizes, const
     return fit;
 }
 
+void progress(std::uint64_t n, const std::string& what, const std::string& result) {
+    std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, what, result);
+}
+
 ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, const cl::Buffer& buffer,
                            std::uint64_t n, std::uint64_t bytes, int repeats) {
     ReadOnlyRow row;
@@ -79,8 +83,7 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
           "clEnqueueWriteBuffer");
     result.read_only.push_back(time_read_only(read_only, reducers.profiling, buffer, n, n * sizeof(T), o.repeats));
     const ReadOnlyRow& bound = result.read_only.back();
-    std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, "read-only",
-                             bound.ran() ? fmt::format("{:.1f} us device", bound.device_us) : "failed: " + bound.error);
+    progress(n, "read-only", bound.ran() ? fmt::format("{:.1f} us device", bound.device_us) : "failed: " + bound.error);
     const Workload w{o.type, n, data.data(), &buffer};
     for (auto& c : competitors) {
         if (!c->unavailable().empty()) continue;
@@ -96,8 +99,7 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
         } catch (const std::exception& e) {
             row.error = e.what();
         }
-        std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, row.competitor,
-                                 row.ran() ? fmt::format("{:.1f} us", row.wall_us) : "failed: " + row.error);
+        progress(n, row.competitor, row.ran() ? fmt::format("{:.1f} us", row.wall_us) : "failed: " + row.error);
         result.rows.push_back(row);
     }
 }

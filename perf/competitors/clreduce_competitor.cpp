@@ -34,9 +34,9 @@ public:
             const Reducer& plain = *setup_.reducer;
             const Reducer& profiling = *setup_.profiling;
             const LaunchPlan plan = plain.plan(w.type, w.n);
-            if (profiling.plan(w.type, w.n).describe() != plan.describe())
+            if (const LaunchPlan other = profiling.plan(w.type, w.n); other.describe() != plan.describe())
                 throw Error(fmt::format("the plain and the profiling reducer plan differently: {} / {}",
-                                        plan.describe(), profiling.plan(w.type, w.n).describe()));
+                                        plan.describe(), other.describe()));
             Measurement m = time_calls(setup_.repeats, [&] {
                 return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n));
             });
