@@ -31,7 +31,7 @@ struct SweepOptions {
 struct CompareOptions {
     std::string device;
     ElementType type = ElementType::int32;
-    std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^28 that fit the device
+    std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^30; those that do not fit the device are left out
     int repeats = 20;
     std::uint64_t seed = 20261121;
     std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf

@@ -1,16 +1,22 @@
 // clreduce against other reductions over a range of n, on the same data and device: each
-// competitor's median synchronous-call and device times, each result checked against the
-// exact CPU sum (integers) or a long double reference (floats).
+// competitor's median synchronous-call time (from a loop of calls that do nothing else) and
+// device time (from a separate loop that records it), each result checked against the exact
+// CPU sum (integers) or a long double reference (floats); beside them the read-only kernel's
+// device time over the same bytes, the bandwidth bound.
 #include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <clreduce/clreduce.hpp>
 
 #include "commands.hpp"
 #include "compare_result.hpp"
 #include "competitors/competitor.hpp"
+#include "embedded_perf_kernels.hpp"
+#include "output_files.hpp"
+#include "read_only_kernel.hpp"
 #include "reference.hpp"
 #include "result_check.hpp"
 #include "timing.hpp"
@@ -27,30 +33,57 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
     return factories;
 }
 
-std::vector<std::uint64_t> default_sizes(const DeviceInfo& d, ElementType type, std::vector<std::string>& dropped) {
-    std::vector<std::uint64_t> sizes;
+// 2^10, 2^12, ..., 2^30 unless given; sizes whose data does not fit the device are left out.
+std::vector<std::uint64_t> fitting_sizes(std::vector<std::uint64_t> sizes, const DeviceInfo& d, ElementType type,
+                                         std::vector<std::string>& dropped) {
+    if (sizes.empty())
+        for (int k = 10; k <= 30; k += 2) sizes.push_back(std::uint64_t(1) << k);
     // The data lives on the device twice at most (the shared buffer, OpenCV's UMat copy).
     const std::uint64_t limit = std::min<std::uint64_t>(d.max_alloc_size, d.global_mem_size / 3);
-    for (int k = 10; k <= 28; k += 2) {
-        const std::uint64_t n = std::uint64_t(1) << k;
-        if (n * type_size(type) <= limit)
-            sizes.push_back(n);
+    std::vector<std::uint64_t> fit;
+    for (std::uint64_t n : sizes) {
+        if (n == 0) throw InvalidArgument("compare needs n >= 1");
+        if (n <= limit / type_size(type))
+            fit.push_back(n);
         else
-            dropped.push_back(fmt::format("2^{}: {} MiB is more than the device allows ({} MiB)", k,
-                                          (n * type_size(type)) >> 20, limit >> 20));
+            dropped.push_back(fmt::format("{}: {} MiB is more than the device allows for it ({} MiB: the smaller of "
+                                          "its largest allocation and a third of its memory)",
+                                          size_label(n), (n * type_size(type)) >> 20, limit >> 20));
     }
-    return sizes;
+    return fit;
+}
+
+void progress(std::uint64_t n, const std::string& what, const std::string& result) {
+    std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, what, result);
+}
+
+ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, const cl::Buffer& buffer,
+                           std::uint64_t n, std::uint64_t bytes, int repeats) {
+    ReadOnlyRow row;
+    row.n = n;
+    row.bytes = ReadOnlyKernel::bytes_read(bytes);
+    try {
+        row.device_us = median(kernel.time(profiling.queue(), buffer, bytes, repeats));
+    } catch (const std::exception& e) {
+        row.error = e.what();
+    }
+    return row;
 }
 
 template <class T>
-void compare_one_size(std::uint64_t n, const CompareOptions& o, const Reducer& reducer,
-                      std::vector<std::unique_ptr<Competitor>>& competitors, CompareResult& result) {
+void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingReducers& reducers,
+                      ReadOnlyKernel& read_only, std::vector<std::unique_ptr<Competitor>>& competitors,
+                      CompareResult& result) {
     const auto data = testing::random_values<T>(n, o.seed);
     const Reference ref = make_reference(data);
     cl_int err = CL_SUCCESS;
-    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, n * sizeof(T), nullptr, &err);
+    cl::Buffer buffer(reducers.plain.context(), CL_MEM_READ_ONLY, n * sizeof(T), nullptr, &err);
     check(err, "clCreateBuffer");
-    check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()), "clEnqueueWriteBuffer");
+    check(reducers.plain.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()),
+          "clEnqueueWriteBuffer");
+    result.read_only.push_back(time_read_only(read_only, reducers.profiling, buffer, n, n * sizeof(T), o.repeats));
+    const ReadOnlyRow& bound = result.read_only.back();
+    progress(n, "read-only", bound.ran() ? fmt::format("{:.1f} us device", bound.device_us) : "failed: " + bound.error);
     const Workload w{o.type, n, data.data(), &buffer};
     for (auto& c : competitors) {
         if (!c->unavailable().empty()) continue;
@@ -66,8 +99,7 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const Reducer& r
         } catch (const std::exception& e) {
             row.error = e.what();
         }
-        std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, row.competitor,
-                                 row.ran() ? fmt::format("{:.1f} us", row.wall_us) : "failed: " + row.error);
+        progress(n, row.competitor, row.ran() ? fmt::format("{:.1f} us", row.wall_us) : "failed: " + row.error);
         result.rows.push_back(row);
     }
 }
@@ -75,19 +107,23 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const Reducer& r
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-    const Reducer reducer = profiling_reducer(o.device);
+    const TimingReducers reducers = timing_reducers(o.device);
 
     CompareResult result;
-    result.device = reducer.device_info();
+    result.device = reducers.plain.device_info();
     result.type = o.type;
     result.repeats = o.repeats;
     result.seed = o.seed;
-    result.sizes = o.sizes.empty() ? default_sizes(result.device, o.type, result.dropped) : o.sizes;
-    for (std::uint64_t n : result.sizes)
-        if (n == 0) throw InvalidArgument("compare needs n >= 1");
+    result.data = testing::random_values_description(o.type);
+    result.sizes = fitting_sizes(o.sizes, result.device, o.type, result.dropped);
+    if (result.sizes.empty()) throw InvalidArgument(fmt::format("no n fits the device: {}", fmt::join(result.dropped, "; ")));
+    const cl::Device device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
+    ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), device, "call_floor.cl"), result.device);
+    result.read_only_detail = read_only.geometry();
 
     CompareSetup setup;
-    setup.reducer = &reducer;
+    setup.reducer = &reducers.plain;
+    setup.profiling = &reducers.profiling;
     setup.type = o.type;
     setup.sizes = result.sizes;
     setup.repeats = o.repeats;
@@ -107,7 +143,7 @@ int run_compare(const CompareOptions& o) {
     std::cerr << "clreduce-perf compare: measuring\n";
     for (std::uint64_t n : result.sizes)
         testing::with_element_type(o.type, [&](auto tag) {
-            compare_one_size<decltype(tag)>(n, o, reducer, competitors, result);
+            compare_one_size<decltype(tag)>(n, o, reducers, read_only, competitors, result);
         });
 
     print_compare_table(result, std::cout);

@@ -42,17 +42,38 @@ struct CompareRow {
     bool ran() const { return error.empty(); }
 };
 
+// The read-only kernel (perf/read_only_kernel.hpp) on the competitors' buffer at one n: the
+// device's read bandwidth over the same bytes, which a reduction can approach but not pass.
+struct ReadOnlyRow {
+    std::uint64_t n = 0;
+    std::uint64_t bytes = 0;  // read: n * sizeof(T) rounded down to whole 16-byte vectors
+    double device_us = 0;     // median
+    std::string error;        // it failed at this n
+
+    bool ran() const { return error.empty(); }
+    std::optional<double> gbps() const;  // bytes / device time; empty when nothing was read
+};
+
 struct CompareResult {
     DeviceInfo device;
     ElementType type = ElementType::int32;
     int repeats = 0;
     std::uint64_t seed = 0;
+    std::string data;  // what the random data is, e.g. "uniform integers in [-128, 127]"
     std::vector<std::uint64_t> sizes;
     std::vector<std::string> dropped;  // sizes left out, with why
     std::vector<CompetitorInfo> competitors;
     std::vector<CompareRow> rows;
+    std::string read_only_detail;  // the read-only kernel's launch shape
+    std::vector<ReadOnlyRow> read_only;
 
     const CompareRow* find(std::uint64_t n, const std::string& competitor) const;
+    const ReadOnlyRow* find_read_only(std::uint64_t n) const;
+    // n * sizeof(T) / the row's device time, in GB/s; empty without a device time.
+    std::optional<double> device_gbps(const CompareRow& row) const;
+    // device_gbps / the read-only kernel's GB/s at the same n (issue 5's target for clreduce:
+    // >= 0.97 at n = 2^30); empty when either is missing.
+    std::optional<double> read_only_fraction(const CompareRow& row) const;
     // competitor time / clreduce time at the same n; empty when either is missing.
     std::optional<double> speedup_wall(const CompareRow& row) const;
     std::optional<double> speedup_device(const CompareRow& row) const;

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "embedded_perf_kernels.hpp"
 #include "output_files.hpp"
+#include "read_only_kernel.hpp"
 #include "timing.hpp"
 
 namespace clreduce::perf {
@@ -51,16 +52,14 @@ FloorRow time_wall(const std::string& name, int repeats, const std::function<voi
 
 class Probe {
 public:
-    explicit Probe(const cl::Device& device) : device_(device) {
+    explicit Probe(const cl::Device& device) {
         context_ = cl::Context(device);
         queue_ = cl::CommandQueue(context_, device);
         profiling_queue_ = cl::CommandQueue(context_, device, CL_QUEUE_PROFILING_ENABLE);
-        cl::Program program(context_, std::string(embedded_perf_kernel("call_floor.cl")));
-        const cl_int built = program.build({device});
-        if (built != CL_SUCCESS) throw BuildError(built, "", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device));
+        const cl::Program program = build_perf_program(context_, device, "call_floor.cl");
         touch_ = cl::Kernel(program, "floor_touch");
         touch2_ = cl::Kernel(program, "floor_touch");
-        read_ = cl::Kernel(program, "floor_read");
+        read_ = ReadOnlyKernel(program, DeviceInfo::query(device));
         result_ = cl::Buffer(context_, CL_MEM_READ_WRITE, 64);
         pinned_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
         pinned_host_ = static_cast<std::int64_t*>(
@@ -184,25 +183,8 @@ public:
                 queue_.enqueueWriteBuffer(in, CL_TRUE, static_cast<size_t>(at),
                                           static_cast<size_t>(std::min(chunk_bytes, bytes - at)), chunk.data());
         }
-        const DeviceInfo info = DeviceInfo::query(device_);
-        const std::size_t wg = std::min<std::size_t>(256, info.max_work_group_size);
-        const std::size_t groups = info.compute_units * 16ull;
-        cl::Buffer sink(context_, CL_MEM_WRITE_ONLY, 4);
-        read_.setArg(0, in);
-        read_.setArg(1, cl_ulong(bytes / 16));
-        read_.setArg(2, sink);
-        read_.setArg(3, cl_uint(0x9e3779b9u));
-        std::vector<double> us;
-        for (int i = 0; i <= repeats; ++i) {
-            cl::Event e;
-            check(profiling_queue_.enqueueNDRangeKernel(read_, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg),
-                                                        nullptr, &e),
-                  "clEnqueueNDRangeKernel");
-            e.wait();
-            if (i > 0) us.push_back(device_microseconds({e}));
-        }
-        FloorRow row = summarize(fmt::format("read-only kernel, {} MiB (device time)", bytes >> 20), us,
-                                 fmt::format("{} groups of {}, 16-byte loads", groups, wg));
+        const std::vector<double> us = read_.time(profiling_queue_, in, bytes, repeats);
+        FloorRow row = summarize(fmt::format("read-only kernel, {} MiB (device time)", bytes >> 20), us, read_.geometry());
         *gbps = static_cast<double>(bytes) / row.median_us / 1e3;
         row.note += fmt::format(", {:.0f} GB/s", *gbps);
         return row;
@@ -214,10 +196,10 @@ private:
         launch(queue_, touch_);
     }
 
-    cl::Device device_;
     cl::Context context_;
     cl::CommandQueue queue_, profiling_queue_;
-    cl::Kernel touch_, touch2_, read_;
+    cl::Kernel touch_, touch2_;
+    ReadOnlyKernel read_;
     cl::Buffer result_, pinned_;
     std::int64_t* pinned_host_ = nullptr;
     std::int64_t host_value_ = 0;

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     for (auto* cmd : {static_cast<CLI::App*>(&app), sweep_cmd}) {
         // The options also work without the subcommand, since plain `clreduce-perf` sweeps.
         cmd->add_option("-d,--device", sweep.device, "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
-        cmd->add_option("-t,--type", type_name, "Element type: int32, uint32, int64, uint64, float32, float64")
+        cmd->add_option("-t,--type", type_name, "Element type: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64")
             ->capture_default_str();
         cmd->add_option("-n,--n", sweep.sizes, "Number of elements; repeat for several (one curve per n and stride)")
             ->capture_default_str();
@@ -61,11 +61,12 @@ int main(int argc, char** argv) {
     clreduce::perf::CompareOptions compare;
     std::string compare_type = "int32";
     auto* compare_cmd = app.add_subcommand(
-        "compare", "Time clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB over a range of n");
+        "compare", "Time clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB over a range of n, "
+                   "beside a read-only kernel over the same bytes");
     compare_cmd->add_option("-d,--device", compare.device, "Device (as for sweep)");
-    compare_cmd->add_option("-t,--type", compare_type, "Element type")->capture_default_str();
-    compare_cmd->add_option("-n,--n", compare.sizes, "Number of elements; repeat for several (default: 2^10 to 2^28 by "
-                                                     "powers of 4, as far as the device memory allows)");
+    compare_cmd->add_option("-t,--type", compare_type, "Element type (as for sweep)")->capture_default_str();
+    compare_cmd->add_option("-n,--n", compare.sizes, "Number of elements; repeat for several (default: 2^10 to 2^30 by "
+                                                     "powers of 4; sizes the device memory cannot hold are left out)");
     compare_cmd->add_option("-r,--repeats", compare.repeats, "Timed calls per point (after one warm-up)")
         ->capture_default_str()->check(CLI::Range(1, 100000));
     compare_cmd->add_option("--seed", compare.seed, "Random seed of the data")->capture_default_str();

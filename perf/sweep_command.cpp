@@ -83,6 +83,7 @@ int run_sweep(const SweepOptions& o) {
     result.type = o.type;
     result.repeats = o.repeats;
     result.seed = o.seed;
+    result.data = testing::random_values_description(o.type);
     result.sizes = o.sizes;
     for (std::uint64_t n : o.sizes)
         testing::with_element_type(o.type, [&](auto tag) { sweep_one_size<decltype(tag)>(o, n, reducer, result); });

@@ -27,6 +27,7 @@ void print_sweep_table(const SweepResult& r, std::ostream& out) {
     const DeviceInfo& d = r.device;
     fmt::print(out, "clreduce-perf sweep: {}, {} timed runs per point after a warm-up, seed {}\n", type_name(r.type),
                r.repeats, r.seed);
+    fmt::print(out, "data: {}\n", r.data);
     fmt::print(out, "device: {} / {} ({} compute units, driver {})\n", d.platform_name, d.name, d.compute_units,
                d.driver_version);
     for (std::size_t i = 0; i < r.sizes.size(); ++i) {
@@ -109,6 +110,7 @@ void write_sweep_json(const SweepResult& r, const std::string& path) {
                                 {"type", type_name(r.type)},
                                 {"repeats", r.repeats},
                                 {"seed", r.seed},
+                                {"data", r.data},
                                 {"sizes", r.sizes},
                                 {"points", points},
                                 {"inflection", inflections},

@@ -24,4 +24,14 @@ double device_microseconds(const std::vector<cl::Event>& events);
 // profiling queue, so that CallInfo's kernel events carry device times.
 Reducer profiling_reducer(const std::string& spec);
 
+// Two reducers on one context and device: `plain` on a queue without profiling, for the wall
+// time of a call as a user makes it (a profiling queue and an event per kernel add several µs
+// per call), and `profiling` for the device time of the kernels. Both read the same tuning
+// database at construction, so they plan alike.
+struct TimingReducers {
+    Reducer plain;
+    Reducer profiling;
+};
+TimingReducers timing_reducers(const std::string& spec);
+
 }  // namespace clreduce::perf

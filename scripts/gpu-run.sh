@@ -70,8 +70,8 @@ step sweep-plot "$bin/clreduce-perf" sweep -t uint32 "${plot_sizes[@]}" -r 15 \
 fi
 if want compare; then
 # clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB (clreduce-cub-sum,
-# next to clreduce-perf), n = 2^10 ... 2^28 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
-for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64}; do
+# next to clreduce-perf), n = 2^10 ... 2^30 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
+for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64 int8}; do
   f=$results/compare-$type
   # shellcheck disable=SC2086
   step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 ${CLREDUCE_GPU_COMPARE_ARGS:-} \

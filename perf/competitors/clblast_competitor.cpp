@@ -36,19 +36,16 @@ public:
                 single ? CLBlastSsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr)
                        : CLBlastDsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr);
             if (status != CLBlastSuccess) throw Error("CLBlast xSUM failed with status " + std::to_string(status));
-            CallResult r;
             if (single) {
                 float v = 0;
                 check(clEnqueueReadBuffer(queue, result_(), CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr),
                       "clEnqueueReadBuffer");
-                r.value = v;
-            } else {
-                double v = 0;
-                check(clEnqueueReadBuffer(queue, result_(), CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr),
-                      "clEnqueueReadBuffer");
-                r.value = v;
+                return static_cast<long double>(v);
             }
-            return r;
+            double v = 0;
+            check(clEnqueueReadBuffer(queue, result_(), CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr),
+                  "clEnqueueReadBuffer");
+            return static_cast<long double>(v);
         });
         m.accumulator = w.type;  // it sums in the element type
         return m;

@@ -1,4 +1,10 @@
-// clreduce itself, with its default parameters (the device's tuned plan where one exists).
+// clreduce itself, with its default parameters (the device's tuned plan where one exists): the
+// wall time through a reducer on a plain queue, called as a user calls it (no CallInfo), the
+// device time through a reducer on a profiling queue of the same context, with CallInfo's
+// kernel events. Both must plan the same launch, or the two times would describe different
+// calls.
+#include <fmt/format.h>
+
 #include "../timing.hpp"
 #include "competitor.hpp"
 #include "reference.hpp"
@@ -18,19 +24,32 @@ public:
         }
         return {};
     }
-    std::string detail() const override { return "default LaunchParams (the plan is printed per n)"; }
+    std::string detail() const override {
+        return "default LaunchParams (the plan is printed per n); wall: plain queue, no CallInfo; "
+               "device: profiling queue, CallInfo events";
+    }
     Measurement measure(const Workload& w) override {
         return testing::with_element_type(w.type, [&](auto tag) {
             using T = decltype(tag);
-            const Reducer& reducer = *setup_.reducer;
-            CallInfo info;
+            const Reducer& plain = *setup_.reducer;
+            const Reducer& profiling = *setup_.profiling;
+            const LaunchPlan plan = plain.plan(w.type, w.n);
+            if (const LaunchPlan other = profiling.plan(w.type, w.n); other.describe() != plan.describe())
+                throw Error(fmt::format("the plain and the profiling reducer plan differently: {} / {}",
+                                        plan.describe(), other.describe()));
             Measurement m = time_calls(setup_.repeats, [&] {
-                info = CallInfo{};
-                const auto sum = reducer.sum<T>(*w.buffer, 0, w.n, {}, &info);
-                return CallResult{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
+                return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n));
             });
-            m.accumulator = info.plan.accumulator;
-            m.note = info.plan.describe();
+            CallInfo info;
+            time_device(setup_.repeats, [&] {
+                info = CallInfo{};
+                const auto sum = profiling.sum<T>(*w.buffer, 0, w.n, {}, &info);
+                return DeviceCall{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
+            }, m);
+            if (info.plan.describe() != plan.describe())
+                throw Error("the profiled call used another plan: " + info.plan.describe());
+            m.accumulator = plan.accumulator;
+            m.note = plan.describe() + "; " + plan.describe_sources();
             return m;
         });
     }

@@ -21,7 +21,9 @@ struct Workload {
     const cl::Buffer* buffer = nullptr;
 };
 
-// The medians of one competitor at one size.
+// The medians of one competitor at one size, each from its own loop: the wall time from calls
+// that do nothing else (no events, no profiling queue), the device time from separate calls
+// that record it.
 struct Measurement {
     double wall_us = 0;                // synchronous call: launch(es) + result on the host
     std::optional<double> device_us;  // kernel time where the competitor exposes it
@@ -37,7 +39,8 @@ struct Measurement {
 
 // What every competitor is run on.
 struct CompareSetup {
-    const Reducer* reducer = nullptr;  // its context, queue (with profiling) and device
+    const Reducer* reducer = nullptr;    // its context, plain queue (no profiling) and device: wall times
+    const Reducer* profiling = nullptr;  // the same context and device, a profiling queue: device times
     ElementType type = ElementType::int32;
     std::vector<std::uint64_t> sizes;
     int repeats = 1;
@@ -70,12 +73,18 @@ std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setu
 std::unique_ptr<Competitor> make_clblast_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_cub_competitor(const CompareSetup& setup);
 
-// Times `call` (one synchronous call returning {value, device_us or nullopt}) once to warm
-// up, then `repeats` times; medians of the wall and device times.
-struct CallResult {
+// The wall-time loop: `call` is one synchronous call returning its result, and nothing else is
+// timed with it. One warm-up call, then `repeats` timed ones; the median goes to wall_us,
+// every result to values.
+Measurement time_calls(int repeats, const std::function<long double()>& call);
+
+// The device-time loop, run apart from the wall-time loop: `call` makes one call that records
+// its kernels' device time (profiling events). One warm-up, then `repeats` calls; the median
+// goes to m.device_us, every result to m.values (so these calls are checked too).
+struct DeviceCall {
     long double value = 0;
-    std::optional<double> device_us;
+    double device_us = 0;
 };
-Measurement time_calls(int repeats, const std::function<CallResult()>& call);
+void time_device(int repeats, const std::function<DeviceCall()>& call, Measurement& m);
 
 }  // namespace clreduce::perf

@@ -32,17 +32,17 @@ public:
             why_ = "the device has no cl_khr_fp64";
             return;
         }
-        accumulator_ = !is_floating(setup.type) ? (setup.type == ElementType::int32 || setup.type == ElementType::int64
-                                                       ? ElementType::int64
-                                                       : ElementType::uint64)
+        accumulator_ = !is_floating(setup.type) ? (is_signed(setup.type) ? ElementType::int64 : ElementType::uint64)
                                                 : (d.has_fp64 ? ElementType::float64 : ElementType::float32);
         std::string options = "-D NAIVE_T=" + opencl_type(setup.type) + " -D NAIVE_ACC=" + opencl_type(accumulator_);
         if (accumulator_ == ElementType::float64) options += " -D NAIVE_FP64";
         const cl::Context& context = setup.reducer->context();
-        cl::Program program(context, std::string(embedded_perf_kernel("naive_sum.cl")));
         const cl::Device device = setup.reducer->queue().getInfo<CL_QUEUE_DEVICE>();
-        if (program.build({device}, options.c_str()) != CL_SUCCESS) {
-            why_ = "naive_sum.cl does not build: " + program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+        cl::Program program;
+        try {
+            program = build_perf_program(context, device, "naive_sum.cl", options);
+        } catch (const BuildError& e) {
+            why_ = "naive_sum.cl does not build: " + e.log();
             return;
         }
         cl_int err = CL_SUCCESS;
@@ -65,7 +65,6 @@ public:
     }
     Measurement measure(const Workload& w) override {
         const cl::Context& context = setup_.reducer->context();
-        const cl::CommandQueue& queue = setup_.reducer->queue();
         const std::size_t acc_size = type_size(accumulator_);
         const std::uint64_t first = (w.n + wg_ - 1) / wg_;
         const std::uint64_t second = std::max<std::uint64_t>(1, (first + wg_ - 1) / wg_);
@@ -74,37 +73,47 @@ public:
         check(err, "clCreateBuffer");
         cl::Buffer b(context, CL_MEM_READ_WRITE, second * acc_size, nullptr, &err);
         check(err, "clCreateBuffer");
-        Measurement m = time_calls(setup_.repeats, [&] {
+        Measurement m = time_calls(setup_.repeats, [&] { return run(setup_.reducer->queue(), w, a, b, nullptr); });
+        time_device(setup_.repeats, [&] {
             std::vector<cl::Event> events;
-            auto launch = [&](cl::Kernel& k, const cl::Buffer& in, std::uint64_t count, const cl::Buffer& out) {
-                const std::uint64_t groups = (count + wg_ - 1) / wg_;
-                check(k.setArg(0, in), "clSetKernelArg");
-                check(k.setArg(1, cl_ulong(count)), "clSetKernelArg");
-                check(k.setArg(2, out), "clSetKernelArg");
-                check(k.setArg(3, cl::Local(wg_ * acc_size)), "clSetKernelArg");
-                events.emplace_back();
-                check(queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg_), cl::NDRange(wg_), nullptr,
-                                                 &events.back()),
-                      "clEnqueueNDRangeKernel");
-                return groups;
-            };
-            std::uint64_t count = launch(elements_, *w.buffer, w.n, a);
-            const cl::Buffer* in = &a;
-            const cl::Buffer* out = &b;
-            while (count > 1) {
-                count = launch(partials_, *in, count, *out);
-                std::swap(in, out);
-            }
-            unsigned char bits[8] = {};
-            check(queue.enqueueReadBuffer(*in, CL_TRUE, 0, acc_size, bits), "clEnqueueReadBuffer");
-            return CallResult{accumulator_value(bits), device_microseconds(events)};
-        });
+            const long double value = run(setup_.profiling->queue(), w, a, b, &events);
+            return DeviceCall{value, device_microseconds(events)};
+        }, m);
         m.accumulator = accumulator_;
         m.note = std::to_string((w.n + wg_ - 1) / wg_) + " groups of " + std::to_string(wg_) + " in the first launch";
         return m;
     }
 
 private:
+    // One synchronous sum: the launches over the elements, then over the partials (in a and b
+    // in turn) until one is left, read back. `events`: one per launch; null: none made.
+    long double run(const cl::CommandQueue& queue, const Workload& w, const cl::Buffer& a, const cl::Buffer& b,
+                    std::vector<cl::Event>* events) {
+        const std::size_t acc_size = type_size(accumulator_);
+        auto launch = [&](cl::Kernel& k, const cl::Buffer& in, std::uint64_t count, const cl::Buffer& out) {
+            const std::uint64_t groups = (count + wg_ - 1) / wg_;
+            check(k.setArg(0, in), "clSetKernelArg");
+            check(k.setArg(1, cl_ulong(count)), "clSetKernelArg");
+            check(k.setArg(2, out), "clSetKernelArg");
+            check(k.setArg(3, cl::Local(wg_ * acc_size)), "clSetKernelArg");
+            cl::Event* event = events ? &events->emplace_back() : nullptr;
+            check(queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg_), cl::NDRange(wg_), nullptr,
+                                             event),
+                  "clEnqueueNDRangeKernel");
+            return groups;
+        };
+        std::uint64_t count = launch(elements_, *w.buffer, w.n, a);
+        const cl::Buffer* in = &a;
+        const cl::Buffer* out = &b;
+        while (count > 1) {
+            count = launch(partials_, *in, count, *out);
+            std::swap(in, out);
+        }
+        unsigned char bits[8] = {};
+        check(queue.enqueueReadBuffer(*in, CL_TRUE, 0, acc_size, bits), "clEnqueueReadBuffer");
+        return accumulator_value(bits);
+    }
+
     long double accumulator_value(const unsigned char* bits) const {
         auto as = [&](auto v) {
             std::memcpy(&v, bits, sizeof v);

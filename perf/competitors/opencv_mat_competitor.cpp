@@ -23,7 +23,7 @@ public:
     Measurement measure(const Workload& w) override {
         if (w.n > std::uint64_t(INT_MAX)) throw Unsupported("a cv::Mat row holds at most 2^31 - 1 elements");
         const cv::Mat mat(1, static_cast<int>(w.n), opencv_depth(w.type), const_cast<void*>(w.host));
-        Measurement m = time_calls(setup_.repeats, [&] { return CallResult{cv::sum(mat)[0], std::nullopt}; });
+        Measurement m = time_calls(setup_.repeats, [&] { return static_cast<long double>(cv::sum(mat)[0]); });
         m.accumulator = opencv_accumulator(w.type);
         return m;
     }

@@ -1,6 +1,6 @@
 #pragma once
 // OpenCV's depth for a clreduce element type; -1 where OpenCV has none (uint32, 64-bit
-// integers). Types that issue 3 adds (int8, int16, ...) map to CV_8S, CV_16S, ... here.
+// integers, float16: cv::sum does not take CV_16F).
 #include <opencv2/core.hpp>
 
 #include <clreduce/element_type.hpp>
@@ -9,6 +9,10 @@ namespace clreduce::perf {
 
 inline int opencv_depth(ElementType type) {
     switch (type) {
+        case ElementType::int8: return CV_8S;
+        case ElementType::uint8: return CV_8U;
+        case ElementType::int16: return CV_16S;
+        case ElementType::uint16: return CV_16U;
         case ElementType::int32: return CV_32S;
         case ElementType::float32: return CV_32F;
         case ElementType::float64: return CV_64F;

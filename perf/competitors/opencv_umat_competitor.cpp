@@ -48,7 +48,7 @@ public:
         if (w.n > std::uint64_t(INT_MAX)) throw Unsupported("a cv::UMat row holds at most 2^31 - 1 elements");
         cv::UMat umat;
         cv::Mat(1, static_cast<int>(w.n), opencv_depth(w.type), const_cast<void*>(w.host)).copyTo(umat);
-        Measurement m = time_calls(setup_.repeats, [&] { return CallResult{cv::sum(umat)[0], std::nullopt}; });
+        Measurement m = time_calls(setup_.repeats, [&] { return static_cast<long double>(cv::sum(umat)[0]); });
         m.accumulator = opencv_accumulator(w.type);
         return m;
     }

@@ -23,21 +23,29 @@ std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why) 
     return std::make_unique<Unavailable>(std::move(name), std::move(why));
 }
 
-Measurement time_calls(int repeats, const std::function<CallResult()>& call) {
+Measurement time_calls(int repeats, const std::function<long double()>& call) {
     Measurement m;
-    std::vector<double> wall, device;
+    std::vector<double> wall;
     for (int run = 0; run <= repeats; ++run) {
         const auto start = std::chrono::steady_clock::now();
-        const CallResult r = call();
+        const long double value = call();
         const auto stop = std::chrono::steady_clock::now();
-        m.values.push_back(r.value);
+        m.values.push_back(value);
         if (run == 0) continue;  // warm-up: program builds, first-touch costs
         wall.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-        if (r.device_us) device.push_back(*r.device_us);
     }
     m.wall_us = median(wall);
-    if (!device.empty()) m.device_us = median(device);
     return m;
+}
+
+void time_device(int repeats, const std::function<DeviceCall()>& call, Measurement& m) {
+    std::vector<double> device;
+    for (int run = 0; run <= repeats; ++run) {
+        const DeviceCall r = call();
+        m.values.push_back(r.value);
+        if (run > 0) device.push_back(r.device_us);  // run 0: warm-up
+    }
+    m.device_us = median(device);
 }
 
 }  // namespace clreduce::perf

@@ -20,6 +20,10 @@ template <class T>
 OpenCVSum opencv_sum([[maybe_unused]] const T* data, [[maybe_unused]] std::uint64_t n) {
 #ifdef CLREDUCE_HAVE_OPENCV
     int type = -1;
+    if constexpr (std::is_same_v<T, std::int8_t>) type = CV_8S;
+    if constexpr (std::is_same_v<T, std::uint8_t>) type = CV_8U;
+    if constexpr (std::is_same_v<T, std::int16_t>) type = CV_16S;
+    if constexpr (std::is_same_v<T, std::uint16_t>) type = CV_16U;
     if constexpr (std::is_same_v<T, std::int32_t>) type = CV_32S;
     if constexpr (std::is_same_v<T, float>) type = CV_32F;
     if constexpr (std::is_same_v<T, double>) type = CV_64F;
@@ -36,6 +40,10 @@ OpenCVSum opencv_sum([[maybe_unused]] const T* data, [[maybe_unused]] std::uint6
 #endif
 }
 
+template OpenCVSum opencv_sum(const std::int8_t*, std::uint64_t);
+template OpenCVSum opencv_sum(const std::uint8_t*, std::uint64_t);
+template OpenCVSum opencv_sum(const std::int16_t*, std::uint64_t);
+template OpenCVSum opencv_sum(const std::uint16_t*, std::uint64_t);
 template OpenCVSum opencv_sum(const std::int32_t*, std::uint64_t);
 template OpenCVSum opencv_sum(const std::uint32_t*, std::uint64_t);
 template OpenCVSum opencv_sum(const std::int64_t*, std::uint64_t);
