@@ -2,14 +2,17 @@
 // `times`. Every (times, wg, vec, stride, level 3) is its own program build, so the descent
 // tries few candidates per stage: times over powers of 4, then ±1 power of 2 around the best,
 // then the other stride, the work-group size, the vector width and every level-3 strategy.
-// The final stage (tuner_final_stage.hpp) then measures every power-of-two `times` of
-// times_sweep() (1 .. 1024, up to a single work-group) with the other parameters fixed at the
-// winner's, re-times the three fastest and the defaults in interleaved rounds (at least 15
-// unless quick) so that they share the noise, and keeps the lowest median. So the tuned
-// `times` is the best of the whole sweep for the chosen other parameters, up to the noise
-// left in those medians; `clreduce-perf tune --check` measures how close it is. Programs are
-// cached by the reducer, so buckets of one type share them, and the sweep builds only the
-// `times` values the descent has not (about 50-100 ms each on NVIDIA).
+//
+// The final stage (tuner_final_stage.hpp) measures every `times` of times_sweep() (powers of
+// two 1 .. 1024, up to a single work-group) with the other parameters fixed at the descent's
+// winner, then re-times all of them and the defaults in interleaved rounds (at least 15 unless
+// quick) so that they share the noise, and keeps the lowest median. So the tuned `times` is
+// the best of the whole sweep for those parameters, up to the noise left in the medians;
+// `clreduce-perf tune --check` measures how close. Re-timing builds nothing (at most 12
+// candidates x 15 calls, a fraction of a second even at 2^30 elements), and re-timing all
+// rather than the fastest first times keeps a candidate whose first time was unlucky. The
+// sweep builds only the `times` values the descent has not (50-100 ms each on NVIDIA);
+// programs are cached by the reducer, so buckets of one type share them.
 #include "tuner.hpp"
 
 #include "tuner_final_stage.hpp"
@@ -40,8 +43,6 @@ constexpr InterGroup kLevel3Strategies[] = {InterGroup::atomic, InterGroup::seco
 
 // Re-timing rounds of the final stage (unless quick, which uses its repeats).
 constexpr int kFinalRounds = 15;
-// Fastest candidates of the final sweep that are re-timed.
-constexpr std::size_t kFinalists = 3;
 
 template <class T>
 sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& buffer, std::uint64_t n,
@@ -252,7 +253,7 @@ public:
     }
 
     // Every `times` of the sweep with the other parameters at the descent's winner (entry),
-    // then the fastest few and the defaults re-timed together; the lowest median wins.
+    // then all of them and the defaults re-timed together; the lowest median wins.
     template <class T>
     void final_stage(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
                      const LaunchParams& defaults, TunedEntry& entry) {
@@ -284,14 +285,14 @@ public:
             add(c);
         }
         // Both measured before (so no new measurement): a sweep cut short keeps the descent's
-        // winner, and the defaults are re-timed beside the finalists for an honest speedup.
+        // winner, and the defaults are re-timed beside the sweep for an honest speedup.
         add(entry.params);
         const std::size_t default_index = add(defaults);
 
         const int rounds = o_.quick ? repeats_ : std::max(kFinalRounds, repeats_);
         const auto time_once = [&](std::size_t i) { return time_once_us<T>(op, buffer, n, ref, candidates[i]); };
         const auto stop = [&] { return check_stop(); };
-        const auto choice = choose_final(first_us, kFinalists, {default_index}, rounds, time_once, stop);
+        const auto choice = choose_final(first_us, candidates.size(), {default_index}, rounds, time_once, stop);
         if (!choice) return;  // nothing usable: keep the descent's winner
         entry.params = candidates[choice->index];
         entry.kernel_us = choice->us;

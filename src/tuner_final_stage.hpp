@@ -1,8 +1,8 @@
 #pragma once
 // The tuner's last stage without OpenCL, so that tests can feed it timings. After the
 // coordinate descent every `times` of times_sweep() is measured with the other parameters
-// fixed at the winner's; the fastest few of those (and the defaults) are then timed again in
-// interleaved rounds, so that all see the same noise, and the lowest median wins.
+// fixed at the winner's; the fastest of those (the tuner takes all) and the defaults are then
+// timed again in interleaved rounds, so that all see the same noise, and the lowest median wins.
 #include <cstddef>
 #include <functional>
 #include <optional>
