@@ -284,9 +284,11 @@ public:
             c.times = t;
             add(c);
         }
-        // Both measured before (so no new measurement): a sweep cut short keeps the descent's
-        // winner, and the defaults are re-timed beside the sweep for an honest speedup.
-        add(entry.params);
+        // Both measured before, so no new measurement. The descent's winner where its times lies
+        // beyond the sweep's cap, or where the sweep was cut short (it keeps its place then);
+        // past a single work-group its times only adds idle iterations. The defaults are
+        // re-timed beside the sweep for an honest speedup.
+        if (stopped_ || make_plan(type, n, device, entry.params).groups > 1) add(entry.params);
         const std::size_t default_index = add(defaults);
 
         const int rounds = o_.quick ? repeats_ : std::max(kFinalRounds, repeats_);

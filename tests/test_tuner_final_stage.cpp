@@ -35,12 +35,12 @@ TEST_CASE("times_sweep: powers of two from 1 up to a single work-group, capped a
                Equals(Times{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
     // 2^30: still 1024 groups at times=1024; the sweep stops at its cap.
     CHECK(times_sweep(ElementType::uint32, 1ull << 30, gpu, fixed(256, 4)).back() == kTimesSweepMax);
-    // The fixed value itself where it lies outside the powers of two or beyond the cap.
+    // The fixed times plays no part.
     LaunchParams p = fixed(256, 4);
     p.times = 4096;
-    CHECK(times_sweep(ElementType::uint32, 1ull << 30, gpu, p).back() == 4096);
+    CHECK(times_sweep(ElementType::uint32, 1ull << 30, gpu, p).back() == kTimesSweepMax);
     p.times = 3;
-    CHECK_THAT(times_sweep(ElementType::uint32, 1 << 12, gpu, p), Equals(Times{1, 2, 3, 4}));
+    CHECK_THAT(times_sweep(ElementType::uint32, 1 << 12, gpu, p), Equals(Times{1, 2, 4}));
     // Sizes where small times need more than 2^31 - 1 work-groups start where the plan is valid.
     CHECK(times_sweep(ElementType::uint8, 1ull << 40, gpu, fixed(32, 1)).front() == 32);
     // A small n: one group at once.

@@ -68,9 +68,9 @@ private:
 std::vector<TunedEntry> known_device_entries(const DeviceInfo& device);
 
 // The `times` values the tuner's final stage measures at n with `fixed`'s other parameters
-// (and `clreduce-perf tune --check` sweeps): every power of two from 1 to kTimesSweepMax
-// that makes a valid plan, up to the first that leaves a single work-group, and fixed.times
-// itself where it lies outside those.
+// (fixed.times is ignored), and `clreduce-perf tune --check` sweeps: every power of two from
+// 1 to kTimesSweepMax that makes a valid plan, up to the first that leaves a single work-group
+// (larger ones only add idle iterations to it).
 constexpr std::uint32_t kTimesSweepMax = 1024;
 std::vector<std::uint32_t> times_sweep(ElementType type, std::uint64_t n, const DeviceInfo& device,
                                        const LaunchParams& fixed);
