@@ -307,7 +307,7 @@ public:
     }
 
 private:
-    // Median kernel time of the candidate, or nullopt when stopped, failing or wrong.
+    // Sets stopped_ when asked to stop or out of time.
     bool check_stop() {
         if ((o_.stop != nullptr && o_.stop->load()) || out_of_time()) stopped_ = true;
         return stopped_;
@@ -327,6 +327,7 @@ private:
         return std::nullopt;
     }
 
+    // Median kernel time of the candidate, or nullopt when stopped, failing or wrong.
     template <class T>
     std::optional<double> measure(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
                                   const LaunchParams& params, const ParamsKey& key) {
