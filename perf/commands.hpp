@@ -56,12 +56,14 @@ struct TuneCommandOptions {
     std::uint64_t min_n = 1ull << 12;
     std::uint64_t max_n = 1ull << 30;
     bool quick = false;
-    int repeats = 5;
+    int repeats = 0;  // 0: 5 for a tune, 15 rounds for --check
     double time_budget_s = 0;
     std::string file;  // empty: the default tuning file
     bool dry_run = false;
     bool show = false;
     bool reset = false;
+    bool check = false;  // measure how close the tuned times are to the best (tune_check.hpp)
+    OutputFiles out;     // --check's CSV and JSON
     std::uint64_t seed = 20261121;
 };
 

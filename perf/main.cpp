@@ -79,13 +79,19 @@ int main(int argc, char** argv) {
     tune_cmd->add_option("--min-n", tune.min_n, "Smallest size bucket")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
     tune_cmd->add_option("--max-n", tune.max_n, "Largest size bucket (capped by device memory)")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
     tune_cmd->add_flag("-q,--quick", tune.quick, "Fewer candidates per stage, at most 3 timed runs");
-    tune_cmd->add_option("-r,--repeats", tune.repeats, "Timed runs per candidate (after one warm-up)")->capture_default_str()->check(CLI::Range(1, 1000));
+    tune_cmd->add_option("-r,--repeats", tune.repeats, "Timed runs per candidate after one warm-up (default 5; with --check: interleaved rounds, default 15)")->check(CLI::Range(1, 1000));
     tune_cmd->add_option("--budget", tune.time_budget_s, "Stop after this many seconds, keeping what was measured (0: no limit)")->capture_default_str();
     tune_cmd->add_option("-o,--file", tune.file, "Tuning file (default: $CLREDUCE_TUNING_FILE, else <cache folder>/tuning.json)");
     tune_cmd->add_flag("--dry-run", tune.dry_run, "Measure and print, but save nothing");
     tune_cmd->add_flag("--show", tune.show, "Print this device's entries in the tuning file and exit");
     tune_cmd->add_flag("--reset", tune.reset, "Remove this device's entries from the tuning file and exit");
     tune_cmd->add_option("--seed", tune.seed, "Random seed of the data")->capture_default_str();
+    auto* tune_check = tune_cmd->add_flag("--check", tune.check,
+        "Measure nothing new: time every times (1 .. 1024 by powers of 2, the other parameters as tuned) at each "
+        "tuned bucket in interleaved rounds and say whether the tuned times is within 2% of the best");
+    tune_check->excludes(tune_cmd->get_option("--show"))->excludes(tune_cmd->get_option("--reset"));
+    tune_cmd->add_option("--csv", tune.out.csv, "With --check: also write the rows as CSV to this file")->needs(tune_check);
+    tune_cmd->add_option("--json", tune.out.json, "With --check: also write the rows and every candidate as JSON to this file")->needs(tune_check);
     clreduce::perf::FloorOptions floor;
     auto* floor_cmd = app.add_subcommand("floor", "What bounds a synchronous call: raw OpenCL launch and read costs, clreduce's call, read bandwidth");
     floor_cmd->add_option("-d,--device", floor.device, "Device (as for sweep)");

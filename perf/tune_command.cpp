@@ -1,5 +1,5 @@
 // clreduce-perf tune: measures the best launch parameters of a device and stores them in
-// the tuning database that every Reducer reads at construction.
+// the tuning database that every Reducer reads at construction (--check: tune_check.cpp).
 #include <algorithm>
 #include <atomic>
 #include <csignal>
@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "timing.hpp"
+#include "tune_check.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -129,12 +130,14 @@ int run_tune(const TuneCommandOptions& o) {
         return 0;
     }
 
+    if (o.check) return run_tune_check(reducer, o);
+
     TuneOptions options;
     for (const std::string& t : o.types) options.types.push_back(parse_type(t));
     options.min_n = o.min_n;
     options.max_n = o.max_n;
     options.quick = o.quick;
-    options.repeats = o.repeats;
+    options.repeats = o.repeats > 0 ? o.repeats : 5;
     options.time_budget_s = o.time_budget_s;
     options.seed = o.seed;
     options.save = !o.dry_run;

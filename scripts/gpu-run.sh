@@ -28,9 +28,9 @@ step() {
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-# Parts to run (CLREDUCE_GPU_PARTS, default all): tests accuracy tune sweeps compare. Split
-# them over several calls when one call would run too long.
-parts=" ${CLREDUCE_GPU_PARTS:-tests accuracy tune sweeps compare} "
+# Parts to run (CLREDUCE_GPU_PARTS, default all): tests accuracy tune tune-check sweeps compare.
+# Split them over several calls when one call would run too long.
+parts=" ${CLREDUCE_GPU_PARTS:-tests accuracy tune tune-check sweeps compare} "
 want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
@@ -45,8 +45,9 @@ fi
 # From here on the disk caches (tuning file, program binaries) live in one folder that later
 # calls on the same machine find again; the steps after the tune use its parameters.
 export CLREDUCE_CACHE_DIR=${CLREDUCE_GPU_CACHE:-/tmp/clreduce-gpu-cache}
+tune_types=${CLREDUCE_GPU_TUNE_TYPES:-int8 int32 uint32 float32 float64}
 if want tune; then
-for type in ${CLREDUCE_GPU_TUNE_TYPES:-int32 uint32 float32 float64}; do
+for type in $tune_types; do
   start=$SECONDS
   step "tune-$type" "$bin/clreduce-perf" tune -t "$type"
   echo "tune-$type: $((SECONDS - start)) s wall" | tee -a "$summary"
@@ -54,6 +55,14 @@ done
 fi
 step tune-show "$bin/clreduce-perf" tune --show
 cp "$CLREDUCE_CACHE_DIR/tuning.json" "$results/" 2>/dev/null
+if want tune-check; then
+  # Each tuned times against every times of the sweep, in interleaved rounds (README, Tuning).
+  start=$SECONDS
+  step tune-check "$bin/clreduce-perf" tune --check -t "$(echo $tune_types | tr ' ' ,)" \
+    --csv "$results/tune-check.csv" --json "$results/tune-check.json"
+  grep "buckets within" "$results/tune-check.txt" >> "$summary"
+  echo "tune-check: $((SECONDS - start)) s wall" | tee -a "$summary"
+fi
 if want sweeps; then
 # Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.
 for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do

@@ -1,9 +1,21 @@
-// Tuning by coordinate descent from the default plan. Every (times, wg, vec, stride, level 3)
-// is its own program build, so the search tries few candidates per stage: times over powers
-// of 4, then ±1 power of 2 around the best, then the other stride, the work-group size, the
-// vector width and the level-3 strategy, and (unless quick) times once more. Programs are
-// cached by the reducer, so buckets of one type share them.
+// Tuning by coordinate descent from the default plan, then an exhaustive last stage on
+// `times`. Every (times, wg, vec, stride, level 3) is its own program build, so the descent
+// tries few candidates per stage: times over powers of 4, then ±1 power of 2 around the best,
+// then the other stride, the work-group size, the vector width and every level-3 strategy.
+//
+// The final stage (tuner_final_stage.hpp) measures every `times` of times_sweep() (powers of
+// two 1 .. 1024, up to a single work-group) with the other parameters fixed at the descent's
+// winner, then re-times all of them and the defaults in interleaved rounds (at least 15 unless
+// quick) so that they share the noise, and keeps the lowest median. So the tuned `times` is
+// the best of the whole sweep for those parameters, up to the noise left in the medians;
+// `clreduce-perf tune --check` measures how close. Re-timing builds nothing (at most 12
+// candidates x 15 calls, a fraction of a second even at 2^30 elements), and re-timing all
+// rather than the fastest first times keeps a candidate whose first time was unlucky. The
+// sweep builds only the `times` values the descent has not (50-100 ms each on NVIDIA);
+// programs are cached by the reducer, so buckets of one type share them.
 #include "tuner.hpp"
+
+#include "tuner_final_stage.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +37,12 @@ struct FamilyProbe {
     Operation operation;
 };
 constexpr FamilyProbe kProbes[] = {{OperationFamily::additive, Operation::sum}};
+
+// The level-3 strategies the descent tries; a strategy the engine gains is one more value here.
+constexpr InterGroup kLevel3Strategies[] = {InterGroup::atomic, InterGroup::second_pass, InterGroup::last_group};
+
+// Re-timing rounds of the final stage (unless quick, which uses its repeats).
+constexpr int kFinalRounds = 15;
 
 template <class T>
 sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& buffer, std::uint64_t n,
@@ -70,12 +88,6 @@ bool correct(sum_type_t<T> got, const Reference& ref, std::uint64_t n, ElementTy
         const long double bound = (long double)(n > 0 ? n - 1 : 0) * std::ldexp(1.0L, -24) * ref.abs_sum + 1;
         return std::fabs(static_cast<long double>(got) - ref.sum) <= bound;
     }
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 double kernel_us(const CallInfo& info) {
@@ -135,10 +147,12 @@ public:
     // Candidates one bucket's search will try at most, for the progress estimate.
     std::uint64_t estimate(ElementType type, std::uint64_t n) const {
         const LaunchPlan plan = make_plan(type, n, r_.device_info());
-        std::uint64_t count = 1 + 2 + 1 + 1;  // default, times refinement, stride, level 3
+        std::uint64_t count = 1 + 2 + 1 + std::size(kLevel3Strategies);  // default, ±1 times, stride, level 3
         for (std::uint64_t times = 1, groups = 2; groups > 1 && times <= (1u << 20); times *= 4, ++count)
             groups = n / plan.vector_width / (std::uint64_t(plan.work_group_size) * times);
-        count += o_.quick ? 4 : 4 + 5 + 2;  // work-group sizes, vector widths, last times refinement
+        count += o_.quick ? 4 : 6 + 5;  // work-group sizes, vector widths
+        // The final sweep: about half of its values are new after the descent.
+        count += (times_sweep(plan.element, n, r_.device_info(), explicit_params(plan)).size() + 1) / 2;
         return count;
     }
 
@@ -221,12 +235,11 @@ public:
                 consider(c);
             }
         }
-        {
+        for (InterGroup level3 : kLevel3Strategies) {
             LaunchParams c = best;
-            c.inter_group = *best.inter_group == InterGroup::atomic ? InterGroup::second_pass : InterGroup::atomic;
+            c.inter_group = level3;
             consider(c);
         }
-        if (!o_.quick) refine_times();
 
         TunedEntry entry;
         entry.type = type;
@@ -235,7 +248,57 @@ public:
         entry.params = best;
         entry.kernel_us = best_us;
         entry.default_kernel_us = *default_us;
+        final_stage<T>(op, buffer, n, ref, start, entry);
         result_.entries.push_back(entry);
+    }
+
+    // Every `times` of the sweep with the other parameters at the descent's winner (entry),
+    // then all of them and the defaults re-timed together; the lowest median wins.
+    template <class T>
+    void final_stage(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
+                     const LaunchParams& defaults, TunedEntry& entry) {
+        const ElementType type = element_traits<T>::type;
+        const DeviceInfo& device = r_.device_info();
+        std::vector<LaunchParams> candidates;
+        std::vector<ParamsKey> keys;
+        std::vector<std::optional<double>> first_us;
+        // The candidate's index; measured unless the descent has measured it already.
+        const auto add = [&](const LaunchParams& c) {
+            const ParamsKey key = key_of(c, make_plan(type, n, device, c));
+            if (const auto at = std::find(keys.begin(), keys.end(), key); at != keys.end())
+                return std::size_t(at - keys.begin());
+            std::optional<double> us;
+            if (const auto known = measured_.find(key); known != measured_.end()) {
+                if (known->second >= 0) us = known->second;
+            } else {
+                us = measure<T>(op, buffer, n, ref, c, key);
+            }
+            candidates.push_back(c);
+            keys.push_back(key);
+            first_us.push_back(us);
+            return candidates.size() - 1;
+        };
+        for (std::uint32_t t : times_sweep(type, n, device, entry.params)) {
+            if (stopped_) break;
+            LaunchParams c = entry.params;
+            c.times = t;
+            add(c);
+        }
+        // Both measured before, so no new measurement. The descent's winner where its times lies
+        // beyond the sweep's cap, or where the sweep was cut short (it keeps its place then);
+        // past a single work-group its times only adds idle iterations. The defaults are
+        // re-timed beside the sweep for an honest speedup.
+        if (stopped_ || make_plan(type, n, device, entry.params).groups > 1) add(entry.params);
+        const std::size_t default_index = add(defaults);
+
+        const int rounds = o_.quick ? repeats_ : std::max(kFinalRounds, repeats_);
+        const auto time_once = [&](std::size_t i) { return time_once_us<T>(op, buffer, n, ref, candidates[i]); };
+        const auto stop = [&] { return check_stop(); };
+        const auto choice = choose_final(first_us, candidates.size(), {default_index}, rounds, time_once, stop);
+        if (!choice) return;  // nothing usable: keep the descent's winner
+        entry.params = candidates[choice->index];
+        entry.kernel_us = choice->us;
+        if (choice->retimed[default_index]) entry.default_kernel_us = *choice->retimed[default_index];
     }
 
     bool out_of_time() const {
@@ -244,14 +307,31 @@ public:
     }
 
 private:
+    // Sets stopped_ when asked to stop or out of time.
+    bool check_stop() {
+        if ((o_.stop != nullptr && o_.stop->load()) || out_of_time()) stopped_ = true;
+        return stopped_;
+    }
+
+    // One verified run's kernel time, or nullopt when it fails or is wrong.
+    template <class T>
+    std::optional<double> time_once_us(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
+                                       const LaunchParams& params) {
+        try {
+            CallInfo info;
+            const sum_type_t<T> got = run_operation<T>(r_, op, buffer, n, params, info);
+            if (correct<T>(got, ref, n, info.plan.accumulator)) return kernel_us(info);
+        } catch (const Error&) {
+        }
+        ++result_.rejected;
+        return std::nullopt;
+    }
+
     // Median kernel time of the candidate, or nullopt when stopped, failing or wrong.
     template <class T>
     std::optional<double> measure(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
                                   const LaunchParams& params, const ParamsKey& key) {
-        if ((o_.stop != nullptr && o_.stop->load()) || out_of_time()) {
-            stopped_ = true;
-            return std::nullopt;
-        }
+        if (check_stop()) return std::nullopt;
         const std::string label = std::string(type_name(element_traits<T>::type)) + " n=" + size_name(n) + " " +
                                   describe(params);
         report(label);
@@ -266,7 +346,7 @@ private:
                 ok = correct<T>(got, ref, n, info.plan.accumulator);
                 if (run > 0) times.push_back(kernel_us(info));
             }
-            if (ok) out = median(times);
+            if (ok) out = median_of(times);
         } catch (const Error&) {
             // A candidate the device cannot run (out of resources, build failure) is skipped.
         }

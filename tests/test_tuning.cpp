@@ -545,6 +545,11 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
         CHECK(e.kernel_us <= e.default_kernel_us);  // the default is a candidate
         REQUIRE(e.params.times.has_value());
         REQUIRE(e.params.inter_group.has_value());
+        // The final stage's choice: one of the times it sweeps with the other parameters (or,
+        // beyond the sweep's cap, the descent's winner, which still has several groups).
+        const auto swept = times_sweep(e.type, e.n, r.device_info(), e.params);
+        CHECK((std::find(swept.begin(), swept.end(), *e.params.times) != swept.end() ||
+               (*e.params.times > kTimesSweepMax && make_plan(e.type, e.n, r.device_info(), e.params).groups > 1)));
         // Used at once, by plan() and by a sum.
         const LaunchPlan plan = r.plan(ElementType::uint32, e.n);
         CHECK(plan.times == *e.params.times);
