@@ -167,6 +167,17 @@ public:
             read_pageable(profiling_queue_);
             (void)event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
         }, "as a profiled call"));
+        {
+            // The device's own floor: what profiling reports for a launch that does nothing.
+            std::vector<double> us;
+            for (int i = 0; i < repeats + 10; ++i) {
+                cl::Event event;
+                launch(profiling_queue_, touch_, &event);
+                event.wait();
+                if (i >= 10) us.push_back(device_microseconds({event}));
+            }
+            out.push_back(summarize("one-work-group kernel (device time)", us, "profiling START to END"));
+        }
         return out;
     }
 

@@ -28,16 +28,25 @@ step() {
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-# Parts to run (CLREDUCE_GPU_PARTS, default all): tests accuracy tune tune-check sweeps compare.
-# Split them over several calls when one call would run too long.
-parts=" ${CLREDUCE_GPU_PARTS:-tests accuracy tune tune-check sweeps compare} "
+# Parts to run (CLREDUCE_GPU_PARTS): tests floor accuracy tune tune-check sweeps compare. The
+# default is what fits one call of the device tool (10 minutes): the test suite, the call
+# floor, the sweeps and the comparisons for int32, float32, int8 and float64 (docs/performance.md).
+# Run "tune tune-check" in a call of its own.
+parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
 want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
 step tests-huge "$bin/clreduce-tests" "[huge]"
+fi
+if want first-result; then
 step first-result "$bin/clreduce-perf" first-result -r 7
+fi
+if want floor; then
+# What bounds a synchronous call: raw launch and read costs, clreduce's sync and async calls,
+# the device's read bandwidth.
+step floor "$bin/clreduce-perf" floor -r 300 -n 1024 -n 1048576 -n 16777216 --json "$results/floor.json"
 fi
 if want accuracy; then
 step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
@@ -65,7 +74,7 @@ if want tune-check; then
 fi
 if want sweeps; then
 # Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.
-for sweep in ${CLREDUCE_GPU_SWEEPS:-uint32:16777216 int32:1073741824 float32:16777216 float64:268435456}; do
+for sweep in ${CLREDUCE_GPU_SWEEPS:-int32:16777216 int32:1073741824 float32:1073741824 int8:1073741824 float64:268435456}; do
   type=${sweep%%:*} n=${sweep##*:}
   f=$results/sweep-$type-$n
   step "sweep-$type-$n" "$bin/clreduce-perf" sweep -t "$type" -n "$n" -r 15 --csv "$f.csv" --json "$f.json" --svg "$f.svg"
@@ -80,10 +89,14 @@ fi
 if want compare; then
 # clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB (clreduce-cub-sum,
 # next to clreduce-perf), n = 2^10 ... 2^30 (CLREDUCE_GPU_COMPARE_ARGS: more options, e.g. "-n 1024").
-for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 uint32 int64 uint64 float32 float64 int8}; do
+compare_sizes=()
+for n in ${CLREDUCE_GPU_COMPARE_SIZES:-1024 65536 1048576 4194304 16777216 67108864 268435456 1073741824}; do
+  compare_sizes+=(-n "$n")
+done
+for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 float32 int8 float64}; do
   f=$results/compare-$type
   # shellcheck disable=SC2086
-  step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 ${CLREDUCE_GPU_COMPARE_ARGS:-} \
+  step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 "${compare_sizes[@]}" ${CLREDUCE_GPU_COMPARE_ARGS:-} \
     --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
 fi
