@@ -8,6 +8,7 @@
 #include <set>
 
 #include <clreduce/clreduce.hpp>
+#include <clreduce/tuning_data.hpp>
 
 #include "commands.hpp"
 #include "reference.hpp"
@@ -16,24 +17,6 @@
 
 namespace clreduce::perf {
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Integers over their whole range (sums wrap modulo 2^64, checked exactly); floats the
-// integers 1..8, so every partial sum in a double is exact.
-template <class T>
-T value_at(std::uint64_t seed, std::uint64_t i) {
-    const std::uint64_t bits = splitmix64(seed ^ (i * 0xd1b54a32d192ed03ull));
-    if constexpr (std::is_floating_point_v<T>)
-        return T(1 + bits % 8);
-    else
-        return static_cast<T>(bits);
-}
 
 // The sum of a prefix of the data.
 struct Prefix {
@@ -54,7 +37,7 @@ std::vector<Prefix> upload(const Reducer& r, const cl::Buffer& buffer, const std
             const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
             chunk.resize(count);
             for (std::uint64_t k = 0; k < count; ++k) {
-                const T v = chunk[k] = value_at<T>(seed, i + k);
+                const T v = chunk[k] = tuning_value<T>(seed, i + k);
                 if constexpr (std::is_integral_v<T>) {
                     acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
                 } else {
@@ -142,23 +125,6 @@ constexpr ElementType kTypes[] = {ElementType::int8,   ElementType::uint8,   Ele
                                   ElementType::int32,  ElementType::uint32,  ElementType::int64, ElementType::uint64,
                                   ElementType::float32, ElementType::float64};
 
-template <class F>
-void with_type(ElementType type, F&& f) {
-    switch (type) {
-        case ElementType::int8: return f(std::int8_t{});
-        case ElementType::uint8: return f(std::uint8_t{});
-        case ElementType::int16: return f(std::int16_t{});
-        case ElementType::uint16: return f(std::uint16_t{});
-        case ElementType::int32: return f(std::int32_t{});
-        case ElementType::uint32: return f(std::uint32_t{});
-        case ElementType::int64: return f(std::int64_t{});
-        case ElementType::uint64: return f(std::uint64_t{});
-        case ElementType::float32: return f(float{});
-        case ElementType::float64: return f(double{});
-        case ElementType::float16: break;
-    }
-    throw Unsupported("tune --check does not measure " + std::string(type_name(type)) + " data (nor does tune)");
-}
 
 // The size buckets of `type`'s additive entries within [min_n, max_n].
 std::vector<std::uint64_t> buckets_of(const std::vector<TunedEntry>& entries, ElementType type, std::uint64_t min_n,
@@ -218,7 +184,7 @@ int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o) {
                                        size_label(o.max_n) + "]; run `clreduce-perf tune -t " + name + "` first");
             continue;
         }
-        with_type(type, [&](auto tag) {
+        testing::with_element_type(type, [&](auto tag) {
             using T = decltype(tag);
             cl_int err = CL_SUCCESS;
             cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, static_cast<size_t>(sizes.back() * sizeof(T)),

@@ -24,6 +24,7 @@
 #include <tuple>
 
 #include <clreduce/error.hpp>
+#include <clreduce/tuning_data.hpp>
 
 namespace clreduce {
 namespace {
@@ -52,25 +53,6 @@ sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& bu
         default: break;
     }
     throw Unsupported("tuning cannot measure '" + std::string(operation_name(op)) + "' yet");
-}
-
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Integers span their whole range (sums wrap modulo 2^64, checked exactly). Floats are the
-// integers 1..8, so with a double accumulator every partial sum is exact (n * 8 < 2^53) and a
-// lost or doubled element shows as a wrong result.
-template <class T>
-T value_at(std::uint64_t seed, std::uint64_t i) {
-    const std::uint64_t bits = splitmix64(seed ^ (i * 0xd1b54a32d192ed03ull));
-    if constexpr (std::is_floating_point_v<T>)
-        return T(1 + bits % 8);
-    else
-        return static_cast<T>(bits);
 }
 
 struct Reference {
@@ -403,7 +385,7 @@ std::vector<Reference> upload(const Reducer& r, const cl::Buffer& buffer, const 
             const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
             chunk.resize(count);
             for (std::uint64_t k = 0; k < count; ++k) {
-                const T v = value_at<T>(seed, i + k);
+                const T v = tuning_value<T>(seed, i + k);
                 chunk[k] = v;
                 if constexpr (std::is_integral_v<T>) {
                     acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));

@@ -1,0 +1,27 @@
+#pragma once
+// The data Reducer::tune() measures on, element i of a seeded set; `clreduce-perf tune --check`
+// measures on the same. Integers span their whole range (sums wrap modulo 2^64, checked
+// exactly). Floats are the integers 1..8, so with a double accumulator every partial sum is
+// exact (n * 8 < 2^53) and a lost or doubled element shows as a wrong result.
+#include <cstdint>
+#include <type_traits>
+
+namespace clreduce {
+
+inline std::uint64_t tuning_mix(std::uint64_t x) {  // splitmix64
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+template <class T>
+T tuning_value(std::uint64_t seed, std::uint64_t i) {
+    const std::uint64_t bits = tuning_mix(seed ^ (i * 0xd1b54a32d192ed03ull));
+    if constexpr (std::is_floating_point_v<T>)
+        return T(1 + bits % 8);
+    else
+        return static_cast<T>(bits);
+}
+
+}  // namespace clreduce
