@@ -109,6 +109,18 @@ public:
             }
             out.push_back(summarize("clSetKernelArg x5 + enqueue (host cost only)", us));
         }
+        {
+            std::vector<double> us;
+            for (int i = 0; i < repeats + 10; ++i) {
+                cl::Event event;
+                const auto t0 = Clock::now();
+                launch(queue_, touch_, &event);
+                const auto t1 = Clock::now();
+                queue_.finish();
+                if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+            }
+            out.push_back(summarize("enqueue kernel with an event (host cost only)", us));
+        }
         out.push_back(time_wall("kernel + clFinish", repeats, [&] {
             launch(queue_, touch_);
             queue_.finish();
@@ -243,7 +255,8 @@ FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, L
 // waits for between them (the result of call k goes to slot k of a device buffer), checked
 // against the exact sum at the end.
 template <class T>
-FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repeats, std::string label) {
+FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repeats, std::string label,
+                             bool make_event) {
     Reducer reducer(device);
     std::vector<T> host(n);
     std::mt19937 rng(13);
@@ -259,7 +272,7 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     while (static_cast<int>(us.size()) < repeats) {
         for (int k = 0; k < chain; ++k) {
             const auto t0 = Clock::now();
-            reducer.sum_async<T>(buffer, 0, n, results, k * sizeof(R));
+            reducer.sum_async<T>(buffer, 0, n, results, k * sizeof(R), {}, {}, make_event);
             us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         }
         reducer.queue().finish();
@@ -268,7 +281,8 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     reducer.queue().enqueueReadBuffer(results, CL_TRUE, 0, chain * sizeof(R), got.data());
     for (const R v : got)
         if (static_cast<long double>(v) != expected) throw Error("floor: clreduce's asynchronous sum is wrong");
-    return summarize(label, us, fmt::format("host cost of each call in chains of {}, none waited for", chain));
+    return summarize(label, us, fmt::format("host cost of each call in chains of {}, none waited for{}", chain,
+                                            make_event ? "" : "; no event"));
 }
 
 }  // namespace
@@ -294,10 +308,13 @@ int run_floor(const FloorOptions& options) {
         rows.push_back(clreduce_call<float>(device, n, options.repeats, {}, fmt::format("clreduce sum float32, n = {}", n)));
     }
     for (std::uint64_t n : options.sizes) {
-        rows.push_back(clreduce_async_call<std::int32_t>(device, n, options.repeats,
-                                                         fmt::format("clreduce sum_async int32, n = {} (host)", n)));
-        rows.push_back(clreduce_async_call<float>(device, n, options.repeats,
-                                                  fmt::format("clreduce sum_async float32, n = {} (host)", n)));
+        for (bool event : {true, false}) {
+            const char* how = event ? "" : ", no event";
+            rows.push_back(clreduce_async_call<std::int32_t>(
+                device, n, options.repeats, fmt::format("clreduce sum_async int32, n = {} (host{})", n, how), event));
+            rows.push_back(clreduce_async_call<float>(
+                device, n, options.repeats, fmt::format("clreduce sum_async float32, n = {} (host{})", n, how), event));
+        }
     }
     std::cout << fmt::format("{:<58} {:>9} {:>9} {:>9}  {}\n", "what", "median", "p10", "p90", "note");
     for (const auto& r : rows)

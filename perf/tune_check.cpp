@@ -107,8 +107,12 @@ CheckRow check_bucket(const Reducer& r, const cl::Buffer& buffer, std::uint64_t 
         c.samples_us.clear();
         return std::nullopt;
     };
-    // A warm-up call each builds the programs and creates the kernels outside the rounds.
-    for (CheckCandidate& c : row.candidates) run(c);
+    // A warm-up call each builds the programs and creates the kernels outside the rounds; its
+    // times choose how many rounds (as the tuner does: more for short kernels, -r at least).
+    double warm_us = 0;
+    for (CheckCandidate& c : row.candidates) warm_us += run(c).value_or(0);
+    rounds = std::max(rounds, retiming_rounds(warm_us, row.candidates.size()));
+    row.rounds = rounds;
     // Each round starts one candidate further on, so that none is always timed first.
     const std::size_t count = row.candidates.size();
     for (int round = 0; round < rounds; ++round) {

@@ -31,6 +31,7 @@ struct CheckRow {
     LaunchPlan plan;  // what a call at n uses (tuned, known-device or default values)
     std::vector<CheckCandidate> candidates;  // times_sweep() of the plan's other parameters
     std::size_t tuned = 0;                   // the candidate with plan.times
+    int rounds = 0;                          // interleaved rounds measured (at least -r)
 
     std::optional<std::size_t> best() const;  // lowest median; nullopt when none has a time
     std::optional<double> ratio() const;      // tuned median / best median

@@ -80,7 +80,8 @@ void print_check_row(const CheckRow& row) {
 }
 
 std::string check_summary(const CheckReport& report) {
-    return fmt::format("{} of {} buckets within {} of the best times ({} interleaved rounds per candidate)",
+    return fmt::format("{} of {} buckets within {} of the best times (at least {} interleaved rounds per candidate, "
+                       "more for short kernels)",
                        report.passed(), report.rows.size(), within_percent(), report.rounds);
 }
 
@@ -121,6 +122,7 @@ void write_check_json(const CheckReport& report, const std::string& path) {
                               {"vector_width", r.plan.vector_width},
                               {"inter_group", to_string(r.plan.inter_group)},
                               {"tuned_times", r.plan.times},
+                              {"rounds", r.rounds},
                               {"verdict", r.verdict()},
                               {"pass", r.verdict() == "PASS"},
                               {"candidates", candidates}};

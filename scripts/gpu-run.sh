@@ -21,10 +21,11 @@ summary=$out/summary.txt
 step() {
   local name=$1; shift
   echo "=== $name: $*"
+  local start=$SECONDS
   "$@" > "$results/$name.txt" 2>&1
   local rc=$?
   tail -n 3 "$results/$name.txt"
-  echo "=== $name: exit $rc" | tee -a "$summary"
+  echo "=== $name: exit $rc, $((SECONDS - start)) s" | tee -a "$summary"
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
@@ -79,6 +80,8 @@ for sweep in ${CLREDUCE_GPU_SWEEPS:-int32:16777216 int32:1073741824 float32:1073
   f=$results/sweep-$type-$n
   step "sweep-$type-$n" "$bin/clreduce-perf" sweep -t "$type" -n "$n" -r 15 --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
+fi
+if want sweep-plot; then
 # The README's plot: the paper's Figures 7/9/10 at three sizes, one curve per stride and n.
 f=$results/sweep-plot
 plot_sizes=()

@@ -195,7 +195,7 @@ struct Reducer::State {
     template <class T, class R>
     cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                         const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                        const std::vector<cl::Event>& wait);
+                        const std::vector<cl::Event>& wait, bool make_event);
     // The chain of one call through `slot`: on an out-of-order queue it starts after the
     // slot's previous asynchronous call.
     Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {
@@ -421,7 +421,8 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
 template <class T, class R>
 cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset,
                                     std::uint64_t count, const cl::Buffer& result, std::uint64_t result_offset,
-                                    const LaunchParams& params, const std::vector<cl::Event>& wait) {
+                                    const LaunchParams& params, const std::vector<cl::Event>& wait,
+                                    bool make_event) {
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
     if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
@@ -443,7 +444,7 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     first.device_result = true;
     first.result_type = element_traits<R>::type;
     auto slot = slots.acquire();
-    Chain chain = chain_for(*slot, nullptr, true);
+    Chain chain = chain_for(*slot, nullptr, make_event);
     chain.wait_for(wait);
     const DeviceResult destination{&result, result_offset};
     reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
@@ -672,21 +673,23 @@ CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
 template <class T>
 cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait) const {
+                             const std::vector<cl::Event>& wait, bool make_event) const {
     return state_->run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
-                                               params, wait);
+                                               params, wait, make_event);
 }
 template <class T>
 cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait) const {
-    return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait);
+                             const std::vector<cl::Event>& wait, bool make_event) const {
+    return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
+                                   make_event);
 }
 template <class T>
 cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait) const {
-    return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait);
+                             const std::vector<cl::Event>& wait, bool make_event) const {
+    return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
+                                   make_event);
 }
 
 template <class T>
@@ -808,13 +811,13 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&) const;       \
     template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;                 \
     template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
         const;                                                                                                     \
     template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
         const;                                                                                                     \
     template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&)    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
         const;
 CLREDUCE_INSTANTIATE(std::int8_t)
 CLREDUCE_INSTANTIATE(std::uint8_t)

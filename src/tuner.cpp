@@ -5,7 +5,8 @@
 //
 // The final stage (tuner_final_stage.hpp) measures every `times` of times_sweep() (powers of
 // two 1 .. 1024, up to a single work-group) with the other parameters fixed at the descent's
-// winner, then re-times all of them and the defaults in interleaved rounds (at least 15 unless
+// winner, then re-times all of them and the defaults in interleaved rounds (15 to 201, more
+// for short kernels, unless
 // quick) so that they share the noise, and keeps the lowest median. So the tuned `times` is
 // the best of the whole sweep for those parameters, up to the noise left in the medians;
 // `clreduce-perf tune --check` measures how close. Re-timing builds nothing (at most 12
@@ -43,7 +44,11 @@ constexpr FamilyProbe kProbes[] = {{OperationFamily::additive, Operation::sum}};
 constexpr InterGroup kLevel3Strategies[] = {InterGroup::atomic, InterGroup::second_pass, InterGroup::last_group};
 
 // Re-timing rounds of the final stage (unless quick, which uses its repeats).
-constexpr int kFinalRounds = 15;
+int final_rounds(const std::vector<std::optional<double>>& us) {
+    double kernel_us = 0;
+    for (const auto& u : us) kernel_us += u.value_or(0);
+    return retiming_rounds(kernel_us, us.size());
+}
 
 template <class T>
 sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& buffer, std::uint64_t n,
@@ -273,7 +278,7 @@ public:
         if (stopped_ || make_plan(type, n, device, entry.params).groups > 1) add(entry.params);
         const std::size_t default_index = add(defaults);
 
-        const int rounds = o_.quick ? repeats_ : std::max(kFinalRounds, repeats_);
+        const int rounds = o_.quick ? repeats_ : std::max(final_rounds(first_us), repeats_);
         const auto time_once = [&](std::size_t i) { return time_once_us<T>(op, buffer, n, ref, candidates[i]); };
         const auto stop = [&] { return check_stop(); };
         const auto choice = choose_final(first_us, candidates.size(), {default_index}, rounds, time_once, stop);

@@ -236,6 +236,23 @@ TEST_CASE("a repeated asynchronous call builds, creates and allocates nothing", 
     CHECK(read_value<std::int64_t>(r, results, 0) == testing::exact_sum(values.data(), values.size()));
 }
 
+TEST_CASE("an asynchronous call without an event, ordered by the in-order queue", "[async]") {
+    Reducer& r = reducer();
+    const auto values = op_values<float>(70001, seed_for(4, 4));
+    const cl::Buffer buffer = device_copy(r, values);
+    const cl::Buffer results = marked_buffer(r, 8 * 4);
+    for (int k = 0; k < 4; ++k) {
+        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, results, 8 * k, {}, {}, false);
+        CHECK(none() == nullptr);
+    }
+    // The read is queued after the reductions: it sees their values without an event.
+    for (int k = 0; k < 4; ++k) {
+        INFO("call " << k);
+        const double sync = r.sum<float>(buffer, k, values.size() - k);
+        CHECK(same_bits(read_value<double>(r, results, 8 * k), sync));
+    }
+}
+
 TEST_CASE("asynchronous calls refuse what they cannot do, clearly", "[async][errors]") {
     Reducer& r = reducer();
     const cl::Buffer buffer = device_copy(r, std::vector<float>(1000, 1.5f));

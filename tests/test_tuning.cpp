@@ -1,5 +1,6 @@
 // The tuning database: round trip, damaged and foreign files, concurrent writers, tuned values
 // used by later calls (observable through plan() and CallInfo), and a real tune on the device.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -469,7 +470,10 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     h200.compute_units = 132;
     h200.max_work_group_size = 1024;
     const auto known = known_device_entries(h200);
-    REQUIRE(known.size() == 40);  // int32, uint32, float32, float64 x 2^12 .. 2^30 by powers of 4
+    REQUIRE(known.size() == 50);  // int8, int32, uint32, float32, float64 x 2^12 .. 2^30 by powers of 4
+    for (ElementType t : {ElementType::int8, ElementType::int32, ElementType::uint32, ElementType::float32,
+                          ElementType::float64})
+        CHECK(std::count_if(known.begin(), known.end(), [&](const TunedEntry& k) { return k.type == t; }) == 10);
     for (const TunedEntry& k : known) {
         INFO(type_name(k.type) << " n=" << k.n);
         CHECK(k.family == OperationFamily::additive);

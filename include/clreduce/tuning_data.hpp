@@ -3,6 +3,8 @@
 // measures on the same. Integers span their whole range (sums wrap modulo 2^64, checked
 // exactly). Floats are the integers 1..8, so with a double accumulator every partial sum is
 // exact (n * 8 < 2^53) and a lost or doubled element shows as a wrong result.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -22,6 +24,16 @@ T tuning_value(std::uint64_t seed, std::uint64_t i) {
         return T(1 + bits % 8);
     else
         return static_cast<T>(bits);
+}
+
+// Interleaved re-timing rounds for `candidates` whose kernels take `kernel_us` together per
+// round: at least 15, more where kernels are short (up to 201, about 0.2 s of calls), since
+// kernels of a few microseconds differ by less than the noise of 15 samples.
+inline int retiming_rounds(double kernel_us, std::size_t candidates) {
+    const double call_overhead_us = 20;  // a profiled call's wall time beyond its kernels
+    const double round_us = kernel_us + call_overhead_us * static_cast<double>(candidates);
+    const double fit = round_us > 0 ? 200000.0 / round_us : 201.0;
+    return static_cast<int>(std::clamp(fit, 15.0, 201.0));
 }
 
 }  // namespace clreduce
