@@ -17,7 +17,7 @@ struct KnownEntry {
 };
 
 // NVIDIA H200 (132 CUs, NVIDIA OpenCL driver 580.159.04), `clreduce-perf tune`: float32, float64,
-// int32 and int8 on 2026-11-22 (docs/h200-2026-11-22/tuning.json), uint32 on 2026-11-21; the
+// int32 and int8 on 2026-11-22 (docs/h200-2026-11-22/tuning-known-devices.json), uint32 on 2026-11-21; the
 // additive family, sizes 2^12 .. 2^30 by powers of 4; the comment is the tuned kernel time.
 constexpr KnownEntry kKnown[] = {
     {"NVIDIA H200", ElementType::float32, 1ull << 12, 8, 128, Stride::global, 4, InterGroup::last_group},  // 6.2 us
