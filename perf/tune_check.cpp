@@ -18,41 +18,7 @@
 namespace clreduce::perf {
 namespace {
 
-// The sum of a prefix of the data.
-struct Prefix {
-    std::uint64_t wrapped = 0;
-    testing::FloatReference floats;
-};
-
-// Fills the buffer with the largest size's data in chunks; the reference of each size.
-template <class T>
-std::vector<Prefix> upload(const Reducer& r, const cl::Buffer& buffer, const std::vector<std::uint64_t>& sizes,
-                           std::uint64_t seed) {
-    std::vector<Prefix> out;
-    Prefix acc;
-    std::vector<T> chunk;
-    std::uint64_t i = 0;
-    for (std::uint64_t end : sizes) {
-        while (i < end) {
-            const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
-            chunk.resize(count);
-            for (std::uint64_t k = 0; k < count; ++k) {
-                const T v = chunk[k] = tuning_value<T>(seed, i + k);
-                if constexpr (std::is_integral_v<T>) {
-                    acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
-                } else {
-                    acc.floats.sum += v;
-                    acc.floats.abs_sum += std::fabs(static_cast<long double>(v));
-                }
-            }
-            check(r.queue().enqueueWriteBuffer(buffer, CL_TRUE, i * sizeof(T), count * sizeof(T), chunk.data()),
-                  "clEnqueueWriteBuffer");
-            i += count;
-        }
-        out.push_back(acc);
-    }
-    return out;
-}
+using Prefix = TuningReference;
 
 // Empty when `got` is the sum of the prefix, else what is wrong.
 template <class T>
@@ -62,9 +28,10 @@ std::string problem_with(sum_type_t<T> got, const Prefix& ref, std::uint64_t n, 
         return "wrong result " + std::to_string(got) + ", expected " +
                std::to_string(static_cast<sum_type_t<T>>(ref.wrapped));
     } else {
-        const long double error = std::fabs(static_cast<long double>(got) - ref.floats.sum);
-        if (error <= ref.floats.bound(n, accumulator)) return {};
-        return "wrong result " + std::to_string(got) + ", expected " + std::to_string(double(ref.floats.sum));
+        const testing::FloatReference floats{ref.sum, ref.abs_sum};
+        const long double error = std::fabs(static_cast<long double>(got) - floats.sum);
+        if (error <= floats.bound(n, accumulator)) return {};
+        return "wrong result " + std::to_string(got) + ", expected " + std::to_string(double(floats.sum));
     }
 }
 
@@ -194,7 +161,7 @@ int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o) {
             cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, static_cast<size_t>(sizes.back() * sizeof(T)),
                               nullptr, &err);
             check(err, "clCreateBuffer");
-            const std::vector<Prefix> refs = upload<T>(reducer, buffer, sizes, o.seed);
+            const std::vector<Prefix> refs = upload_tuning_data<T>(reducer.queue(), buffer, sizes, o.seed);
             for (std::size_t b = 0; b < sizes.size(); ++b) {
                 report.rows.push_back(check_bucket<T>(reducer, buffer, sizes[b], refs[b], report.rounds));
                 print_check_row(report.rows.back());

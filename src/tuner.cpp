@@ -60,11 +60,7 @@ sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& bu
     throw Unsupported("tuning cannot measure '" + std::string(operation_name(op)) + "' yet");
 }
 
-struct Reference {
-    std::uint64_t wrapped = 0;  // integers: sum modulo 2^64
-    long double sum = 0;        // floats
-    long double abs_sum = 0;
-};
+using Reference = TuningReference;
 
 template <class T>
 bool correct(sum_type_t<T> got, const Reference& ref, std::uint64_t n, ElementType accumulator) {
@@ -377,36 +373,6 @@ std::vector<std::uint64_t> buckets(const TuneOptions& o, std::size_t element_siz
     return out;
 }
 
-// Uploads the largest bucket's data in chunks and returns the reference of each bucket (a prefix).
-template <class T>
-std::vector<Reference> upload(const Reducer& r, const cl::Buffer& buffer, const std::vector<std::uint64_t>& sizes,
-                              std::uint64_t seed) {
-    std::vector<Reference> refs;
-    Reference acc;
-    std::vector<T> chunk;
-    std::uint64_t i = 0;
-    for (std::uint64_t end : sizes) {
-        while (i < end) {
-            const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
-            chunk.resize(count);
-            for (std::uint64_t k = 0; k < count; ++k) {
-                const T v = tuning_value<T>(seed, i + k);
-                chunk[k] = v;
-                if constexpr (std::is_integral_v<T>) {
-                    acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
-                } else {
-                    acc.sum += v;
-                    acc.abs_sum += std::fabs(static_cast<long double>(v));
-                }
-            }
-            check(r.queue().enqueueWriteBuffer(buffer, CL_TRUE, i * sizeof(T), count * sizeof(T), chunk.data()),
-                  "clEnqueueWriteBuffer");
-            i += count;
-        }
-        refs.push_back(acc);
-    }
-    return refs;
-}
 
 template <class T>
 void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyProbe>& probes,
@@ -415,7 +381,7 @@ void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyP
     cl_int err = CL_SUCCESS;
     cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY, static_cast<size_t>(sizes.back() * sizeof(T)), nullptr, &err);
     check(err, "clCreateBuffer");
-    const std::vector<Reference> refs = upload<T>(r, buffer, sizes, o.seed);
+    const std::vector<Reference> refs = upload_tuning_data<T>(r.queue(), buffer, sizes, o.seed);
     for (const FamilyProbe& probe : probes)
         for (std::size_t b = 0; b < sizes.size() && !search.stopped(); ++b)
             search.bucket<T>(probe.operation, probe.family, buffer, sizes[b], refs[b]);

@@ -4,9 +4,15 @@
 // exactly). Floats are the integers 1..8, so with a double accumulator every partial sum is
 // exact (n * 8 < 2^53) and a lost or doubled element shows as a wrong result.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
+
+#include <clreduce/element_type.hpp>
+#include <clreduce/error.hpp>
+#include <clreduce/opencl.hpp>
 
 namespace clreduce {
 
@@ -24,6 +30,44 @@ T tuning_value(std::uint64_t seed, std::uint64_t i) {
         return T(1 + bits % 8);
     else
         return static_cast<T>(bits);
+}
+
+// The sum of the first n values: modulo 2^64 for integers, in long double for floats.
+struct TuningReference {
+    std::uint64_t wrapped = 0;
+    long double sum = 0;
+    long double abs_sum = 0;
+};
+
+// Writes the values [0, sizes.back()) into `buffer` in chunks (blocking) and returns the
+// reference of each prefix [0, sizes[k]); `sizes` ascending.
+template <class T>
+std::vector<TuningReference> upload_tuning_data(const cl::CommandQueue& queue, const cl::Buffer& buffer,
+                                                const std::vector<std::uint64_t>& sizes, std::uint64_t seed) {
+    std::vector<TuningReference> refs;
+    TuningReference acc;
+    std::vector<T> chunk;
+    std::uint64_t i = 0;
+    for (std::uint64_t end : sizes) {
+        while (i < end) {
+            const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
+            chunk.resize(count);
+            for (std::uint64_t k = 0; k < count; ++k) {
+                const T v = chunk[k] = tuning_value<T>(seed, i + k);
+                if constexpr (std::is_integral_v<T>) {
+                    acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
+                } else {
+                    acc.sum += v;
+                    acc.abs_sum += std::fabs(static_cast<long double>(v));
+                }
+            }
+            check(queue.enqueueWriteBuffer(buffer, CL_TRUE, i * sizeof(T), count * sizeof(T), chunk.data()),
+                  "clEnqueueWriteBuffer");
+            i += count;
+        }
+        refs.push_back(acc);
+    }
+    return refs;
 }
 
 // Interleaved re-timing rounds for `candidates` whose kernels take `kernel_us` together per
