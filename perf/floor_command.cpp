@@ -129,6 +129,12 @@ public:
             launch(queue_, touch_);
             read_pageable(queue_);
         }, "what clreduce's int32 sum does"));
+        out.push_back(time_wall("kernel + clFlush + blocking read (pinned host)", repeats, [&] {
+            launch(queue_, touch_);
+            queue_.flush();
+            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+            verify(pinned_host_[4]);
+        }, "the kernel submitted before the read is enqueued"));
         out.push_back(time_wall("kernel + blocking read (pinned host)", repeats, [&] {
             launch(queue_, touch_);
             check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
