@@ -72,6 +72,18 @@ ElementType resolve_exact(Operation op, ElementType element, ElementType accumul
     return params.accumulator ? accumulator : element == ElementType::float64 ? ElementType::float64 : ElementType::float32;
 }
 
+// A tuned `times` serves sizes below its bucket with as many work-groups as it had there
+// (down to times 1, rounded down to a power of two so that few programs are built): the same
+// times over fewer elements would leave a few groups looping where the bucket had many in
+// parallel (int32 at 2^10 with the 2^12 entry: one group, 7.5 µs instead of 6).
+std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n, std::uint32_t vector_width,
+                                std::uint32_t work_group_size) {
+    const std::uint64_t per_group = std::uint64_t(work_group_size) * times;
+    const std::uint64_t bucket_groups = std::max<std::uint64_t>(1, ceil_div(bucket_n / vector_width, per_group));
+    const std::uint64_t wanted = ceil_div(n / vector_width, std::uint64_t(work_group_size) * bucket_groups);
+    return std::min(times, floor_power_of_two(std::max<std::uint64_t>(1, wanted)));
+}
+
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device) {
     const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
     const std::uint32_t max_times = device.is_gpu() ? 64 : 16;
@@ -235,6 +247,8 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +
                               std::to_string(plan.times));
+    if (plan.sources.times == from && tuned != nullptr && n < tuned->n)
+        plan.times = scaled_down_times(plan.times, tuned->n, n, plan.vector_width, plan.work_group_size);
     plan.stride = pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride,
                        [] { return Stride::global; });
 

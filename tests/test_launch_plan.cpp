@@ -102,3 +102,26 @@ TEST_CASE("devices are found by index, platform:device and name", "[devices]") {
     CHECK_THROWS_AS(default_device(), InvalidArgument);
     if (previous) ::setenv("CLREDUCE_DEVICE", saved.c_str(), 1); else ::unsetenv("CLREDUCE_DEVICE");
 }
+
+TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bucket had", "[plan][tuning]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    LaunchParams p;
+    p.times = 16;
+    p.work_group_size = 128;
+    p.vector_width = 1;
+    p.stride = Stride::global;
+    p.inter_group = InterGroup::atomic;
+    const TunedParams bucket{p, ParamSource::known_device, 1u << 12};  // 2 groups at 2^12
+    CHECK(make_plan(ElementType::int32, 1u << 12, gpu, {}, bucket).times == 16);
+    CHECK(make_plan(ElementType::int32, 1u << 12, gpu, {}, bucket).groups == 2);
+    const LaunchPlan small = make_plan(ElementType::int32, 1u << 10, gpu, {}, bucket);
+    CHECK(small.times == 4);  // 1024 elements over 2 groups of 128
+    CHECK(small.groups == 2);
+    CHECK(small.sources.times == ParamSource::known_device);
+    CHECK(make_plan(ElementType::int32, 100, gpu, {}, bucket).times == 1);
+    CHECK(make_plan(ElementType::int32, 3000, gpu, {}, bucket).times == 8);  // rounded down to a power of two
+    CHECK(make_plan(ElementType::int32, 1u << 14, gpu, {}, bucket).times == 16);  // larger sizes keep it
+    LaunchParams explicit_times;
+    explicit_times.times = 16;
+    CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
+}

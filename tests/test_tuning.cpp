@@ -381,11 +381,19 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK_THAT(plan.describe_sources(), Catch::Matchers::Contains("times=tuned(n=65536)"));
     CHECK(r.plan(ElementType::int32, n).describe() == plan.describe());  // plan(type, n) means sum
 
-    // The nearest bucket serves other sizes of the same type and family.
+    // The nearest bucket serves other sizes of the same type and family: larger ones with its
+    // times, smaller ones with as many groups as the bucket had (times scaled down to a power
+    // of two, at least 1).
     for (std::uint64_t size : {std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
         CallInfo info;
         check_sum_exact<std::int32_t>(r, size, {}, info);
-        CHECK(info.plan.times == 3);
+        const std::uint64_t vectors = n / *tuned.params.vector_width, wg = *tuned.params.work_group_size;
+        const std::uint64_t bucket_groups = (vectors + wg * 3 - 1) / (wg * 3);
+        std::uint64_t wanted = (size / *tuned.params.vector_width + wg * bucket_groups - 1) / (wg * bucket_groups);
+        std::uint32_t expected = 1;
+        while (expected * 2 <= wanted && expected * 2 <= 3) expected *= 2;
+        CHECK(info.plan.times == (size >= n ? 3u : expected));
+        CHECK(info.plan.sources.times == ParamSource::tuned);
         CHECK(info.plan.sources.work_group_size == ParamSource::tuned);
         CHECK(info.plan.describe() == r.plan(ElementType::int32, size).describe());
     }
