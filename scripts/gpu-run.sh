@@ -7,8 +7,11 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out}
-results=$out/results
-mkdir -p "$results" /tmp/vendors
+# The outputs are written outside $OUT and packed into it, so that $OUT holds two files only
+# (the device tool brings back at most 8), also when a call is stopped part-way.
+work=$(mktemp -d)
+results=$work/results
+mkdir -p "$results" "$out" /tmp/vendors
 echo /usr/lib/libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
 [ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd /tmp/vendors/
 export OCL_ICD_VENDORS=/tmp/vendors
@@ -26,19 +29,24 @@ step() {
   local rc=$?
   tail -n 3 "$results/$name.txt"
   echo "=== $name: exit $rc, $((SECONDS - start)) s" | tee -a "$summary"
+  # Packed after every step, so that a call stopped at its time limit still brings back all
+  # that was done.
+  tar -czf "$out/results.tar.gz" -C "$work" results
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-# Parts to run (CLREDUCE_GPU_PARTS): tests floor accuracy tune tune-check sweeps compare. The
-# default is what fits one call of the device tool (10 minutes): the test suite, the call
-# floor, the sweeps and the comparisons for int32, float32, int8 and float64 (docs/performance.md).
-# Run "tune tune-check" in a call of its own.
+# Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy first-result tune tune-check
+# sweeps sweep-plot compare. The default is what fits one call of the device tool (10
+# minutes): the test suite, the call floor, the sweeps and the comparisons for int32, float32,
+# int8 and float64 (docs/performance.md). Run "huge tune tune-check" in a call of its own.
 parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
 want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
 step example "$bin/clreduce-example"
 step tests "$bin/clreduce-tests"
+fi
+if want huge; then
 step tests-huge "$bin/clreduce-tests" "[huge]"
 fi
 if want first-result; then
@@ -103,6 +111,6 @@ for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 float32 int8 float64}; do
     --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
 fi
-tar -czf "$out/results.tar.gz" -C "$out" results && rm -rf "$results"
+tar -czf "$out/results.tar.gz" -C "$work" results && rm -rf "$work"
 ls -l "$out"
 exit $status
