@@ -35,23 +35,13 @@ std::string problem_with(sum_type_t<T> got, const Prefix& ref, std::uint64_t n, 
     }
 }
 
-LaunchParams explicit_params(const LaunchPlan& plan) {
-    LaunchParams p;
-    p.times = plan.times;
-    p.work_group_size = plan.work_group_size;
-    p.stride = plan.stride;
-    p.vector_width = plan.vector_width;
-    p.inter_group = plan.inter_group;
-    return p;
-}
-
 template <class T>
 CheckRow check_bucket(const Reducer& r, const cl::Buffer& buffer, std::uint64_t n, const Prefix& ref, int rounds) {
     CheckRow row;
     row.type = element_traits<T>::type;
     row.n = n;
     row.plan = r.plan(row.type, Operation::sum, n);
-    const LaunchParams fixed = explicit_params(row.plan);
+    const LaunchParams fixed = launch_shape(row.plan);
     // The sweep, and the tuned times among it wherever it lies.
     std::vector<std::uint32_t> times = times_sweep(row.type, n, r.device_info(), fixed);
     if (std::find(times.begin(), times.end(), row.plan.times) == times.end())

@@ -105,6 +105,16 @@ std::string_view to_string(InterGroup inter_group) {
     return "?";
 }
 
+LaunchParams launch_shape(const LaunchPlan& plan) {
+    LaunchParams p;
+    p.times = plan.times;
+    p.work_group_size = plan.work_group_size;
+    p.stride = plan.stride;
+    p.vector_width = plan.vector_width;
+    p.inter_group = plan.inter_group;
+    return p;
+}
+
 bool has_last_group_finish(const DeviceInfo& device) {
     return device.is_nvidia || (device.type & CL_DEVICE_TYPE_CPU) != 0;
 }

@@ -99,16 +99,6 @@ std::string describe(const LaunchParams& p) {
            std::string(to_string(*p.inter_group));
 }
 
-LaunchParams explicit_params(const LaunchPlan& plan) {
-    LaunchParams p;
-    p.times = plan.times;
-    p.work_group_size = plan.work_group_size;
-    p.stride = plan.stride;
-    p.vector_width = plan.vector_width;
-    p.inter_group = plan.inter_group;
-    return p;
-}
-
 // What makes two candidates run the same kernels: with a single group the level-3 strategy
 // never runs, so candidates differing only there are one.
 using ParamsKey = std::tuple<std::uint32_t, std::uint32_t, int, std::uint32_t, int>;
@@ -135,7 +125,7 @@ public:
             groups = n / plan.vector_width / (std::uint64_t(plan.work_group_size) * times);
         count += o_.quick ? 4 : 6 + 5;  // work-group sizes, vector widths
         // The final sweep: about half of its values are new after the descent.
-        count += (times_sweep(plan.element, n, r_.device_info(), explicit_params(plan)).size() + 1) / 2;
+        count += (times_sweep(plan.element, n, r_.device_info(), launch_shape(plan)).size() + 1) / 2;
         return count;
     }
 
@@ -145,7 +135,7 @@ public:
         const DeviceInfo& device = r_.device_info();
         measured_.clear();
         const LaunchPlan start_plan = make_plan(type, n, device);
-        const LaunchParams start = explicit_params(start_plan);
+        const LaunchParams start = launch_shape(start_plan);
         const auto default_us = measure<T>(op, buffer, n, ref, start, key_of(start, start_plan));
         if (!default_us) return;  // stopped, or the defaults themselves failed
         LaunchParams best = start;

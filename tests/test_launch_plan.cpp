@@ -125,3 +125,15 @@ TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bu
     explicit_times.times = 16;
     CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
 }
+
+TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    const LaunchPlan planned = make_plan(ElementType::float32, 1u << 20, gpu);
+    const LaunchParams shape = launch_shape(planned);
+    CHECK_FALSE(shape.float_mode.has_value());
+    CHECK_FALSE(shape.accumulator.has_value());
+    const LaunchPlan again = make_plan(ElementType::float32, 1u << 20, gpu, shape);
+    CHECK(again.describe() == planned.describe());
+    CHECK(again.sources.times == ParamSource::override);
+    CHECK(again.sources.inter_group == ParamSource::override);
+}

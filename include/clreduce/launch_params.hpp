@@ -106,6 +106,10 @@ struct TunedParams {
     std::uint64_t n = 0;
 };
 
+// A plan's launch shape (times, work-group size, stride, vector width, level 3) as explicit
+// overrides: a later call with them runs that shape whatever is tuned.
+LaunchParams launch_shape(const LaunchPlan& plan);
+
 // Accumulator the sum of `element` uses on this device.
 ElementType accumulator_for(ElementType element, const DeviceInfo& device);
 // Accumulator (kernel state's value type) of `op` over `element` on this device, by default.
