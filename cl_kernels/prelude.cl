@@ -1,6 +1,6 @@
 // clreduce: what every program shares, before the operation (ops/*.cl) and the skeleton
 // (reduce.cl). The host (src/kernel_spec.cpp) concatenates
-//     prelude.cl, [the user's transform], ops/<operation>.cl, reduce.cl
+//     prelude.cl, fixed_point.cl, [the user's transform], ops/<operation>.cl, reduce.cl
 // and specialises the result with -D options; the defaults below let it compile alone.
 
 #ifndef CLREDUCE_T

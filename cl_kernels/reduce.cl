@@ -2,7 +2,8 @@
 //   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
 //   level 3  one result per group: a partial for a second pass, an atomic finish, the result,
-//            or a partial that the last group to finish combines (one launch, fixed order)
+//            a partial that the last group to finish combines (one launch, fixed order), or
+//            an exact atomic add into a fixed-point number (one launch, any order)
 //
 // The operation (ops/*.cl, placed before this file) is a plug-in. It defines
 //   clreduce_state                      its state (a scalar or a struct)
@@ -42,6 +43,7 @@
 #define CLREDUCE_FINISH_ATOMIC 1        // atomically combine into out[slot]
 #define CLREDUCE_FINISH_STORE 2         // single group: store the result at out[slot]
 #define CLREDUCE_FINISH_LAST_GROUP 3    // partial at out[2 + group]; the last group combines them
+#define CLREDUCE_FINISH_EXACT_ATOMIC 4  // added exactly into a fixed-point number of set `slot` (ops/add.cl)
 #ifndef CLREDUCE_FINISH
 #define CLREDUCE_FINISH CLREDUCE_FINISH_ATOMIC
 #endif
@@ -279,9 +281,26 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
         clreduce_atomic((volatile __global clreduce_state*)(out + slot), acc);
         if (group == 0)
             out[slot ^ 1u] = clreduce_init();
+#elif CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
+#ifndef CLREDUCE_EXACT_FINISH
+#error "this operation has no exact atomic finish"
+#endif
+        // Two sets of CLREDUCE_EXACT_COPIES numbers in place of the result words; group g adds
+        // into copy g % CLREDUCE_EXACT_COPIES, so that many groups do not queue on the same
+        // few words (the host adds the copies).
+        volatile __global long* numbers = (volatile __global long*)out;
+        const ulong copy = slot * CLREDUCE_EXACT_COPIES + group % CLREDUCE_EXACT_COPIES;
+        clreduce_exact_atomic(numbers + copy * CLREDUCE_EXACT_WORDS, acc);
 #else
         clreduce_store_result(out, slot, acc, result_out, result_offset);
 #endif
     }
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
+    // The other set, zero for the next call.
+    if (group == 0) {
+        __global long* next = (__global long*)out + (slot ^ 1u) * CLREDUCE_EXACT_COPIES * CLREDUCE_EXACT_WORDS;
+        for (uint k = lid; k < CLREDUCE_EXACT_COPIES * CLREDUCE_EXACT_WORDS; k += CLREDUCE_WG) next[k] = 0;
+    }
+#endif
 #endif
 }

@@ -73,4 +73,21 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
     return negative ? -value : value;
 }
 
+double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator) {
+    if (copies == 1) return round_exact_state(states, accumulator);
+    const std::size_t words = exact_state_size(accumulator) / 8;
+    std::vector<std::int64_t> total(words, 0);
+    for (std::uint32_t c = 0; c < copies; ++c) {
+        for (std::size_t k = 0; k < words; ++k) {
+            std::int64_t v = 0;
+            std::memcpy(&v, states + (c * words + k) * 8, 8);
+            // Limbs add; the last word is the flags, which combine by or.
+            total[k] = k + 1 == words ? (total[k] | v)
+                                      : static_cast<std::int64_t>(static_cast<std::uint64_t>(total[k]) +
+                                                                  static_cast<std::uint64_t>(v));
+        }
+    }
+    return round_exact_state(reinterpret_cast<const unsigned char*>(total.data()), accumulator);
+}
+
 }  // namespace clreduce

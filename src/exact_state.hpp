@@ -2,6 +2,7 @@
 // The host side of the correctly rounded sum (cl_kernels/ops/add_exact.cl): the size of its
 // fixed-point state and the one rounding that turns the state into the result.
 #include <cstddef>
+#include <cstdint>
 
 #include <clreduce/element_type.hpp>
 
@@ -14,5 +15,8 @@ std::size_t exact_state_size(ElementType accumulator);
 // The state's exact value rounded to the nearest double (ties to even); NaN and infinities
 // as IEEE addition gives them; beyond the largest double, ±inf.
 double round_exact_state(const unsigned char* state, ElementType accumulator);
+// The sum of `copies` consecutive states, rounded likewise (the limbs are added as integers;
+// carry-saved limbs of at most 2^31 values in all cannot overflow).
+double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator);
 
 }  // namespace clreduce

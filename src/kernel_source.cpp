@@ -28,7 +28,7 @@ namespace clreduce {
 
 KernelSources KernelSources::load() {
     KernelSources sources;
-    for (const char* name : {"prelude.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/add_exact.cl", "ops/multiply.cl",
+    for (const char* name : {"prelude.cl", "fixed_point.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/add_exact.cl", "ops/multiply.cl",
                              "ops/extremum.cl", "ops/minmax.cl", "ops/argext.cl"})
         sources.files.emplace(name, kernel_source(name));
     return sources;

@@ -94,11 +94,12 @@ std::string KernelSpec::build_options() const {
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type(result_type));
+    if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     return o;
 }
 
 std::string KernelSpec::source(const KernelSources& sources) const {
-    std::string text = sources.get("prelude.cl");
+    std::string text = sources.get("prelude.cl") + sources.get("fixed_point.cl");
     if (map == ElementMap::transform) {
         // The expression was checked to be one expression (src/transform.cpp); the
         // parentheses keep it inside its slot.
@@ -108,6 +109,12 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     text += sources.get(op_file(op));
     text += sources.get("reduce.cl");
     return text;
+}
+
+std::uint32_t exact_copies_for(std::uint64_t groups) {
+    std::uint32_t copies = 1;
+    while (copies < 32 && std::uint64_t(copies) * 4096 < groups) copies *= 2;
+    return copies;
 }
 
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
@@ -122,11 +129,13 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.stride = plan.stride;
     spec.finish = plan.groups == 1                              ? Finish::store
                   : plan.inter_group == InterGroup::atomic     ? Finish::atomic
-                  : plan.inter_group == InterGroup::last_group ? Finish::last_group
-                                                               : Finish::partial;
+                  : plan.inter_group == InterGroup::last_group   ? Finish::last_group
+                  : plan.inter_group == InterGroup::exact_atomic ? Finish::exact_atomic
+                                                                 : Finish::partial;
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
+    if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups);
     spec.wavefront = shuffle_width(plan.work_group_size, device);
     spec.nvidia = device.is_nvidia;
     choose_lanes(spec, plan, kernel, device);

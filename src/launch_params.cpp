@@ -101,6 +101,7 @@ std::string_view to_string(InterGroup inter_group) {
         case InterGroup::atomic: return "atomic";
         case InterGroup::second_pass: return "second_pass";
         case InterGroup::last_group: return "last_group";
+        case InterGroup::exact_atomic: return "exact_atomic";
     }
     return "?";
 }
@@ -270,16 +271,40 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
     const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
-    // With a floating-point accumulator the float mode decides level 3 (only FloatMode::atomic
-    // finishes atomically), so a tuned value, measured in some mode, does not carry over.
-    const bool mode_decides = is_floating(plan.accumulator);
-    plan.inter_group = pick(params.inter_group, (t && !mode_decides) ? &t->inter_group : nullptr, from,
+    const bool exact_fits = has_exact_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
+    const auto available = [&](InterGroup level3) {
+        switch (level3) {
+            case InterGroup::atomic: return atomics_fit;
+            case InterGroup::exact_atomic: return exact_fits;
+            case InterGroup::last_group: return has_last_group_finish(device);
+            case InterGroup::second_pass: return true;
+        }
+        return false;
+    };
+    // A tuned level 3 carries over where this plan can run it; with a floating-point
+    // accumulator only in FloatMode::deterministic, the mode tuning measures (the other modes
+    // decide their own level 3).
+    const bool tuned_level3 = t != nullptr && t->inter_group && available(*t->inter_group) &&
+                              (!is_floating(plan.accumulator) || plan.float_mode == FloatMode::deterministic);
+    plan.inter_group = pick(params.inter_group, tuned_level3 ? &t->inter_group : nullptr, from,
                             plan.sources.inter_group,
                             [&] {
                                 return atomics_fit                    ? InterGroup::atomic
+                                       : exact_fits                    ? InterGroup::exact_atomic
                                        : has_last_group_finish(device) ? InterGroup::last_group
                                                                        : InterGroup::second_pass;
                             });
+    if (plan.inter_group == InterGroup::exact_atomic && !exact_fits) {
+        const char* why = !is_floating(plan.accumulator) ? "integer accumulators finish with InterGroup::atomic"
+                          : plan.float_mode != FloatMode::deterministic
+                              ? "it is a level 3 of FloatMode::deterministic only"
+                          : kernel.op != KernelOp::add ? "it adds plain floating-point sums only"
+                                                       : "the device has no cl_khr_int64_base_atomics";
+        throw Unsupported("InterGroup::exact_atomic is not available for " + std::string(operation_name(op)) +
+                          " with " + std::string(type_name(plan.accumulator)) + " accumulators in FloatMode::" +
+                          std::string(to_string(plan.float_mode)) + " on '" + device.name + "': " + why +
+                          "; use InterGroup::second_pass");
+    }
     if (plan.inter_group == InterGroup::last_group && !has_last_group_finish(device))
         throw Unsupported("InterGroup::last_group needs a device-wide memory fence clreduce knows (NVIDIA or a CPU "
                           "device), not on '" + device.name + "'; use InterGroup::second_pass");

@@ -96,6 +96,11 @@ bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, con
     return size == 4 || (size == 8 && device.has_int64_atomics);
 }
 
+bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
+    return op == KernelOp::add && is_floating(accumulator) && mode == FloatMode::deterministic &&
+           device.has_int64_atomics;
+}
+
 std::uint64_t atomic_identity(KernelOp op, ElementType accumulator) {
     if (op == KernelOp::add) return 0;  // 0 and 0.0 alike
     const bool is_min = op == KernelOp::min;

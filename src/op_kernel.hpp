@@ -35,6 +35,10 @@ std::size_t state_size(KernelOp op, ElementType accumulator);
 // cl_khr_int64_base_atomics), float add in FloatMode::atomic (compare-and-swap), and
 // integer min/max (32-bit, or 64-bit with cl_khr_int64_extended_atomics).
 bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
+// Whether level 3 can add the group results exactly into a fixed-point number
+// (InterGroup::exact_atomic): float add in FloatMode::deterministic, with
+// cl_khr_int64_base_atomics.
+bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
 // The identity of an atomic finish's state in its accumulator's bits (low type_size bytes):
 // the result word starts from it.
 std::uint64_t atomic_identity(KernelOp op, ElementType accumulator);

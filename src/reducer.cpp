@@ -110,6 +110,16 @@ R decode(ElementType type, const unsigned char* bits) {
     throw Error("internal: unexpected accumulator " + std::string(type_name(type)));
 }
 
+// `value` rounded to the floating-point accumulator type, as its bits.
+void store_rounded(double value, ElementType accumulator, unsigned char* bits) {
+    if (accumulator == ElementType::float32) {
+        const float f = static_cast<float>(value);
+        std::memcpy(bits, &f, sizeof f);
+    } else {
+        std::memcpy(bits, &value, sizeof value);
+    }
+}
+
 // What the kernels computed for one call: the plan, the plug-in and its final state.
 struct Outcome {
     LaunchPlan plan;
@@ -278,18 +288,22 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     if (state_bytes > kMaxStateBytes) throw Error("internal: state larger than kMaxStateBytes");
     const bool last_group = first.finish == Finish::last_group;
-    const cl::Buffer& result = slot.result(state_bytes, last_group ? 2 + plan.groups : 2);
+    const bool exact = first.finish == Finish::exact_atomic;
+    // The result words: states, or sets of the exact atomic finish's fixed-point numbers.
+    const std::size_t word_bytes = exact ? first.exact_copies * exact_state_size(plan.accumulator) : state_bytes;
+    const cl::Buffer& result = slot.result(word_bytes, last_group ? 2 + plan.groups : 2);
     const cl_uint word = slot.next_word;
-    const std::pair<KernelOp, ElementType> identity{first.op, plan.accumulator};
+    const std::tuple<KernelOp, ElementType, std::uint32_t> identity{first.op, plan.accumulator,
+                                                                    exact ? first.exact_copies : 0};
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : result;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
     try {
-        if (first.finish == Finish::atomic && slot.prepared_for != identity) {
-            const std::uint64_t start = atomic_identity(first.op, plan.accumulator);
-            cl_int err = state_bytes == 4
-                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, 2 * state_bytes,
+        if ((first.finish == Finish::atomic || exact) && slot.prepared_for != identity) {
+            const std::uint64_t start = exact ? 0 : atomic_identity(first.op, plan.accumulator);
+            cl_int err = word_bytes == 4
+                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, 2 * word_bytes,
                                                        chain.wait(), chain.event())
-                             : queue.enqueueFillBuffer(result, start, 0, 2 * state_bytes, chain.wait(), chain.event());
+                             : queue.enqueueFillBuffer(result, start, 0, 2 * word_bytes, chain.wait(), chain.event());
             check(err, "clEnqueueFillBuffer");
             chain.done(false);
         }
@@ -332,10 +346,14 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
             chain.done(true);
         }
         if (device == nullptr) {
-            unsigned char* pinned = slot.host_result(state_bytes);
-            check(queue.enqueueReadBuffer(result, CL_TRUE, word * state_bytes, state_bytes, pinned, chain.wait()),
+            unsigned char* pinned = slot.host_result(word_bytes);
+            check(queue.enqueueReadBuffer(result, CL_TRUE, word * word_bytes, word_bytes, pinned, chain.wait()),
                   "clEnqueueReadBuffer");
-            std::memcpy(result_bits, pinned, state_bytes);
+            if (exact)
+                store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
+                              result_bits);
+            else
+                std::memcpy(result_bits, pinned, state_bytes);
         }
     } catch (...) {
         slot.prepared_for.reset();
@@ -431,14 +449,15 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
                               "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
     if (count == 0 && job.op != Operation::sum)
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
-    if (params.inter_group == InterGroup::atomic)
-        throw Unsupported("asynchronous calls finish with InterGroup::last_group or second_pass, not atomic");
+    if (params.inter_group == InterGroup::atomic || params.inter_group == InterGroup::exact_atomic)
+        throw Unsupported("asynchronous calls finish with InterGroup::last_group or second_pass, not " +
+                          std::string(to_string(*params.inter_group)));
     LaunchParams p = params;
     if (p.float_mode == FloatMode::atomic) p.float_mode = FloatMode::deterministic;
     Outcome out = prepare(job, element_traits<T>::type, count, p, nullptr);
     if (out.kernel.op == KernelOp::add_exact)
         throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
-    if (out.plan.inter_group == InterGroup::atomic)
+    if (out.plan.inter_group == InterGroup::atomic || out.plan.inter_group == InterGroup::exact_atomic)
         out.plan.inter_group = has_last_group_finish(info) ? InterGroup::last_group : InterGroup::second_pass;
     KernelSpec first = first_spec(job, out);
     first.device_result = true;

@@ -41,7 +41,8 @@ struct FamilyProbe {
 constexpr FamilyProbe kProbes[] = {{OperationFamily::additive, Operation::sum}};
 
 // The level-3 strategies the descent tries; a strategy the engine gains is one more value here.
-constexpr InterGroup kLevel3Strategies[] = {InterGroup::atomic, InterGroup::second_pass, InterGroup::last_group};
+constexpr InterGroup kLevel3Strategies[] = {InterGroup::atomic, InterGroup::second_pass, InterGroup::last_group,
+                                            InterGroup::exact_atomic};
 
 // Re-timing rounds of the final stage (unless quick, which uses its repeats).
 int final_rounds(const std::vector<std::optional<double>>& us) {

@@ -51,6 +51,7 @@ InterGroup parse_inter_group(const std::string& s) {
     if (s == "atomic") return InterGroup::atomic;
     if (s == "second_pass") return InterGroup::second_pass;
     if (s == "last_group") return InterGroup::last_group;
+    if (s == "exact_atomic") return InterGroup::exact_atomic;
     throw InvalidArgument("unknown inter_group '" + s + "'");
 }
 

@@ -13,7 +13,7 @@ total=0
 compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes before the plug-in
     local op=$1
     shift
-    cat "$dir/prelude.cl" >"$work/k.cl"
+    cat "$dir/prelude.cl" "$dir/fixed_point.cl" >"$work/k.cl"
     case " $* " in *" -DCLREDUCE_MAP=4 "*)
         echo 'inline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((x > 0 ? x : 0)); }' >>"$work/k.cl" ;;
     esac
@@ -35,6 +35,9 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
         fail=$((fail + 1))
     elif [[ " $* " == *" -DCLREDUCE_FINISH=3 "* ]] && ! grep -q "membar.gl" "$work/k.ptx"; then
         echo "FAILED (no device-wide fence in the last-group PTX): ops/$op.cl $*"
+        fail=$((fail + 1))
+    elif [[ " $* " == *" -DCLREDUCE_FINISH=4 "* ]] && ! grep -Eq "atom.global.add.u64|red.global.add.u64|_Z8atom_addPU3AS1Vll" "$work/k.ptx"; then
+        echo "FAILED (no 64-bit atomic add in the exact atomic finish): ops/$op.cl $*"
         fail=$((fail + 1))
     fi
 }
@@ -94,6 +97,9 @@ for row in "half 1 float 4" "char 0 char 1" "ushort 0 ushort 2" "int 0 int 4" "u
             set -- $a
             compile add -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$1 -DCLREDUCE_ACC_SIZE=$2 \
                 -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=1 -DCLREDUCE_FLOAT_ATOMIC=1
+            # The exact atomic finish (fixed-point number, 64-bit integer atomics).
+            compile add -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$1 -DCLREDUCE_ACC_SIZE=$2 \
+                -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=4
         done
         compile add_compensated -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=double \
             -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=1 -DCLREDUCE_MAP=1 -DCLREDUCE_VEC=8 -DCLREDUCE_FINISH=0

@@ -147,10 +147,13 @@ void check_async_sum(const Reducer& r) {
         INFO("offset " << offset << " count " << count);
         const R got = read_value<R>(r, results, (i + 1) * stride);
         if constexpr (std::is_floating_point_v<T>) {
+            // Both deterministic, the same plan with the finish an asynchronous call takes:
+            // the same bits.
+            LaunchParams same;
+            same.inter_group = has_last_group_finish(r.device_info()) ? InterGroup::last_group : InterGroup::second_pass;
             CallInfo info;
-            const R sync = r.sum<T>(buffer, offset, count, {}, &info);
+            const R sync = r.sum<T>(buffer, offset, count, same, &info);
             check_approx(reference_sum(values.data() + offset, count, unit_roundoff(info.plan.accumulator)), got, "sum");
-            // Both deterministic, the same plan: the same bits.
             CHECK(same_bits(got, sync));
         } else {
             CHECK(got == exact_sum(values.data() + offset, count));

@@ -25,7 +25,7 @@ TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compu
 
     const LaunchPlan d = make_plan(ElementType::float64, 1000, gpu);
     CHECK(d.vector_width == 2);
-    CHECK(d.inter_group == InterGroup::last_group);  // NVIDIA: the last group combines the partials
+    CHECK(d.inter_group == InterGroup::exact_atomic);  // group results added exactly (64-bit atomics)
     CHECK(d.times == 1);
     CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
 }

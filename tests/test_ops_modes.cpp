@@ -42,7 +42,11 @@ void check_modes() {
             CHECK(info.plan.groups > 1);
             const InterGroup fixed_order =
                 has_last_group_finish(r.device_info()) ? InterGroup::last_group : InterGroup::second_pass;
-            CHECK(info.plan.inter_group == (m == FloatMode::atomic ? InterGroup::atomic : fixed_order));
+            const InterGroup expected = m == FloatMode::atomic ? InterGroup::atomic
+                                        : m == FloatMode::deterministic && r.device_info().has_int64_atomics
+                                            ? InterGroup::exact_atomic
+                                            : fixed_order;
+            CHECK(info.plan.inter_group == expected);
             if (m != FloatMode::atomic) {
                 // Deterministic modes: bit-identical, call after call.
                 for (int k = 0; k < 3; ++k) {

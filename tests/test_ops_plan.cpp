@@ -42,7 +42,9 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
                       }()),
                       Catch::Contains("cl_khr_int64_extended_atomics"));
     CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
-    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::last_group);
+    // Deterministic float sums add the group results exactly (64-bit integer atomics).
+    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::exact_atomic);
+    CHECK(make_plan(Operation::norm_l2, ElementType::float64, n, gpu).inter_group == InterGroup::exact_atomic);
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_WITH(make_plan(Operation::argmin, ElementType::int32, n, gpu, atomic),
@@ -101,9 +103,17 @@ TEST_CASE("the last-group finish is the default only where clreduce knows a devi
     DeviceInfo cpu = other;
     cpu.type = CL_DEVICE_TYPE_CPU;
     CHECK(has_last_group_finish(cpu));
-    CHECK(make_plan(Operation::sum, ElementType::float32, n, other).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, other).inter_group == InterGroup::second_pass);
     CHECK(make_plan(Operation::argmin, ElementType::int32, n, other).inter_group == InterGroup::second_pass);
-    CHECK(make_plan(Operation::sum, ElementType::float32, n, cpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, cpu).inter_group == InterGroup::last_group);
+    // Float sums: added exactly wherever 64-bit atomics are, else the same fallbacks.
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, other).inter_group == InterGroup::exact_atomic);
+    DeviceInfo other_no64 = other;
+    other_no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, other_no64).inter_group == InterGroup::second_pass);
+    DeviceInfo cpu_no64 = cpu;
+    cpu_no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, cpu_no64).inter_group == InterGroup::last_group);
     LaunchParams last;
     last.inter_group = InterGroup::last_group;
     CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::int32, n, other, last), Unsupported);

@@ -40,14 +40,14 @@ inline Reducer& reducer() {
     return instance;
 }
 
-// The level-3 strategies the device can run for an element type: second_pass always,
-// last_group where the device has its fence, atomic for integers where the device has 64-bit
-// atomics (their accumulators are 64-bit).
+// The level-3 strategies the device can run for the sum of an element type: second_pass
+// always, last_group where the device has its fence, and where the device has 64-bit
+// atomics atomic for integers (their accumulators are 64-bit), exact_atomic for floats.
 template <class T>
 std::vector<InterGroup> strategies(const DeviceInfo& device) {
     std::vector<InterGroup> out{InterGroup::second_pass};
     if (has_last_group_finish(device)) out.push_back(InterGroup::last_group);
-    if (std::is_integral_v<T> && device.has_int64_atomics) out.push_back(InterGroup::atomic);
+    if (device.has_int64_atomics) out.push_back(std::is_integral_v<T> ? InterGroup::atomic : InterGroup::exact_atomic);
     return out;
 }
 

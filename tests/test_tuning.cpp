@@ -491,10 +491,11 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
         CHECK(p.times == *k.params.times);
         CHECK(p.work_group_size == *k.params.work_group_size);
         CHECK(p.sources.times == ParamSource::known_device);
-        // Level 3 of a float accumulator follows the float mode, never a tuned value.
-        CHECK(p.sources.inter_group ==
-              (is_floating(p.accumulator) ? ParamSource::device_default : ParamSource::known_device));
+        // The measured level 3 (deterministic float sums included: tuning measures that mode)...
+        CHECK(p.sources.inter_group == ParamSource::known_device);
+        CHECK(p.inter_group == *k.params.inter_group);
         if (is_floating(k.type)) {
+            // ... but another float mode decides its own.
             LaunchParams atomic_mode;
             atomic_mode.float_mode = FloatMode::atomic;
             const LaunchPlan a = make_plan(Operation::sum, k.type, k.n, h200, atomic_mode,

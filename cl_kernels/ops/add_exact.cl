@@ -1,25 +1,12 @@
 // Operation: add, correctly rounded (FloatMode::correctly_rounded), float accumulators.
-// State: the exact sum as a long fixed-point number, in the manner of ExBLAS: limb k holds
-// a signed count of units of 2^(32k + lowest), where lowest is the exponent of the least
-// subnormal of the accumulator type (2^-149 for float, 2^-1074 for double), so every
-// finite value of that type is a whole number of units. Adding is integer arithmetic, hence
-// exact and independent of the order: every plan, device and run gives the same state's
-// value, which the host rounds once, to nearest even (src/exact_state.cpp).
+// State: the exact sum as a long fixed-point number (cl_kernels/fixed_point.cl). Adding is
+// integer arithmetic, hence exact and independent of the order: every plan, device and run
+// gives the same state's value, which the host rounds once, to nearest even
+// (src/exact_state.cpp).
 //
-// Each value adds a signed 32-bit digit into two (float) or three (double) limbs. Limbs
-// are 64-bit and carry-saved: a work-item adds at most times * vector_width values before
-// its state is combined, and combine propagates the carries (limbs below the top are left
-// in [0, 2^32)), so no limb can overflow. NaN and infinities are kept as flags, combined
-// as IEEE addition would.
-#if CLREDUCE_ACC_SIZE == 4
-#define CLREDUCE_EXACT_LIMBS 10  // 2^-149 .. 2^128, + a limb of carries
-#else
-#define CLREDUCE_EXACT_LIMBS 67  // 2^-1074 .. 2^1024, + a limb of carries
-#endif
-#define CLREDUCE_EXACT_NAN 1
-#define CLREDUCE_EXACT_POS_INF 2
-#define CLREDUCE_EXACT_NEG_INF 4
-
+// Each work-item adds at most times * vector_width values before its state is combined, and
+// combine propagates the carries (limbs below the top are left in [0, 2^32)), so no limb
+// can overflow.
 typedef struct {
     long limb[CLREDUCE_EXACT_LIMBS];
     long flags;
@@ -33,48 +20,21 @@ inline clreduce_state clreduce_init(void) {
 }
 
 inline void clreduce_exact_add(clreduce_state* s, CLREDUCE_ACC x) {
-#if CLREDUCE_ACC_SIZE == 4
-    const uint bits = as_uint(x);
-    const uint biased = (bits >> 23) & 0xffu;
-    ulong m = bits & 0x7fffffu;
-    const bool negative = bits >> 31;
-    if (biased == 0xffu) {
-        s->flags |= m ? CLREDUCE_EXACT_NAN : negative ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF;
+    const clreduce_digits d = clreduce_split(x);
+    if (d.flags) {
+        s->flags |= d.flags;
         return;
     }
-#else
-    const ulong bits = as_ulong(x);
-    const uint biased = (uint)(bits >> 52) & 0x7ffu;
-    ulong m = bits & 0xfffffffffffffUL;
-    const bool negative = bits >> 63;
-    if (biased == 0x7ffu) {
-        s->flags |= m ? CLREDUCE_EXACT_NAN : negative ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF;
-        return;
-    }
-#endif
-    // Position of the significand's lowest bit, in units of the least subnormal.
-    uint p = 0;
-    if (biased != 0) {
-#if CLREDUCE_ACC_SIZE == 4
-        m |= 0x800000UL;
-#else
-        m |= 0x10000000000000UL;
-#endif
-        p = biased - 1;
-    }
-    const uint k = p >> 5, shift = p & 31u;
-    const ulong low = m << shift;
-    const long sign = negative ? -1 : 1;
-    const long d0 = sign * (long)(low & 0xffffffffUL), d1 = sign * (long)(low >> 32);
 #if CLREDUCE_ACC_SIZE == 4
     // Ten limbs: fixed indices let the compiler keep them in registers.
-    for (int j = 0; j < CLREDUCE_EXACT_LIMBS - 1; ++j) s->limb[j] += j == (int)k ? d0 : j == (int)k + 1 ? d1 : 0;
+    for (int j = 0; j < CLREDUCE_EXACT_LIMBS - 1; ++j)
+        s->limb[j] += j == (int)d.k ? d.d[0] : j == (int)d.k + 1 ? d.d[1] : 0;
 #else
     // 67 limbs: three updates at computed indices cost less than a pass over all of them
     // (measured on PoCL); the expansion below makes them rare.
-    s->limb[k] += d0;
-    s->limb[k + 1] += d1;
-    s->limb[k + 2] += sign * (long)(shift ? m >> (64 - shift) : 0UL);
+    s->limb[d.k] += d.d[0];
+    s->limb[d.k + 1] += d.d[1];
+    s->limb[d.k + 2] += d.d[2];
 #endif
 }
 

@@ -22,8 +22,17 @@ enum class Stride { global, local };
 //                that counts last combines the partials in the second pass's order (one
 //                launch, deterministic, the same bits as second_pass). Needs a device-wide
 //                memory fence clreduce knows: NVIDIA (PTX membar.gl) and CPU devices; the
-//                default where atomics do not fit, on those devices.
-enum class InterGroup { atomic, second_pass, last_group };
+//                default where neither atomic finish fits, on those devices.
+//   exact_atomic: floating-point sums in FloatMode::deterministic (sum, mean, sum_of_squares,
+//                norm_l1, norm_l2, transform sums): each group adds its result exactly into
+//                a fixed-point number with 64-bit integer atomics, and the host rounds the
+//                number once. One launch; the result is the correctly rounded sum of the
+//                groups' results, so it is the same on every run (not the same bits as
+//                second_pass, whose tree rounds at every step). Needs
+//                cl_khr_int64_base_atomics; the default for those sums where it is there.
+//                Synchronous calls only: an asynchronous call finishes with last_group or
+//                second_pass.
+enum class InterGroup { atomic, second_pass, last_group, exact_atomic };
 
 // Whether `device` can finish with InterGroup::last_group.
 bool has_last_group_finish(const DeviceInfo& device);
@@ -31,8 +40,9 @@ bool has_last_group_finish(const DeviceInfo& device);
 // How floating-point additive reductions (sum, mean, sum_of_squares, norm_l1, norm_l2 and
 // transform_reduce with Combine::sum) accumulate. Integer reductions are exact (modulo the
 // accumulator's width) whatever the mode.
-//   deterministic      (default) fixed order: in-thread, tree, partials combined by the last
-//                      group (or a second pass where InterGroup::last_group is not offered).
+//   deterministic      (default) fixed order in-thread and in the tree; the group results
+//                      added exactly (InterGroup::exact_atomic, with 64-bit integer
+//                      atomics), else combined by the last group or a second pass.
 //                      Bit-identical run after run on one device with one plan; no float
 //                      atomics. Error <= (n - 1) * u * sum|x| (u of the accumulator).
 //   atomic             groups add their results into the accumulator with a compare-and-swap

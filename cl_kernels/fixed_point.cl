@@ -1,0 +1,69 @@
+// The exact sum's number format, in the manner of ExBLAS: a long fixed-point number whose
+// unit is the least subnormal of the accumulator type (2^-149 for float, 2^-1074 for
+// double), so every finite value of that type is a whole number of units. Limb k holds a
+// signed count of units of 2^(32k); limbs are 64-bit and carry-saved, so a value adds
+// signed 32-bit digits into two (float) or three (double) neighbouring limbs and sums of up
+// to 2^31 values cannot overflow a limb. NaN and infinities are kept as flags, combined as
+// IEEE addition would. The host rounds such a number once (src/exact_state.cpp).
+// Users: ops/add_exact.cl (the state of FloatMode::correctly_rounded) and the exact atomic
+// finish of ops/add.cl (InterGroup::exact_atomic).
+#if CLREDUCE_ACC_FLOAT
+#if CLREDUCE_ACC_SIZE == 4
+#define CLREDUCE_EXACT_LIMBS 10  // 2^-149 .. 2^128, + a limb of carries
+#else
+#define CLREDUCE_EXACT_LIMBS 67  // 2^-1074 .. 2^1024, + a limb of carries
+#endif
+#define CLREDUCE_EXACT_NAN 1
+#define CLREDUCE_EXACT_POS_INF 2
+#define CLREDUCE_EXACT_NEG_INF 4
+
+// A value as digits: `flags` for NaN and infinities (then no digits), else digit j goes to
+// limb k + j (d[2] is 0 for float).
+typedef struct {
+    long flags;
+    uint k;
+    long d[3];
+} clreduce_digits;
+
+inline clreduce_digits clreduce_split(CLREDUCE_ACC x) {
+    clreduce_digits out;
+    out.flags = 0;
+    out.k = 0;
+    out.d[0] = out.d[1] = out.d[2] = 0;
+#if CLREDUCE_ACC_SIZE == 4
+    const uint bits = as_uint(x);
+    const uint biased = (bits >> 23) & 0xffu;
+    ulong m = bits & 0x7fffffu;
+    const bool negative = bits >> 31;
+    const uint special = 0xffu;
+    const ulong hidden = 0x800000UL;
+#else
+    const ulong bits = as_ulong(x);
+    const uint biased = (uint)(bits >> 52) & 0x7ffu;
+    ulong m = bits & 0xfffffffffffffUL;
+    const bool negative = bits >> 63;
+    const uint special = 0x7ffu;
+    const ulong hidden = 0x10000000000000UL;
+#endif
+    if (biased == special) {
+        out.flags = m ? CLREDUCE_EXACT_NAN : negative ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF;
+        return out;
+    }
+    // Position of the significand's lowest bit, in units of the least subnormal.
+    uint p = 0;
+    if (biased != 0) {
+        m |= hidden;
+        p = biased - 1;
+    }
+    const uint shift = p & 31u;
+    const ulong low = m << shift;
+    const long sign = negative ? -1 : 1;
+    out.k = p >> 5;
+    out.d[0] = sign * (long)(low & 0xffffffffUL);
+    out.d[1] = sign * (long)(low >> 32);
+#if CLREDUCE_ACC_SIZE == 8
+    out.d[2] = sign * (long)(shift ? m >> (64 - shift) : 0UL);
+#endif
+    return out;
+}
+#endif
