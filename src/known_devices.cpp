@@ -16,30 +16,34 @@ struct KnownEntry {
     InterGroup inter_group;
 };
 
-// NVIDIA H200 (132 CUs, NVIDIA OpenCL driver 580.159.04), `clreduce-perf tune`: float32, float64,
-// int32 and int8 on 2026-11-22 (docs/h200-2026-11-22/tuning-known-devices.json), uint32 on 2026-11-21; the
-// additive family, sizes 2^12 .. 2^30 by powers of 4; the comment is the tuned kernel time.
+// `clreduce-perf tune` on the lent GPUs (NVIDIA OpenCL driver 580.159.04), the additive family,
+// sizes 2^12 .. 2^30 by powers of 4; the comment is the tuned kernel time.
+// NVIDIA H200 (132 CUs): float32 and float64 on 2026-11-22 with the exact atomic finish
+// (docs/h200-2026-11-22b/tuning.json), int32 and int8 earlier that day
+// (docs/h200-2026-11-22/tuning-known-devices.json), uint32 on 2026-11-21.
+// NVIDIA H100 80GB HBM3 (132 CUs): float32, float64 and int32 on 2026-11-22
+// (docs/h100-2026-11-22/tuning.json).
 constexpr KnownEntry kKnown[] = {
-    {"NVIDIA H200", ElementType::float32, 1ull << 12, 8, 128, Stride::global, 4, InterGroup::last_group},  // 6.2 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 14, 4, 1024, Stride::global, 4, InterGroup::last_group},  // 7.0 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 16, 8, 128, Stride::global, 4, InterGroup::last_group},  // 7.1 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 18, 1, 512, Stride::global, 4, InterGroup::last_group},  // 9.2 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 20, 2, 256, Stride::global, 4, InterGroup::last_group},  // 8.4 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 22, 32, 128, Stride::global, 4, InterGroup::last_group},  // 10.1 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 24, 8, 256, Stride::global, 4, InterGroup::last_group},  // 25.0 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 26, 128, 128, Stride::global, 4, InterGroup::last_group},  // 70.5 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 28, 32, 512, Stride::global, 4, InterGroup::last_group},  // 243.5 us
-    {"NVIDIA H200", ElementType::float32, 1ull << 30, 16, 1024, Stride::global, 4, InterGroup::last_group},  // 939.6 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 12, 2, 1024, Stride::global, 2, InterGroup::last_group},  // 5.8 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 14, 4, 256, Stride::global, 2, InterGroup::last_group},  // 7.0 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 16, 8, 256, Stride::global, 2, InterGroup::last_group},  // 6.4 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 18, 4, 256, Stride::global, 2, InterGroup::last_group},  // 6.7 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 20, 32, 256, Stride::local, 2, InterGroup::last_group},  // 8.4 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 22, 8, 256, Stride::global, 2, InterGroup::last_group},  // 11.6 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 24, 64, 256, Stride::local, 2, InterGroup::last_group},  // 36.4 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 26, 128, 256, Stride::local, 1, InterGroup::last_group},  // 126.9 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 28, 16, 512, Stride::global, 2, InterGroup::last_group},  // 476.8 us
-    {"NVIDIA H200", ElementType::float64, 1ull << 30, 32, 512, Stride::global, 2, InterGroup::second_pass},  // 1871.6 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 12, 1, 256, Stride::global, 4, InterGroup::exact_atomic},  // 5.9 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 14, 2, 32, Stride::global, 1, InterGroup::exact_atomic},  // 5.8 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 16, 1, 32, Stride::global, 16, InterGroup::exact_atomic},  // 6.5 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 18, 2, 256, Stride::global, 4, InterGroup::exact_atomic},  // 5.6 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 20, 4, 256, Stride::global, 4, InterGroup::exact_atomic},  // 6.4 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 22, 8, 256, Stride::global, 4, InterGroup::exact_atomic},  // 7.8 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 24, 8, 256, Stride::global, 4, InterGroup::exact_atomic},  // 20.6 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 26, 8, 512, Stride::global, 4, InterGroup::exact_atomic},  // 64.7 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 28, 4, 256, Stride::global, 4, InterGroup::exact_atomic},  // 237.5 us
+    {"NVIDIA H200", ElementType::float32, 1ull << 30, 4, 256, Stride::global, 4, InterGroup::exact_atomic},  // 932.4 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 12, 1, 128, Stride::local, 2, InterGroup::exact_atomic},  // 5.7 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 14, 1, 256, Stride::global, 2, InterGroup::exact_atomic},  // 5.5 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 16, 1, 256, Stride::global, 2, InterGroup::exact_atomic},  // 5.6 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 18, 4, 256, Stride::global, 2, InterGroup::exact_atomic},  // 5.4 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 20, 4, 256, Stride::global, 2, InterGroup::exact_atomic},  // 6.7 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 22, 16, 256, Stride::global, 2, InterGroup::exact_atomic},  // 10.2 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 24, 64, 256, Stride::local, 2, InterGroup::exact_atomic},  // 35.0 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 26, 2, 256, Stride::global, 2, InterGroup::exact_atomic},  // 121.8 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 28, 2, 128, Stride::global, 2, InterGroup::exact_atomic},  // 468.3 us
+    {"NVIDIA H200", ElementType::float64, 1ull << 30, 2, 128, Stride::global, 2, InterGroup::exact_atomic},  // 1854.8 us
     {"NVIDIA H200", ElementType::int32, 1ull << 12, 16, 128, Stride::global, 1, InterGroup::atomic},  // 6.6 us
     {"NVIDIA H200", ElementType::int32, 1ull << 14, 2, 256, Stride::global, 4, InterGroup::atomic},  // 6.0 us
     {"NVIDIA H200", ElementType::int32, 1ull << 16, 1, 256, Stride::global, 4, InterGroup::atomic},  // 7.9 us
@@ -70,6 +74,36 @@ constexpr KnownEntry kKnown[] = {
     {"NVIDIA H200", ElementType::uint32, 1ull << 26, 16, 128, Stride::global, 4, InterGroup::atomic},  // 64.0 us
     {"NVIDIA H200", ElementType::uint32, 1ull << 28, 16, 256, Stride::global, 4, InterGroup::atomic},  // 238.0 us
     {"NVIDIA H200", ElementType::uint32, 1ull << 30, 16, 256, Stride::global, 2, InterGroup::atomic},  // 934.0 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 12, 4, 256, Stride::global, 4, InterGroup::exact_atomic},  // 6.2 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 14, 4, 256, Stride::global, 1, InterGroup::exact_atomic},  // 5.9 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 16, 1, 256, Stride::global, 4, InterGroup::exact_atomic},  // 6.1 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 18, 1, 256, Stride::global, 4, InterGroup::exact_atomic},  // 5.9 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 20, 1, 256, Stride::global, 4, InterGroup::exact_atomic},  // 6.9 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 22, 16, 256, Stride::local, 4, InterGroup::exact_atomic},  // 8.8 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 24, 16, 256, Stride::global, 4, InterGroup::exact_atomic},  // 25.6 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 26, 2, 128, Stride::global, 4, InterGroup::exact_atomic},  // 89.2 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 28, 2, 256, Stride::global, 4, InterGroup::exact_atomic},  // 339.6 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float32, 1ull << 30, 2, 512, Stride::global, 4, InterGroup::exact_atomic},  // 1336.1 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 12, 1, 128, Stride::local, 1, InterGroup::exact_atomic},  // 5.7 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 14, 2, 256, Stride::global, 2, InterGroup::exact_atomic},  // 5.7 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 16, 2, 128, Stride::global, 2, InterGroup::exact_atomic},  // 6.0 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 18, 8, 256, Stride::global, 2, InterGroup::exact_atomic},  // 6.0 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 20, 4, 256, Stride::global, 2, InterGroup::exact_atomic},  // 7.2 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 22, 16, 256, Stride::global, 2, InterGroup::exact_atomic},  // 10.9 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 24, 2, 512, Stride::global, 2, InterGroup::exact_atomic},  // 48.4 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 26, 4, 1024, Stride::local, 2, InterGroup::exact_atomic},  // 174.1 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 28, 2, 512, Stride::global, 2, InterGroup::exact_atomic},  // 671.3 us
+    {"NVIDIA H100 80GB HBM3", ElementType::float64, 1ull << 30, 2, 256, Stride::global, 2, InterGroup::exact_atomic},  // 2666.1 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 12, 1, 256, Stride::global, 4, InterGroup::atomic},  // 5.7 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 14, 2, 256, Stride::global, 4, InterGroup::atomic},  // 6.1 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 16, 2, 256, Stride::global, 4, InterGroup::atomic},  // 6.7 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 18, 1, 256, Stride::global, 4, InterGroup::atomic},  // 6.0 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 20, 8, 64, Stride::global, 4, InterGroup::atomic},  // 6.8 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 22, 16, 256, Stride::global, 4, InterGroup::atomic},  // 8.3 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 24, 4, 256, Stride::global, 4, InterGroup::atomic},  // 24.2 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 26, 2, 256, Stride::local, 4, InterGroup::atomic},  // 88.4 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 28, 4, 1024, Stride::local, 4, InterGroup::atomic},  // 341.3 us
+    {"NVIDIA H100 80GB HBM3", ElementType::int32, 1ull << 30, 2, 512, Stride::global, 4, InterGroup::atomic},  // 1335.8 us
 };
 
 }  // namespace
