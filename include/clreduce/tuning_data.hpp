@@ -1,8 +1,10 @@
 #pragma once
 // The data Reducer::tune() measures on, element i of a seeded set; `clreduce-perf tune --check`
 // measures on the same. Integers span their whole range (sums wrap modulo 2^64, checked
-// exactly). Floats are the integers 1..8, so with a double accumulator every partial sum is
-// exact (n * 8 < 2^53) and a lost or doubled element shows as a wrong result.
+// exactly). Floats are k * 2^-20 for k in 1..2^20: every partial sum of up to 2^32 of them is
+// exact in a double (at most 52 bits, from 2^-20 to 2^32), so a lost or doubled element shows
+// as a wrong result, and the sums fill their significands as real data does, which the exact
+// atomic finish's cost depends on (it skips zero digits).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -27,7 +29,7 @@ template <class T>
 T tuning_value(std::uint64_t seed, std::uint64_t i) {
     const std::uint64_t bits = tuning_mix(seed ^ (i * 0xd1b54a32d192ed03ull));
     if constexpr (std::is_floating_point_v<T>)
-        return T(1 + bits % 8);
+        return std::ldexp(T(1 + bits % (1u << 20)), -20);
     else
         return static_cast<T>(bits);
 }
