@@ -27,7 +27,7 @@ using namespace clreduce;
 
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using clreduce::test::same_bits;
 
 constexpr std::uint64_t kSize = 65536 + 3;
 

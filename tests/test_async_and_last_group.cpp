@@ -20,11 +20,6 @@ LaunchParams shape(InterGroup strategy, std::uint32_t wg = 16, std::uint32_t tim
     return p;
 }
 
-template <class V>
-bool same_bits(const V& a, const V& b) {
-    return std::memcmp(&a, &b, sizeof(V)) == 0;
-}
-
 // Bytes [offset, offset + size) of `buffer`, read back.
 std::vector<unsigned char> read_bytes(const Reducer& r, const cl::Buffer& buffer, std::size_t offset, std::size_t size) {
     std::vector<unsigned char> out(size);

@@ -31,11 +31,6 @@ LaunchParams exact_shape(std::uint32_t wg = 32, std::uint32_t times = 2) {
     return p;
 }
 
-template <class V>
-bool same_bits(const V& a, const V& b) {
-    return std::memcmp(&a, &b, sizeof(V)) == 0;
-}
-
 // Integer-valued floats of mixed magnitudes (k * 2^e, |k| < 2^20, 0 <= e < 20): every
 // group's sum is exact in a double, so the finish, which rounds once, must give the
 // correctly rounded sum, bit for bit.

@@ -23,8 +23,7 @@ ExactSum of(std::initializer_list<double> values) {
     return s;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using clreduce::test::same_bits;
 
 // A double with a random sign, significand and exponent in [lo, hi] (subnormals included
 // when lo < -1022).

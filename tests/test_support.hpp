@@ -2,6 +2,7 @@
 // What every test file shares: one reducer on the default device and the run's seed.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -25,6 +26,12 @@ inline std::uint64_t seed() {
 
 inline void print_seed() {
     std::cout << "clreduce tests: seed " << seed() << " (CLREDUCE_TEST_SEED=" << seed() << " repeats this run)\n";
+}
+
+// Whether two values are the same bits (a deterministic result, -0.0 against 0.0, NaNs).
+template <class V>
+bool same_bits(const V& a, const V& b) {
+    return std::memcmp(&a, &b, sizeof(V)) == 0;
 }
 
 // Derives the seed of one data set from the run's seed and the case's own numbers.
