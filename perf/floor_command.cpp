@@ -59,6 +59,7 @@ public:
         const cl::Program program = build_perf_program(context_, device, "call_floor.cl");
         touch_ = cl::Kernel(program, "floor_touch");
         touch2_ = cl::Kernel(program, "floor_touch");
+        busy_ = cl::Kernel(program, "floor_busy");
         read_ = ReadOnlyKernel(program, DeviceInfo::query(device));
         result_ = cl::Buffer(context_, CL_MEM_READ_WRITE, 64);
         pinned_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
@@ -66,6 +67,7 @@ public:
             queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
         touch_.setArg(0, result_);
         touch2_.setArg(0, result_);
+        busy_.setArg(0, result_);
     }
     ~Probe() {
         queue_.enqueueUnmapMemObject(pinned_, pinned_host_);
@@ -199,6 +201,45 @@ public:
         return out;
     }
 
+    // The blocking read's wait against the kernel's length: a one-work-item kernel busy for
+    // about `target_us` of device time, read at once, or after the host spins `delay_us`
+    // (the kernel flushed first), so that the read starts nearer the kernel's end.
+    std::vector<FloorRow> wait_rows(int repeats, double target_us) {
+        std::vector<FloorRow> out;
+        cl_ulong iterations = 256;
+        double device_us = 0;
+        for (; iterations < (cl_ulong(1) << 30); iterations += iterations / 4) {
+            busy_.setArg(2, iterations);
+            std::vector<double> us;
+            for (int i = 0; i < 5; ++i) {
+                cl::Event event;
+                launch(profiling_queue_, busy_, &event);
+                event.wait();
+                us.push_back(device_microseconds({event}));
+            }
+            device_us = median(us);
+            if (device_us >= target_us) break;
+        }
+        const std::string what = fmt::format("busy kernel of {:.1f} us device", device_us);
+        out.push_back(time_wall(what + " + blocking read", repeats, [&] {
+            launch(queue_, busy_);
+            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+            verify(pinned_host_[4]);
+        }));
+        for (double delay_us : {2.0, 4.0, 6.0, 8.0}) {
+            out.push_back(time_wall(fmt::format("{} + flush, {:.0f} us spin, read", what, delay_us), repeats, [&] {
+                const auto t0 = Clock::now();
+                launch(queue_, busy_);
+                queue_.flush();
+                while (std::chrono::duration<double, std::micro>(Clock::now() - t0).count() < 5.0 + delay_us) {
+                }
+                check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+                verify(pinned_host_[4]);
+            }, "the read starts this long after the enqueue's 5 us"));
+        }
+        return out;
+    }
+
     // Device time of one read-only pass over `bytes`, median of `repeats`.
     FloorRow read_bandwidth(std::uint64_t bytes, int repeats, double* gbps) {
         cl::Buffer in(context_, CL_MEM_READ_ONLY, static_cast<size_t>(bytes));
@@ -227,7 +268,7 @@ private:
 
     cl::Context context_;
     cl::CommandQueue queue_, profiling_queue_;
-    cl::Kernel touch_, touch2_;
+    cl::Kernel touch_, touch2_, busy_;
     ReadOnlyKernel read_;
     cl::Buffer result_, pinned_;
     std::int64_t* pinned_host_ = nullptr;
@@ -308,6 +349,8 @@ int run_floor(const FloorOptions& options) {
         bytes -= bytes % 16;
         double gbps = 0;
         if (bytes >= 16) rows.push_back(probe.read_bandwidth(bytes, std::max(5, options.repeats / 20), &gbps));
+        for (double target_us : {8.0, 10.0, 14.0})
+            for (FloorRow& row : probe.wait_rows(options.repeats, target_us)) rows.push_back(std::move(row));
     }
     for (std::uint64_t n : options.sizes) {
         rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {}, fmt::format("clreduce sum int32, n = {}", n)));
