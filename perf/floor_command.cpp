@@ -3,6 +3,7 @@
 // bringing 8 bytes back, a second launch, a fill, a profiling queue; then clreduce's own call
 // beside them, and the device's read bandwidth (a read-only kernel).
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -355,6 +356,17 @@ int run_floor(const FloorOptions& options) {
     for (std::uint64_t n : options.sizes) {
         rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {}, fmt::format("clreduce sum int32, n = {}", n)));
         rows.push_back(clreduce_call<float>(device, n, options.repeats, {}, fmt::format("clreduce sum float32, n = {}", n)));
+    }
+    if (info.is_nvidia) {
+        // The same calls with the read issued at once (README: CLREDUCE_READ_PACING).
+        ::setenv("CLREDUCE_READ_PACING", "0", 1);
+        for (std::uint64_t n : options.sizes) {
+            rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {},
+                                                       fmt::format("clreduce sum int32, n = {}, unpaced", n)));
+            rows.push_back(clreduce_call<float>(device, n, options.repeats, {},
+                                                fmt::format("clreduce sum float32, n = {}, unpaced", n)));
+        }
+        ::unsetenv("CLREDUCE_READ_PACING");
     }
     for (std::uint64_t n : options.sizes) {
         for (bool event : {true, false}) {

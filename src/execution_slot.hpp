@@ -12,6 +12,7 @@
 
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
+#include "read_pacing.hpp"
 
 namespace clreduce {
 
@@ -35,6 +36,8 @@ public:
     ExecutionSlot& operator=(const ExecutionSlot&) = delete;
 
     cl::Kernel& kernel(const KernelSpec& spec);
+    // When this slot's synchronous calls with the first launch `spec` issue their read.
+    ReadPacing& pacing(const KernelSpec& spec) { return pacing_[spec]; }
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
@@ -71,6 +74,7 @@ private:
     const KernelSources& sources_;
     AtomicCounters& counters_;
     std::map<KernelSpec, cl::Kernel> kernels_;
+    std::map<KernelSpec, ReadPacing> pacing_;
     cl::Buffer result_;
     cl::Buffer partials_;
     cl::Buffer staging_;

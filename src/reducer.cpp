@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -171,6 +173,8 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+        const char* pacing_switch = std::getenv("CLREDUCE_READ_PACING");
+        paced_reads = info.is_nvidia && !(pacing_switch != nullptr && std::string(pacing_switch) == "0");
         tuning.load(TuningDatabase(), info);
     }
 
@@ -226,6 +230,9 @@ struct Reducer::State {
     ProgramCache programs;
     SlotPool slots;
     bool out_of_order = false;
+    // Synchronous reads wait for the kernel's expected end (ReadPacing): on NVIDIA, where
+    // it was measured; CLREDUCE_READ_PACING=0 turns it off.
+    bool paced_reads = false;
     ReducerTuning tuning;
 };
 
@@ -346,9 +353,21 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
             chain.done(true);
         }
         if (device == nullptr) {
+            using Clock = std::chrono::steady_clock;
+            using Micro = std::chrono::duration<double, std::micro>;
+            const auto enqueued = Clock::now();
             unsigned char* pinned = slot.host_result(word_bytes);
+            ReadPacing* pacing = paced_reads ? &slot.pacing(first) : nullptr;
+            if (pacing != nullptr && pacing->delay_us() > 0) {
+                check(queue.flush(), "clFlush");
+                const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(pacing->delay_us()));
+                while (Clock::now() < due) {
+                }
+            }
+            const auto issued = Clock::now();
             check(queue.enqueueReadBuffer(result, CL_TRUE, word * word_bytes, word_bytes, pinned, chain.wait()),
                   "clEnqueueReadBuffer");
+            if (pacing != nullptr) pacing->observe(Micro(Clock::now() - issued).count());
             if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
                               result_bits);

@@ -1,0 +1,28 @@
+#pragma once
+// When a synchronous call issues its blocking read. NVIDIA's OpenCL read waits for the kernel
+// by spinning briefly, then sleeping: a read issued after the kernel has ended returns in
+// about 7.3 us, one issued earlier sleeps and returns 15-16 us after it was issued (H200,
+// `clreduce-perf floor`'s wait rows). So a call whose kernel ends a little after the enqueue
+// returns (device times of about 6-15 us) costs 20-23 us where 14-17 would do, if the read
+// goes out at once. ReadPacing learns, per kernel, how long to wait before the read: up after
+// a read that slept, down after one that found the kernel done (additive steps, bounded).
+namespace clreduce {
+
+class ReadPacing {
+public:
+    static constexpr double kSleptUs = 12.0;    // a read this long slept
+    static constexpr double kPromptUs = 10.0;   // a read this short found the kernel (nearly) done
+    static constexpr double kStepUpUs = 1.0;
+    static constexpr double kStepDownUs = 0.25;
+    static constexpr double kMaxDelayUs = 25.0;
+
+    // Microseconds to wait, after the last kernel's enqueue returns, before the read.
+    double delay_us() const { return delay_us_; }
+    // How long the blocking read took.
+    void observe(double read_us);
+
+private:
+    double delay_us_ = 0;
+};
+
+}  // namespace clreduce
