@@ -5,10 +5,14 @@
 namespace clreduce {
 
 void ReadPacing::observe(double read_us) {
+    if (first_) {
+        first_ = false;
+        return;
+    }
     if (read_us > kSleptUs)
         delay_us_ = std::min(kMaxDelayUs, delay_us_ + kStepUpUs);
     else if (read_us < kPromptUs)
-        delay_us_ = std::max(0.0, delay_us_ - kStepDownUs);
+        delay_us_ = std::max(0.0, delay_us_ - (read_us < kIdleUs ? kIdleStepDownUs : kStepDownUs));
 }
 
 }  // namespace clreduce

@@ -5,15 +5,18 @@
 // `clreduce-perf floor`'s wait rows). So a call whose kernel ends a little after the enqueue
 // returns (device times of about 6-15 us) costs 20-23 us where 14-17 would do, if the read
 // goes out at once. ReadPacing learns, per kernel, how long to wait before the read: up after
-// a read that slept, down after one that found the kernel done (additive steps, bounded).
+// a read that slept, down after one that found the kernel done, faster when it was done well
+// before (additive steps, bounded). A kernel's first read (programs loading) teaches nothing.
 namespace clreduce {
 
 class ReadPacing {
 public:
     static constexpr double kSleptUs = 12.0;    // a read this long slept
     static constexpr double kPromptUs = 10.0;   // a read this short found the kernel (nearly) done
+    static constexpr double kIdleUs = 8.0;      // a read this short found it done: we waited idly
     static constexpr double kStepUpUs = 1.0;
     static constexpr double kStepDownUs = 0.25;
+    static constexpr double kIdleStepDownUs = 0.5;
     static constexpr double kMaxDelayUs = 25.0;
 
     // Microseconds to wait, after the last kernel's enqueue returns, before the read.
@@ -23,6 +26,7 @@ public:
 
 private:
     double delay_us_ = 0;
+    bool first_ = true;
 };
 
 }  // namespace clreduce
