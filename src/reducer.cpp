@@ -112,6 +112,25 @@ R decode(ElementType type, const unsigned char* bits) {
     throw Error("internal: unexpected accumulator " + std::string(type_name(type)));
 }
 
+using Clock = std::chrono::steady_clock;
+using Micro = std::chrono::duration<double, std::micro>;
+
+// A blocking read of [offset, offset + bytes) of `buffer` into `host`. With `pacing`, issued
+// its learned wait after `enqueued` (the last kernel's enqueue; the queue flushed meanwhile),
+// and timed for it to learn from.
+void blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
+                   void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
+    if (pacing != nullptr && pacing->delay_us() > 0) {
+        check(queue.flush(), "clFlush");
+        const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(pacing->delay_us()));
+        while (Clock::now() < due) {
+        }
+    }
+    const auto issued = Clock::now();
+    check(queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, host, wait), "clEnqueueReadBuffer");
+    if (pacing != nullptr) pacing->observe(Micro(Clock::now() - issued).count());
+}
+
 // `value` rounded to the floating-point accumulator type, as its bits.
 void store_rounded(double value, ElementType accumulator, unsigned char* bits) {
     if (accumulator == ElementType::float32) {
@@ -173,8 +192,8 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-        const char* pacing_switch = std::getenv("CLREDUCE_READ_PACING");
-        paced_reads = info.is_nvidia && !(pacing_switch != nullptr && std::string(pacing_switch) == "0");
+        const std::string pacing_switch = std::getenv("CLREDUCE_READ_PACING") ? std::getenv("CLREDUCE_READ_PACING") : "";
+        paced_reads = pacing_switch == "1" || (info.is_nvidia && pacing_switch != "0");
         tuning.load(TuningDatabase(), info);
     }
 
@@ -231,7 +250,7 @@ struct Reducer::State {
     SlotPool slots;
     bool out_of_order = false;
     // Synchronous reads wait for the kernel's expected end (ReadPacing): on NVIDIA, where
-    // it was measured; CLREDUCE_READ_PACING=0 turns it off.
+    // it was measured; CLREDUCE_READ_PACING=0 turns it off, =1 on everywhere (tests).
     bool paced_reads = false;
     ReducerTuning tuning;
 };
@@ -353,21 +372,10 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
             chain.done(true);
         }
         if (device == nullptr) {
-            using Clock = std::chrono::steady_clock;
-            using Micro = std::chrono::duration<double, std::micro>;
             const auto enqueued = Clock::now();
             unsigned char* pinned = slot.host_result(word_bytes);
-            ReadPacing* pacing = paced_reads ? &slot.pacing(first) : nullptr;
-            if (pacing != nullptr && pacing->delay_us() > 0) {
-                check(queue.flush(), "clFlush");
-                const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(pacing->delay_us()));
-                while (Clock::now() < due) {
-                }
-            }
-            const auto issued = Clock::now();
-            check(queue.enqueueReadBuffer(result, CL_TRUE, word * word_bytes, word_bytes, pinned, chain.wait()),
-                  "clEnqueueReadBuffer");
-            if (pacing != nullptr) pacing->observe(Micro(Clock::now() - issued).count());
+            blocking_read(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(),
+                          paced_reads ? &slot.pacing(first) : nullptr, enqueued);
             if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
                               result_bits);
