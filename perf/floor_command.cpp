@@ -277,16 +277,31 @@ private:
     cl_long value_ = 0;
 };
 
+// `n` seeded integers 0..999 on the reducer's device, and their exact sum.
+struct FloorData {
+    cl::Buffer buffer;
+    long double expected = 0;
+};
+template <class T>
+FloorData floor_data(const Reducer& reducer, std::uint64_t n, std::uint32_t seed) {
+    std::vector<T> host(n);
+    std::mt19937 rng(seed);
+    FloorData data;
+    for (auto& v : host) {
+        v = static_cast<T>(rng() % 1000);
+        data.expected += v;
+    }
+    data.buffer = cl::Buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), host.data());
+    return data;
+}
+
 // clreduce's synchronous sum of `n` random elements on a plain (non-profiling) queue.
 template <class T>
 FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label) {
     Reducer reducer(device);
-    std::vector<T> host(n);
-    std::mt19937 rng(11);
-    for (auto& v : host) v = static_cast<T>(rng() % 1000);
-    long double expected = 0;
-    for (const T v : host) expected += v;
-    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), host.data());
+    const FloorData data = floor_data<T>(reducer, n, 11);
+    const cl::Buffer& buffer = data.buffer;
+    const long double expected = data.expected;
     auto sum = reducer.sum<T>(buffer, 0, n, params);
     const Counters before = reducer.counters();
     FloorRow row = time_wall(label, repeats, [&] { sum = reducer.sum<T>(buffer, 0, n, params); });
@@ -306,13 +321,10 @@ template <class T>
 FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repeats, std::string label,
                              bool make_event) {
     Reducer reducer(device);
-    std::vector<T> host(n);
-    std::mt19937 rng(13);
-    for (auto& v : host) v = static_cast<T>(rng() % 1000);
-    long double expected = 0;
-    for (const T v : host) expected += v;
+    const FloorData data = floor_data<T>(reducer, n, 13);
+    const cl::Buffer& buffer = data.buffer;
+    const long double expected = data.expected;
     using R = sum_type_t<T>;
-    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), host.data());
     const int chain = 100;
     cl::Buffer results(reducer.context(), CL_MEM_READ_WRITE, chain * sizeof(R));
     reducer.sum_async<T>(buffer, 0, n, results).wait();  // warm-up: the program and the slot

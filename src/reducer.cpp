@@ -192,7 +192,8 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-        const std::string pacing_switch = std::getenv("CLREDUCE_READ_PACING") ? std::getenv("CLREDUCE_READ_PACING") : "";
+        const char* pacing = std::getenv("CLREDUCE_READ_PACING");
+        const std::string pacing_switch = pacing != nullptr ? pacing : "";
         paced_reads = pacing_switch == "1" || (info.is_nvidia && pacing_switch != "0");
         tuning.load(TuningDatabase(), info);
     }
