@@ -22,6 +22,9 @@
 namespace clreduce::perf {
 namespace {
 
+// Asynchronous calls are timed in chains of this many, none waited for.
+constexpr int kAsyncChain = 100;
+
 using Clock = std::chrono::steady_clock;
 
 struct FloorRow {
@@ -123,6 +126,26 @@ public:
                 if (i >= 10) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
             }
             out.push_back(summarize("enqueue kernel with an event (host cost only)", us));
+        }
+        // As clreduce's asynchronous rows below time themselves: calls queued behind each other,
+        // the event (if any) released within the timed call.
+        for (const bool with_event : {true, false}) {
+            std::vector<double> us;
+            while (static_cast<int>(us.size()) < repeats) {
+                for (int k = 0; k < kAsyncChain; ++k) {
+                    const auto t0 = Clock::now();
+                    {
+                        cl::Event event;
+                        launch(queue_, touch_, with_event ? &event : nullptr);
+                    }
+                    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                }
+                queue_.finish();
+            }
+            out.push_back(summarize(with_event ? "enqueue kernel with an event, in chains (host)"
+                                               : "enqueue kernel, in chains (host)",
+                                    us, fmt::format("as the sum_async rows: chains of {}{}", kAsyncChain,
+                                                    with_event ? ", the event released in the call" : "")));
         }
         out.push_back(time_wall("kernel + clFinish", repeats, [&] {
             launch(queue_, touch_);
@@ -310,7 +333,10 @@ FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, L
     if (after.programs_built != before.programs_built || after.kernels_created != before.kernels_created ||
         after.buffers_allocated != before.buffers_allocated)
         throw Error("floor: a repeated call built, created or allocated something");
-    row.note = reducer.plan(element_traits<T>::type, n, params).describe();
+    CallInfo info;
+    reducer.sum<T>(buffer, 0, n, params, &info);
+    row.note = info.plan.describe();
+    if (info.read_wait_us > 0) row.note += fmt::format(", read {:.2f} us after the enqueue", info.read_wait_us);
     return row;
 }
 
@@ -325,7 +351,7 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     const cl::Buffer& buffer = data.buffer;
     const long double expected = data.expected;
     using R = sum_type_t<T>;
-    const int chain = 100;
+    const int chain = kAsyncChain;
     cl::Buffer results(reducer.context(), CL_MEM_READ_WRITE, chain * sizeof(R));
     reducer.sum_async<T>(buffer, 0, n, results).wait();  // warm-up: the program and the slot
     std::vector<double> us;

@@ -75,11 +75,17 @@ step tune-show "$bin/clreduce-perf" tune --show
 cp "$CLREDUCE_CACHE_DIR/tuning.json" "$results/" 2>/dev/null
 if want tune-check; then
   # Each tuned times against every times of the sweep, in interleaved rounds (README, Tuning).
-  start=$SECONDS
-  step tune-check "$bin/clreduce-perf" tune --check -t "$(echo $tune_types | tr ' ' ,)" \
-    --csv "$results/tune-check.csv" --json "$results/tune-check.json"
-  grep "buckets within" "$results/tune-check.txt" >> "$summary"
-  echo "tune-check: $((SECONDS - start)) s wall" | tee -a "$summary"
+  # CLREDUCE_GPU_TUNE_CHECKS=2 runs the check again (tune-check-2): how far two checks of the
+  # same entries agree with each other.
+  for k in $(seq 1 "${CLREDUCE_GPU_TUNE_CHECKS:-1}"); do
+    name=tune-check
+    [ "$k" -gt 1 ] && name=tune-check-$k
+    start=$SECONDS
+    step "$name" "$bin/clreduce-perf" tune --check -t "$(echo $tune_types | tr ' ' ,)" \
+      --csv "$results/$name.csv" --json "$results/$name.json"
+    grep "buckets within" "$results/$name.txt" >> "$summary"
+    echo "$name: $((SECONDS - start)) s wall" | tee -a "$summary"
+  done
 fi
 if want sweeps; then
 # Sweeps as type:n pairs, separated by blanks; each writes .txt, .csv, .json and .svg.

@@ -5,8 +5,9 @@
 // `clreduce-perf floor`'s wait rows). So a call whose kernel ends a little after the enqueue
 // returns (device times of about 6-15 us) costs 20-23 us where 14-17 would do, if the read
 // goes out at once. ReadPacing learns, per kernel, how long to wait before the read: up after
-// a read that slept, down after one that found the kernel done, faster when it was done well
-// before (additive steps, bounded). A kernel's first read (programs loading) teaches nothing.
+// the second of two reads in a row that slept (a lone slow read is as likely the host's
+// noise), down after one that found the kernel done, faster when it was done well before
+// (additive steps, bounded). A kernel's first read (programs loading) teaches nothing.
 namespace clreduce {
 
 class ReadPacing {
@@ -27,6 +28,7 @@ public:
 private:
     double delay_us_ = 0;
     bool first_ = true;
+    bool slept_before_ = false;
 };
 
 }  // namespace clreduce

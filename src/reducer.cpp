@@ -66,10 +66,12 @@ public:
         if (ordered_) wait_.assign(1, next_);
         else wait_.clear();
         if (is_kernel && info_ != nullptr) info_->kernel_events.push_back(next_);
-        last_ = next_;
+        last_ = std::move(next_);
         next_ = cl::Event();
     }
     const cl::Event& last() const { return last_; }
+    cl::Event take_last() { return std::move(last_); }
+    CallInfo* info() const { return info_; }
 
 private:
     bool ordered_;
@@ -117,18 +119,21 @@ using Micro = std::chrono::duration<double, std::micro>;
 
 // A blocking read of [offset, offset + bytes) of `buffer` into `host`. With `pacing`, issued
 // its learned wait after `enqueued` (the last kernel's enqueue; the queue flushed meanwhile),
-// and timed for it to learn from.
-void blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
-                   void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
+// and timed for it to learn from. Returns how long it waited before the read.
+double blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
+                     void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
+    double waited_us = 0;
     if (pacing != nullptr && pacing->delay_us() > 0) {
+        waited_us = pacing->delay_us();
         check(queue.flush(), "clFlush");
-        const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(pacing->delay_us()));
+        const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(waited_us));
         while (Clock::now() < due) {
         }
     }
     const auto issued = Clock::now();
     check(queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, host, wait), "clEnqueueReadBuffer");
     if (pacing != nullptr) pacing->observe(Micro(Clock::now() - issued).count());
+    return waited_us;
 }
 
 // `value` rounded to the floating-point accumulator type, as its bits.
@@ -375,8 +380,9 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
         if (device == nullptr) {
             const auto enqueued = Clock::now();
             unsigned char* pinned = slot.host_result(word_bytes);
-            blocking_read(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(),
-                          paced_reads ? &slot.pacing(first) : nullptr, enqueued);
+            const double waited_us = blocking_read(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(),
+                                                   paced_reads ? &slot.pacing(first) : nullptr, enqueued);
+            if (chain.info() != nullptr) chain.info()->read_wait_us += waited_us;
             if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
                               result_bits);
@@ -496,7 +502,7 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     const DeviceResult destination{&result, result_offset};
     reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
     if (out_of_order) slot->pending = chain.last();
-    return chain.last();
+    return chain.take_last();
 }
 
 // One launch chain per channel over the pitched image: channel c reads element c of every pixel.

@@ -30,6 +30,9 @@ struct CallInfo {
     // One event per kernel launch, in order. Profiling times are available when the
     // reducer's queue was created with CL_QUEUE_PROFILING_ENABLE.
     std::vector<cl::Event> kernel_events;
+    // Paced reads (README, environment: CLREDUCE_READ_PACING): how long the synchronous call
+    // waited after its last enqueue before issuing the blocking read; 0 when it read at once.
+    double read_wait_us = 0;
 };
 
 // Work the reducer did on the device side, counted since construction. A repeated call
