@@ -11,10 +11,19 @@ void ReadPacing::observe(double read_us) {
     }
     const bool slept = read_us > kSleptUs;
     if (slept && slept_before_)
-        delay_us_ = std::min(kMaxDelayUs, delay_us_ + kStepUpUs);
-    else if (read_us < kPromptUs)
-        delay_us_ = std::max(0.0, delay_us_ - (read_us < kIdleUs ? kIdleStepDownUs : kStepDownUs));
+        move(+1);
+    else if (read_us < kDoneUs)
+        move(-1);
     slept_before_ = slept;
+}
+
+void ReadPacing::move(int direction) {
+    if (direction == last_direction_)
+        step_us_ = std::min(kMaxStepUs, step_us_ * 2);
+    else if (last_direction_ != 0)
+        step_us_ = std::max(kMinStepUs, step_us_ / 2);
+    last_direction_ = direction;
+    delay_us_ = std::clamp(delay_us_ + direction * step_us_, 0.0, kMaxDelayUs);
 }
 
 }  // namespace clreduce

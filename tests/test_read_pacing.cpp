@@ -12,31 +12,55 @@
 namespace clreduce::test {
 namespace {
 
-TEST_CASE("read pacing: up after reads that slept, down after prompt ones, bounded", "[pacing]") {
+TEST_CASE("read pacing: up after reads that slept, down after ones that found the kernel done, held between",
+          "[pacing]") {
     ReadPacing p;
     CHECK(p.delay_us() == 0);
     p.observe(500.0);  // the first read (programs loading) teaches nothing
     CHECK(p.delay_us() == 0);
-    p.observe(7.5);  // the kernel was done: nothing to wait for
-    CHECK(p.delay_us() == 0);
     p.observe(15.5);  // a lone slow read: maybe the host's noise
+    p.observe(11.0);  // caught in the driver's spin
     CHECK(p.delay_us() == 0);
-    p.observe(11.0);
+    // Reads that keep sleeping: steps of 1, 2, 4, then 4 (the largest step).
     p.observe(15.5);
-    p.observe(11.0);
-    CHECK(p.delay_us() == 0);
-    for (int k = 0; k < 4; ++k) p.observe(15.5);  // four in a row: three steps up
-    CHECK(p.delay_us() == Approx(3 * ReadPacing::kStepUpUs));
-    p.observe(11.0);  // neither: kept
-    CHECK(p.delay_us() == Approx(3 * ReadPacing::kStepUpUs));
-    p.observe(9.0);  // caught in the driver's spin: nearly right
-    CHECK(p.delay_us() == Approx(3 * ReadPacing::kStepUpUs - ReadPacing::kStepDownUs));
-    p.observe(7.4);  // done well before: a bigger step down
-    CHECK(p.delay_us() == Approx(3 * ReadPacing::kStepUpUs - ReadPacing::kStepDownUs - ReadPacing::kIdleStepDownUs));
+    p.observe(15.5);
+    CHECK(p.delay_us() == Approx(1));
+    p.observe(15.5);
+    CHECK(p.delay_us() == Approx(3));
+    p.observe(15.5);
+    CHECK(p.delay_us() == Approx(7));
+    p.observe(15.5);
+    CHECK(p.delay_us() == Approx(11));
+    for (int k = 0; k < 5; ++k) p.observe(9.0);  // the spin caught the kernel: where it should be
+    CHECK(p.delay_us() == Approx(11));
+    p.observe(7.4);  // the kernel was done: the turn halves the step
+    CHECK(p.delay_us() == Approx(9));
+    p.observe(7.4);  // and again: it doubles
+    CHECK(p.delay_us() == Approx(5));
+    p.observe(15.5);
+    p.observe(15.5);  // slept twice: turned, halved
+    CHECK(p.delay_us() == Approx(7));
+    p.observe(7.4);
+    p.observe(15.5);
+    p.observe(15.5);
+    p.observe(7.4);
+    p.observe(15.5);
+    p.observe(15.5);  // turns all the time: the step stays at the smallest
+    CHECK(p.delay_us() == Approx(7 - 1 + 0.5 - 0.25 + 0.25));
+}
+
+TEST_CASE("read pacing is bounded", "[pacing]") {
+    ReadPacing p;
     for (int k = 0; k < 1000; ++k) p.observe(40.0);  // a long kernel: the wait stops at the bound
     CHECK(p.delay_us() == Approx(ReadPacing::kMaxDelayUs));
     for (int k = 0; k < 1000; ++k) p.observe(7.0);
     CHECK(p.delay_us() == 0);
+    for (int k = 0; k < 1000; ++k) p.observe(7.0);  // it does not go below 0
+    CHECK(p.delay_us() == 0);
+    p.observe(20.0);
+    p.observe(20.0);
+    CHECK(p.delay_us() > 0);
+    CHECK(p.delay_us() <= ReadPacing::kMaxStepUs);
 }
 
 TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same results", "[pacing]") {
@@ -64,11 +88,13 @@ TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same res
     }
     const Counters after = r.counters();
     CHECK(after.buffers_allocated == before.buffers_allocated);
-    // CallInfo reports the wait: on a CPU device reads are slow, so it has grown.
+    // CallInfo reports the wait, within its bound; on a CPU device reads are slow, so it has
+    // grown (on a GPU it depends on how soon the kernel ends).
     CallInfo info;
     CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size(), {}, &info) == exact_sum(ints.data(), ints.size()));
-    CHECK(info.read_wait_us > 0);
+    CHECK(info.read_wait_us >= 0);
     CHECK(info.read_wait_us <= ReadPacing::kMaxDelayUs);
+    if ((r.device_info().type & CL_DEVICE_TYPE_CPU) != 0) CHECK(info.read_wait_us > 0);
     CHECK(after.kernels_created == before.kernels_created);
 }
 
