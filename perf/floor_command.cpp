@@ -147,6 +147,21 @@ public:
                                     us, fmt::format("as the sum_async rows: chains of {}{}", kAsyncChain,
                                                     with_event ? ", the event released in the call" : "")));
         }
+        // The driver calls an asynchronous clreduce call makes beside its enqueue.
+        out.push_back(time_wall("clGetMemObjectInfo x4 (host cost only)", repeats, [&] {
+            for (int i = 0; i < 2; ++i) {
+                cl_context owner = nullptr;
+                size_t bytes = 0;
+                check(clGetMemObjectInfo(result_(), CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo");
+                check(clGetMemObjectInfo(result_(), CL_MEM_SIZE, sizeof bytes, &bytes, nullptr), "clGetMemObjectInfo");
+            }
+        }, "a buffer's context and size, for two buffers"));
+        out.push_back(time_wall("clSetKernelArg x8 (host cost only)", repeats, [&] {
+            for (int i = 0; i < 4; ++i) {
+                check(touch_.setArg(0, result_), "clSetKernelArg");
+                check(touch_.setArg(1, cl_long(value_)), "clSetKernelArg");
+            }
+        }, "4 buffers, 4 scalars"));
         out.push_back(time_wall("kernel + clFinish", repeats, [&] {
             launch(queue_, touch_);
             queue_.finish();

@@ -23,6 +23,7 @@ void ReadPacing::move(int direction) {
     else if (last_direction_ != 0)
         step_us_ = std::max(kMinStepUs, step_us_ / 2);
     last_direction_ = direction;
+    if (direction > 0) flushes_ = true;
     delay_us_ = std::clamp(delay_us_ + direction * step_us_, 0.0, kMaxDelayUs);
 }
 

@@ -11,6 +11,9 @@
 // spin caught: that is where it should be. Steps double while they go one way and halve when
 // they turn, so that a kernel's wait is found in a handful of calls (compare's 15) and then
 // held closely; bounded. A kernel's first read (programs loading) teaches nothing.
+// Once a kernel's reads have slept, its calls flush the queue at once, whatever the wait:
+// the flush starts the kernel early (a read issued at once starts it later), so a wait of 0
+// with a flush is not a wait of 0 without one.
 namespace clreduce {
 
 class ReadPacing {
@@ -24,6 +27,8 @@ public:
 
     // Microseconds to wait, after the last kernel's enqueue returns, before the read.
     double delay_us() const { return delay_us_; }
+    // Whether to flush the queue after the enqueue (then wait delay_us()).
+    bool flushes() const { return flushes_; }
     // How long the blocking read took.
     void observe(double read_us);
 
@@ -35,6 +40,7 @@ private:
     int last_direction_ = 0;
     bool first_ = true;
     bool slept_before_ = false;
+    bool flushes_ = false;
 };
 
 }  // namespace clreduce

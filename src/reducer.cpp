@@ -123,7 +123,7 @@ using Micro = std::chrono::duration<double, std::micro>;
 double blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
                      void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
     double waited_us = 0;
-    if (pacing != nullptr && pacing->delay_us() > 0) {
+    if (pacing != nullptr && pacing->flushes()) {
         waited_us = pacing->delay_us();
         check(queue.flush(), "clFlush");
         const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(waited_us));

@@ -21,10 +21,12 @@ TEST_CASE("read pacing: up after reads that slept, down after ones that found th
     p.observe(15.5);  // a lone slow read: maybe the host's noise
     p.observe(11.0);  // caught in the driver's spin
     CHECK(p.delay_us() == 0);
+    CHECK_FALSE(p.flushes());
     // Reads that keep sleeping: steps of 1, 2, 4, then 4 (the largest step).
     p.observe(15.5);
     p.observe(15.5);
     CHECK(p.delay_us() == Approx(1));
+    CHECK(p.flushes());
     p.observe(15.5);
     CHECK(p.delay_us() == Approx(3));
     p.observe(15.5);
@@ -57,6 +59,7 @@ TEST_CASE("read pacing is bounded", "[pacing]") {
     CHECK(p.delay_us() == 0);
     for (int k = 0; k < 1000; ++k) p.observe(7.0);  // it does not go below 0
     CHECK(p.delay_us() == 0);
+    CHECK(p.flushes());  // a wait of 0 after a flush
     p.observe(20.0);
     p.observe(20.0);
     CHECK(p.delay_us() > 0);
