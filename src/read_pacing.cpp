@@ -3,18 +3,42 @@
 #include <algorithm>
 
 namespace clreduce {
+namespace {
 
-void ReadPacing::observe(double read_us) {
+double average(double before, double newest, bool empty) {
+    return empty ? newest : before + ReadPacing::kAverageWeight * (newest - before);
+}
+
+}  // namespace
+
+void ReadPacing::observe(double read_us, double call_us) {
     if (first_) {
         first_ = false;
         return;
     }
     const bool slept = read_us > kSleptUs;
-    if (slept && slept_before_)
+    slept_in_a_row_ = slept ? slept_in_a_row_ + 1 : 0;
+    if (!paced_) {
+        unpaced_us_ = average(unpaced_us_, call_us, !timed_unpaced_);
+        timed_unpaced_ = true;
+        if (slept_in_a_row_ >= 2) {
+            paced_ = true;
+            paced_calls_ = 0;
+            if (delay_us_ == 0) move(+1);
+        }
+        return;
+    }
+    paced_us_ = average(paced_us_, call_us, paced_calls_ == 0);
+    ++paced_calls_;
+    if (paced_calls_ >= kTrialReads && paced_us_ > unpaced_us_) {
+        paced_ = false;
+        slept_in_a_row_ = 0;
+        return;
+    }
+    if (slept_in_a_row_ >= 2)
         move(+1);
     else if (read_us < kDoneUs)
         move(-1);
-    slept_before_ = slept;
 }
 
 void ReadPacing::move(int direction) {
@@ -23,7 +47,6 @@ void ReadPacing::move(int direction) {
     else if (last_direction_ != 0)
         step_us_ = std::max(kMinStepUs, step_us_ / 2);
     last_direction_ = direction;
-    if (direction > 0) flushes_ = true;
     delay_us_ = std::clamp(delay_us_ + direction * step_us_, 0.0, kMaxDelayUs);
 }
 

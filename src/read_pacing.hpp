@@ -5,15 +5,19 @@
 // earlier still sleeps and returns 15-16 us after it was issued (H200, `clreduce-perf floor`'s
 // wait rows). So a call whose kernel ends a little after the enqueue returns (device times of
 // about 6-15 us) costs 20-23 us where 14-17 would do, if the read goes out at once.
-// ReadPacing learns, per kernel, how long to wait before the read: up after the second of two
-// reads in a row that slept (a lone slow read is as likely the host's noise), down after one
-// that found the kernel done (perhaps we waited longer than needed), and kept after one the
-// spin caught: that is where it should be. Steps double while they go one way and halve when
-// they turn, so that a kernel's wait is found in a handful of calls (compare's 15) and then
-// held closely; bounded. A kernel's first read (programs loading) teaches nothing.
-// Once a kernel's reads have slept, its calls flush the queue at once, whatever the wait:
-// the flush starts the kernel early (a read issued at once starts it later), so a wait of 0
-// with a flush is not a wait of 0 without one.
+//
+// ReadPacing learns, per kernel, whether to pace its reads and by how much. A kernel starts
+// unpaced: the read goes out at once. Two reads in a row that slept (a lone slow one is as
+// likely the host's noise) start pacing: the call flushes the queue after the enqueue (the
+// kernel starts early) and waits delay_us() before the read. The wait goes up after the
+// second of two reads in a row that slept, down after one that found the kernel done
+// (perhaps we waited longer than needed), and is kept after one the spin caught: that is
+// where it should be. Steps double while they go one way and halve when they turn, so that
+// a kernel's wait is found in a handful of calls (compare's 15) and then held closely.
+// Paced calls must pay: once a few have been timed, pacing stops whenever their average
+// time (from the enqueue to the result) is above that of the unpaced ones; the learned wait
+// is kept for when reads sleep again. A kernel's first read (programs loading) teaches
+// nothing.
 namespace clreduce {
 
 class ReadPacing {
@@ -24,13 +28,15 @@ public:
     static constexpr double kMinStepUs = 0.25;
     static constexpr double kMaxStepUs = 4.0;
     static constexpr double kMaxDelayUs = 25.0;
+    static constexpr int kTrialReads = 4;       // paced calls timed before they are judged
+    static constexpr double kAverageWeight = 0.25;  // of the newest call in the averages
 
-    // Microseconds to wait, after the last kernel's enqueue returns, before the read.
+    // Whether to flush the queue after the enqueue, then wait delay_us() before the read.
+    bool paced() const { return paced_; }
+    // Microseconds to wait, after the last kernel's enqueue returns, before the read (paced).
     double delay_us() const { return delay_us_; }
-    // Whether to flush the queue after the enqueue (then wait delay_us()).
-    bool flushes() const { return flushes_; }
-    // How long the blocking read took.
-    void observe(double read_us);
+    // How long the blocking read took, and the call from the enqueue's return to the result.
+    void observe(double read_us, double call_us);
 
 private:
     void move(int direction);
@@ -39,8 +45,12 @@ private:
     double step_us_ = kFirstStepUs;
     int last_direction_ = 0;
     bool first_ = true;
-    bool slept_before_ = false;
-    bool flushes_ = false;
+    int slept_in_a_row_ = 0;
+    bool paced_ = false;
+    int paced_calls_ = 0;
+    bool timed_unpaced_ = false;
+    double unpaced_us_ = 0;  // average call time, unpaced
+    double paced_us_ = 0;    // and paced, since pacing last started
 };
 
 }  // namespace clreduce

@@ -118,12 +118,12 @@ using Clock = std::chrono::steady_clock;
 using Micro = std::chrono::duration<double, std::micro>;
 
 // A blocking read of [offset, offset + bytes) of `buffer` into `host`. With `pacing`, issued
-// its learned wait after `enqueued` (the last kernel's enqueue; the queue flushed meanwhile),
-// and timed for it to learn from. Returns how long it waited before the read.
+// as it has learned (a flush, then its wait after `enqueued`, the last kernel's enqueue), and
+// timed for it to learn from. Returns how long it waited before the read.
 double blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
                      void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
     double waited_us = 0;
-    if (pacing != nullptr && pacing->flushes()) {
+    if (pacing != nullptr && pacing->paced()) {
         waited_us = pacing->delay_us();
         check(queue.flush(), "clFlush");
         const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(waited_us));
@@ -132,7 +132,10 @@ double blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::siz
     }
     const auto issued = Clock::now();
     check(queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, host, wait), "clEnqueueReadBuffer");
-    if (pacing != nullptr) pacing->observe(Micro(Clock::now() - issued).count());
+    if (pacing != nullptr) {
+        const auto done = Clock::now();
+        pacing->observe(Micro(done - issued).count(), Micro(done - enqueued).count());
+    }
     return waited_us;
 }
 

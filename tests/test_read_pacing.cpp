@@ -12,58 +12,97 @@
 namespace clreduce::test {
 namespace {
 
-TEST_CASE("read pacing: up after reads that slept, down after ones that found the kernel done, held between",
+// A read of `read_us`; the call took `call_us` from the enqueue's return (default: the wait,
+// if paced, and the read).
+void read(ReadPacing& p, double read_us, double call_us = -1) {
+    p.observe(read_us, call_us >= 0 ? call_us : (p.paced() ? p.delay_us() : 0) + read_us);
+}
+
+TEST_CASE("read pacing starts after two reads in a row that slept", "[pacing]") {
+    ReadPacing p;
+    read(p, 500.0);  // the first read (programs loading) teaches nothing
+    read(p, 500.0);  // but two do
+    CHECK_FALSE(p.paced());
+    p = ReadPacing();
+    read(p, 500.0);
+    read(p, 10.0);
+    read(p, 15.5);  // a lone slow read: maybe the host's noise
+    read(p, 11.0);  // caught in the driver's spin
+    read(p, 15.5);
+    read(p, 9.0);
+    CHECK_FALSE(p.paced());
+    CHECK(p.delay_us() == 0);
+    read(p, 15.5);
+    read(p, 15.5);
+    CHECK(p.paced());
+    CHECK(p.delay_us() == Approx(ReadPacing::kFirstStepUs));
+}
+
+TEST_CASE("read pacing: the wait goes up after reads that slept, down after ones that found the kernel done",
           "[pacing]") {
     ReadPacing p;
-    CHECK(p.delay_us() == 0);
-    p.observe(500.0);  // the first read (programs loading) teaches nothing
-    CHECK(p.delay_us() == 0);
-    p.observe(15.5);  // a lone slow read: maybe the host's noise
-    p.observe(11.0);  // caught in the driver's spin
-    CHECK(p.delay_us() == 0);
-    CHECK_FALSE(p.flushes());
-    // Reads that keep sleeping: steps of 1, 2, 4, then 4 (the largest step).
-    p.observe(15.5);
-    p.observe(15.5);
+    read(p, 500.0);
+    read(p, 30.0);  // unpaced calls take 30 us: every paced call below is cheaper
+    read(p, 30.0);
+    REQUIRE(p.paced());
     CHECK(p.delay_us() == Approx(1));
-    CHECK(p.flushes());
-    p.observe(15.5);
+    // Reads that keep sleeping: steps of 2, 4, then 4 (the largest step).
+    read(p, 15.5);
     CHECK(p.delay_us() == Approx(3));
-    p.observe(15.5);
+    read(p, 15.5);
     CHECK(p.delay_us() == Approx(7));
-    p.observe(15.5);
+    read(p, 15.5);
     CHECK(p.delay_us() == Approx(11));
-    for (int k = 0; k < 5; ++k) p.observe(9.0);  // the spin caught the kernel: where it should be
+    for (int k = 0; k < 5; ++k) read(p, 9.0);  // the spin caught the kernel: where it should be
     CHECK(p.delay_us() == Approx(11));
-    p.observe(7.4);  // the kernel was done: the turn halves the step
+    read(p, 7.4);  // the kernel was done: the turn halves the step
     CHECK(p.delay_us() == Approx(9));
-    p.observe(7.4);  // and again: it doubles
+    read(p, 7.4);  // and again: it doubles
     CHECK(p.delay_us() == Approx(5));
-    p.observe(15.5);
-    p.observe(15.5);  // slept twice: turned, halved
+    read(p, 15.5);
+    read(p, 15.5);  // slept twice: turned, halved
     CHECK(p.delay_us() == Approx(7));
-    p.observe(7.4);
-    p.observe(15.5);
-    p.observe(15.5);
-    p.observe(7.4);
-    p.observe(15.5);
-    p.observe(15.5);  // turns all the time: the step stays at the smallest
+    read(p, 7.4);
+    read(p, 15.5);
+    read(p, 15.5);
+    read(p, 7.4);
+    read(p, 15.5);
+    read(p, 15.5);  // turns all the time: the step stays at the smallest
     CHECK(p.delay_us() == Approx(7 - 1 + 0.5 - 0.25 + 0.25));
+    CHECK(p.paced());
+}
+
+TEST_CASE("read pacing stops when paced calls cost more than unpaced ones, and keeps its wait", "[pacing]") {
+    ReadPacing p;
+    read(p, 500.0);
+    for (int k = 0; k < 10; ++k) read(p, 10.0);  // unpaced calls of 10 us
+    read(p, 12.5);
+    read(p, 12.5);  // two slow ones by chance
+    REQUIRE(p.paced());
+    for (int k = 0; k < 3; ++k) read(p, 10.0, 13.0);  // paced calls of 13 us: judged after kTrialReads
+    CHECK(p.paced());
+    read(p, 10.0, 13.0);
+    CHECK_FALSE(p.paced());
+    const double learned = p.delay_us();
+    CHECK(learned > 0);
+    read(p, 13.0);
+    read(p, 13.0);  // slept twice again: paced again, from the wait it had
+    CHECK(p.paced());
+    CHECK(p.delay_us() == Approx(learned));
+    // Paced calls that pay stay paced.
+    for (int k = 0; k < 20; ++k) read(p, 9.0, 9.5);
+    CHECK(p.paced());
 }
 
 TEST_CASE("read pacing is bounded", "[pacing]") {
     ReadPacing p;
-    for (int k = 0; k < 1000; ++k) p.observe(40.0);  // a long kernel: the wait stops at the bound
+    // A long kernel: the call takes as long whenever the read goes out; the wait stops at the bound.
+    for (int k = 0; k < 1000; ++k) read(p, 40.0, 40.0);
+    CHECK(p.paced());
     CHECK(p.delay_us() == Approx(ReadPacing::kMaxDelayUs));
-    for (int k = 0; k < 1000; ++k) p.observe(7.0);
+    for (int k = 0; k < 1000; ++k) read(p, 7.0);
     CHECK(p.delay_us() == 0);
-    for (int k = 0; k < 1000; ++k) p.observe(7.0);  // it does not go below 0
-    CHECK(p.delay_us() == 0);
-    CHECK(p.flushes());  // a wait of 0 after a flush
-    p.observe(20.0);
-    p.observe(20.0);
-    CHECK(p.delay_us() > 0);
-    CHECK(p.delay_us() <= ReadPacing::kMaxStepUs);
+    CHECK(p.paced());  // a flush and no wait: still cheaper than the unpaced 40 us
 }
 
 TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same results", "[pacing]") {
@@ -82,22 +121,22 @@ TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same res
     CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size()) == exact_sum(ints.data(), ints.size()));
     CHECK(r.sum<std::int32_t>(ibuf, 7, 33) == exact_sum(ints.data() + 7, 33));
     const Counters before = r.counters();
-    // Enough calls for the learned wait to move (on a CPU device reads are slow: it climbs to
-    // its bound, and every later read goes out after a flush and a spin).
+    // Enough calls for the pacing to start and its wait to move. CallInfo reports each wait,
+    // within its bound; on a CPU device reads are slow (they "slept"), so some call waited
+    // after a flush (on a GPU that depends on how soon the kernel ends).
+    bool waited = false;
     for (int k = 0; k < 40; ++k) {
-        CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size()) == exact_sum(ints.data(), ints.size()));
+        CallInfo info;
+        CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size(), {}, &info) == exact_sum(ints.data(), ints.size()));
+        CHECK(info.read_wait_us >= 0);
+        CHECK(info.read_wait_us <= ReadPacing::kMaxDelayUs);
+        waited = waited || info.read_wait_us > 0;
         CHECK(r.sum<std::int32_t>(ibuf, 7, 33) == exact_sum(ints.data() + 7, 33));
         CHECK(same_bits(r.sum<float>(fbuf, 0, floats.size()), exact_float));
     }
+    if ((r.device_info().type & CL_DEVICE_TYPE_CPU) != 0) CHECK(waited);
     const Counters after = r.counters();
     CHECK(after.buffers_allocated == before.buffers_allocated);
-    // CallInfo reports the wait, within its bound; on a CPU device reads are slow, so it has
-    // grown (on a GPU it depends on how soon the kernel ends).
-    CallInfo info;
-    CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size(), {}, &info) == exact_sum(ints.data(), ints.size()));
-    CHECK(info.read_wait_us >= 0);
-    CHECK(info.read_wait_us <= ReadPacing::kMaxDelayUs);
-    if ((r.device_info().type & CL_DEVICE_TYPE_CPU) != 0) CHECK(info.read_wait_us > 0);
     CHECK(after.kernels_created == before.kernels_created);
 }
 
