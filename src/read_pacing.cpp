@@ -42,10 +42,12 @@ void ReadPacing::observe(double read_us, double call_us) {
 }
 
 void ReadPacing::move(int direction) {
-    if (direction == last_direction_)
-        step_us_ = std::min(kMaxStepUs, step_us_ * 2);
-    else if (last_direction_ != 0)
+    const bool turn = last_direction_ != 0 && direction != last_direction_;
+    if (turn)
         step_us_ = std::max(kMinStepUs, step_us_ / 2);
+    else if (direction == last_direction_ && !just_turned_)
+        step_us_ = std::min(kMaxStepUs, step_us_ * 2);
+    just_turned_ = turn;
     last_direction_ = direction;
     delay_us_ = std::clamp(delay_us_ + direction * step_us_, 0.0, kMaxDelayUs);
 }

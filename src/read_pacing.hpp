@@ -12,8 +12,11 @@
 // kernel starts early) and waits delay_us() before the read. The wait goes up after the
 // second of two reads in a row that slept, down after one that found the kernel done
 // (perhaps we waited longer than needed), and is kept after one the spin caught: that is
-// where it should be. Steps double while they go one way and halve when they turn, so that
-// a kernel's wait is found in a handful of calls (compare's 15) and then held closely.
+// where it should be. Steps double while they go one way and halve when they turn (and do
+// not double on the move right after a turn, which would let them cycle), so that a kernel's
+// wait is found in a handful of calls (compare's 15) and then held closely. The wait is a
+// busy wait of at most kMaxDelayUs: it pays for kernels up to about that long (2^26 floats
+// on an H200), where the read's own sleep would end microseconds after the kernel.
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
 // time (from the enqueue to the result) is above that of the unpaced ones; the learned wait
 // is kept for when reads sleep again. A kernel's first read (programs loading) teaches
@@ -26,8 +29,8 @@ public:
     static constexpr double kDoneUs = 8.0;    // a read this short found the kernel done
     static constexpr double kFirstStepUs = 1.0;
     static constexpr double kMinStepUs = 0.25;
-    static constexpr double kMaxStepUs = 4.0;
-    static constexpr double kMaxDelayUs = 25.0;
+    static constexpr double kMaxStepUs = 16.0;
+    static constexpr double kMaxDelayUs = 100.0;
     static constexpr int kTrialReads = 4;       // paced calls timed before they are judged
     static constexpr double kAverageWeight = 0.25;  // of the newest call in the averages
 
@@ -44,6 +47,7 @@ private:
     double delay_us_ = 0;
     double step_us_ = kFirstStepUs;
     int last_direction_ = 0;
+    bool just_turned_ = false;
     bool first_ = true;
     int slept_in_a_row_ = 0;
     bool paced_ = false;

@@ -42,34 +42,65 @@ TEST_CASE("read pacing: the wait goes up after reads that slept, down after ones
           "[pacing]") {
     ReadPacing p;
     read(p, 500.0);
-    read(p, 30.0);  // unpaced calls take 30 us: every paced call below is cheaper
-    read(p, 30.0);
+    read(p, 60.0);  // unpaced calls take 60 us: every paced call below is cheaper
+    read(p, 60.0);
     REQUIRE(p.paced());
     CHECK(p.delay_us() == Approx(1));
-    // Reads that keep sleeping: steps of 2, 4, then 4 (the largest step).
-    read(p, 15.5);
-    CHECK(p.delay_us() == Approx(3));
-    read(p, 15.5);
-    CHECK(p.delay_us() == Approx(7));
-    read(p, 15.5);
-    CHECK(p.delay_us() == Approx(11));
+    // Reads that keep sleeping: steps of 2, 4, 8, 16, then 16 (the largest step).
+    double expected = 1;
+    for (double step : {2.0, 4.0, 8.0, 16.0, 16.0}) {
+        read(p, 15.5);
+        expected += step;
+        CHECK(p.delay_us() == Approx(expected));
+    }
     for (int k = 0; k < 5; ++k) read(p, 9.0);  // the spin caught the kernel: where it should be
-    CHECK(p.delay_us() == Approx(11));
+    CHECK(p.delay_us() == Approx(expected));
     read(p, 7.4);  // the kernel was done: the turn halves the step
-    CHECK(p.delay_us() == Approx(9));
-    read(p, 7.4);  // and again: it doubles
-    CHECK(p.delay_us() == Approx(5));
+    CHECK(p.delay_us() == Approx(expected -= 8));
+    read(p, 7.4);  // the move after a turn keeps the step
+    CHECK(p.delay_us() == Approx(expected -= 8));
+    read(p, 7.4);  // then it doubles again
+    CHECK(p.delay_us() == Approx(expected -= 16));
     read(p, 15.5);
     read(p, 15.5);  // slept twice: turned, halved
-    CHECK(p.delay_us() == Approx(7));
-    read(p, 7.4);
-    read(p, 15.5);
-    read(p, 15.5);
-    read(p, 7.4);
-    read(p, 15.5);
-    read(p, 15.5);  // turns all the time: the step stays at the smallest
-    CHECK(p.delay_us() == Approx(7 - 1 + 0.5 - 0.25 + 0.25));
+    CHECK(p.delay_us() == Approx(expected += 8));
+    for (int k = 0; k < 6; ++k) {  // turns all the time: the step halves down to the smallest
+        read(p, 7.4);
+        read(p, 15.5);
+        read(p, 15.5);
+    }
+    CHECK(p.delay_us() == Approx(expected - 4 + 2 - 1 + 0.5 - 0.25 + 0.25));
     CHECK(p.paced());
+}
+
+// A kernel whose reads sleep when issued before `spin_from` us, are caught by the driver's
+// spin up to `done_at`, and find it done after that.
+double simulated_read(double delay, double spin_from, double done_at) {
+    if (delay < spin_from) return 15.5;
+    if (delay < done_at) return 7.3 + (done_at - delay);
+    return 7.3;
+}
+
+TEST_CASE("read pacing settles where the driver's spin catches the kernel, and stays there", "[pacing]") {
+    for (const double spin_from : {3.0, 9.0, 21.0, 40.0, 63.0, 90.0}) {
+        INFO("reads sleep when issued before " << spin_from << " us");
+        const double done_at = spin_from + 1.5;
+        ReadPacing p;
+        read(p, 500.0);
+        // A paced call costs its wait and its read; an unpaced one sleeps past the kernel's end.
+        const double unpaced_us = done_at + 7.3 + 15.5;
+        const auto next = [&] {
+            if (!p.paced()) return read(p, 15.5, unpaced_us);
+            read(p, simulated_read(p.delay_us(), spin_from, done_at));
+        };
+        for (int k = 0; k < 30; ++k) next();
+        for (int k = 0; k < 100; ++k) {
+            next();
+            CHECK(p.paced());
+            CHECK(p.delay_us() >= spin_from);
+            CHECK(p.delay_us() <= done_at);
+        }
+    }
 }
 
 TEST_CASE("read pacing stops when paced calls cost more than unpaced ones, and keeps its wait", "[pacing]") {
@@ -97,12 +128,12 @@ TEST_CASE("read pacing stops when paced calls cost more than unpaced ones, and k
 TEST_CASE("read pacing is bounded", "[pacing]") {
     ReadPacing p;
     // A long kernel: the call takes as long whenever the read goes out; the wait stops at the bound.
-    for (int k = 0; k < 1000; ++k) read(p, 40.0, 40.0);
+    for (int k = 0; k < 1000; ++k) read(p, 400.0, 400.0);
     CHECK(p.paced());
     CHECK(p.delay_us() == Approx(ReadPacing::kMaxDelayUs));
     for (int k = 0; k < 1000; ++k) read(p, 7.0);
     CHECK(p.delay_us() == 0);
-    CHECK(p.paced());  // a flush and no wait: still cheaper than the unpaced 40 us
+    CHECK(p.paced());  // a flush and no wait: still cheaper than the unpaced 400 us
 }
 
 TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same results", "[pacing]") {
