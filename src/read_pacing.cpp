@@ -21,7 +21,8 @@ void ReadPacing::observe(double read_us, double call_us) {
     if (!paced_) {
         unpaced_us_ = average(unpaced_us_, call_us, !timed_unpaced_);
         timed_unpaced_ = true;
-        if (slept_in_a_row_ >= 2) {
+        if (unpaced_left_ > 0) --unpaced_left_;
+        if (slept_in_a_row_ >= 2 && unpaced_left_ == 0) {
             paced_ = true;
             paced_calls_ = 0;
             if (delay_us_ == 0) move(+1);
@@ -33,23 +34,28 @@ void ReadPacing::observe(double read_us, double call_us) {
     if (paced_calls_ >= kTrialReads && paced_us_ > unpaced_us_) {
         paced_ = false;
         slept_in_a_row_ = 0;
+        unpaced_left_ = backoff_;
+        backoff_ = std::min(kMaxBackoff, backoff_ * 2);
         return;
     }
-    if (slept_in_a_row_ >= 2)
+    fastest_paced_us_ = std::min(fastest_paced_us_, read_us);
+    const double done_us = std::clamp(fastest_paced_us_ + kDoneMarginUs, kDoneUs, kSleptUs - 1);
+    if (slept)
         move(+1);
-    else if (read_us < kDoneUs)
+    else if (read_us < done_us)
         move(-1);
 }
 
 void ReadPacing::move(int direction) {
-    const bool turn = last_direction_ != 0 && direction != last_direction_;
-    if (turn)
-        step_us_ = std::max(kMinStepUs, step_us_ / 2);
-    else if (direction == last_direction_ && !just_turned_)
-        step_us_ = std::min(kMaxStepUs, step_us_ * 2);
-    just_turned_ = turn;
+    const bool again = direction == last_direction_;
+    if (direction > 0) {
+        up_step_us_ = again ? std::min(kMaxStepUs, up_step_us_ * 2) : kFirstUpStepUs;
+        delay_us_ = std::min(kMaxDelayUs, delay_us_ + up_step_us_);
+    } else {
+        down_step_us_ = again ? std::min(kMaxStepUs, down_step_us_ * 2) : kFirstDownStepUs;
+        delay_us_ = std::max(0.0, delay_us_ - down_step_us_);
+    }
     last_direction_ = direction;
-    delay_us_ = std::clamp(delay_us_ + direction * step_us_, 0.0, kMaxDelayUs);
 }
 
 }  // namespace clreduce

@@ -9,29 +9,34 @@
 // ReadPacing learns, per kernel, whether to pace its reads and by how much. A kernel starts
 // unpaced: the read goes out at once. Two reads in a row that slept (a lone slow one is as
 // likely the host's noise) start pacing: the call flushes the queue after the enqueue (the
-// kernel starts early) and waits delay_us() before the read. The wait goes up after the
-// second of two reads in a row that slept, down after one that found the kernel done
-// (perhaps we waited longer than needed), and is kept after one the spin caught: that is
-// where it should be. Steps double while they go one way and halve when they turn (and do
-// not double on the move right after a turn, which would let them cycle), so that a kernel's
-// wait is found in a handful of calls (compare's 15) and then held closely. The wait is a
-// busy wait of at most kMaxDelayUs: it pays for kernels up to about that long (2^26 floats
-// on an H200), where the read's own sleep would end microseconds after the kernel.
+// kernel starts early) and waits delay_us() before the read. The wait goes up after a read
+// that slept, in steps of 1, 2, 4, ... us while they keep sleeping; it comes down after one
+// that found the kernel done, in steps of 1/8, 1/4, ... us while they keep finding it done;
+// it is kept after one the driver's spin caught. A turn starts the steps again, so a sleep
+// (about 8 us lost) is followed by several small steps down (fractions of a microsecond
+// each): near the best wait, about one call in five sleeps. Bounded by kMaxDelayUs, a busy
+// wait: it pays for kernels up to about that long (2^26 floats on an H200), where the read's
+// own sleep would end microseconds after the kernel.
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
-// time (from the enqueue to the result) is above that of the unpaced ones; the learned wait
-// is kept for when reads sleep again. A kernel's first read (programs loading) teaches
-// nothing.
+// time (from the enqueue to the result) is above that of the unpaced ones, for 8 calls, then
+// 16, ... up to 1024 (each time it did not pay); the learned wait is kept for when it starts
+// again. A read "found the kernel done" when it was within kDoneMarginUs of the fastest
+// paced read (at least kDoneUs): a slower host reads slower (one H200 machine's done reads
+// took 9-10 us, another's 7.3). A kernel's first read (programs loading) teaches nothing.
 namespace clreduce {
 
 class ReadPacing {
 public:
     static constexpr double kSleptUs = 12.0;  // a read this long slept
     static constexpr double kDoneUs = 8.0;    // a read this short found the kernel done
-    static constexpr double kFirstStepUs = 1.0;
-    static constexpr double kMinStepUs = 0.25;
+    static constexpr double kDoneMarginUs = 0.75;  // and one this close to the fastest
+    static constexpr double kFirstUpStepUs = 1.0;
+    static constexpr double kFirstDownStepUs = 0.125;
     static constexpr double kMaxStepUs = 16.0;
     static constexpr double kMaxDelayUs = 100.0;
     static constexpr int kTrialReads = 4;       // paced calls timed before they are judged
+    static constexpr int kFirstBackoff = 8;     // unpaced calls after pacing did not pay
+    static constexpr int kMaxBackoff = 1024;
     static constexpr double kAverageWeight = 0.25;  // of the newest call in the averages
 
     // Whether to flush the queue after the enqueue, then wait delay_us() before the read.
@@ -45,13 +50,16 @@ private:
     void move(int direction);
 
     double delay_us_ = 0;
-    double step_us_ = kFirstStepUs;
+    double up_step_us_ = kFirstUpStepUs;
+    double down_step_us_ = kFirstDownStepUs;
     int last_direction_ = 0;
-    bool just_turned_ = false;
     bool first_ = true;
     int slept_in_a_row_ = 0;
     bool paced_ = false;
     int paced_calls_ = 0;
+    int unpaced_left_ = 0;  // calls before pacing may start again
+    int backoff_ = kFirstBackoff;
+    double fastest_paced_us_ = 1e300;
     bool timed_unpaced_ = false;
     double unpaced_us_ = 0;  // average call time, unpaced
     double paced_us_ = 0;    // and paced, since pacing last started
