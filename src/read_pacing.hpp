@@ -14,15 +14,17 @@
 // that found the kernel done, in steps of 1/8, 1/4, ... us while they keep finding it done;
 // it is kept after one the driver's spin caught. A turn starts the steps again, so a sleep
 // (about 8 us lost) is followed by several small steps down (fractions of a microsecond
-// each): near the best wait, about one call in five sleeps. Bounded by kMaxDelayUs, a busy
-// wait: it pays for kernels up to about that long (2^26 floats on an H200), where the read's
-// own sleep would end microseconds after the kernel.
+// each): near the best wait, about one call in five sleeps (the unit tests' simulated
+// kernels). Bounded by kMaxDelayUs, a busy wait: it pays for kernels up to about that long
+// (2^26 floats on an H200), where the read's own sleep would end microseconds after the kernel.
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
 // time (from the enqueue to the result) is above that of the unpaced ones, for 8 calls, then
 // 16, ... up to 1024 (each time it did not pay); the learned wait is kept for when it starts
 // again. A read "found the kernel done" when it was within kDoneMarginUs of the fastest
 // paced read (at least kDoneUs): a slower host reads slower (one H200 machine's done reads
 // took 9-10 us, another's 7.3). A kernel's first read (programs loading) teaches nothing.
+#include <limits>
+
 namespace clreduce {
 
 class ReadPacing {
@@ -59,7 +61,7 @@ private:
     int paced_calls_ = 0;
     int unpaced_left_ = 0;  // calls before pacing may start again
     int backoff_ = kFirstBackoff;
-    double fastest_paced_us_ = 1e300;
+    double fastest_paced_us_ = std::numeric_limits<double>::infinity();
     bool timed_unpaced_ = false;
     double unpaced_us_ = 0;  // average call time, unpaced
     double paced_us_ = 0;    // and paced, since pacing last started
