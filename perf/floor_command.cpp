@@ -87,6 +87,19 @@ public:
         check(queue.enqueueReadBuffer(result_, CL_TRUE, 0, 8, &host_value_), "clEnqueueReadBuffer");
         verify(host_value_);
     }
+    // The word read without blocking into pinned memory, watched until it is no longer the
+    // sentinel (the previous launch's value: each launch writes a new one).
+    void polled_read(cl::CommandQueue& queue, std::int64_t* pinned) {
+        volatile std::int64_t* word = pinned;
+        const std::int64_t sentinel = value_ - 1;
+        *word = sentinel;
+        check(queue.enqueueReadBuffer(result_, CL_FALSE, 0, 8, pinned), "clEnqueueReadBuffer");
+        check(queue.flush(), "clFlush");
+        const auto give_up = Clock::now() + std::chrono::seconds(1);
+        while (*word == sentinel)
+            if (Clock::now() > give_up) throw Error("floor: a polled read saw no result within a second");
+        verify(*word);
+    }
     void verify(std::int64_t seen) {
         if (seen != value_) throw Error(fmt::format("floor: read {} where {} was written", seen, value_));
     }
@@ -181,6 +194,10 @@ public:
             check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
             verify(pinned_host_[4]);
         }, "destination from a mapped CL_MEM_ALLOC_HOST_PTR buffer"));
+        out.push_back(time_wall("kernel + polled read (pinned host)", repeats, [&] {
+            launch(queue_, touch_);
+            polled_read(queue_, pinned_host_ + 4);
+        }, "non-blocking read, clFlush, spin until the pinned word changes"));
         out.push_back(time_wall("kernel + non-blocking read + clFinish", repeats, [&] {
             launch(queue_, touch_);
             check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_), "clEnqueueReadBuffer");
@@ -265,16 +282,27 @@ public:
             check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
             verify(pinned_host_[4]);
         }));
-        for (double delay_us : {2.0, 4.0, 6.0, 8.0}) {
-            out.push_back(time_wall(fmt::format("{} + flush, {:.0f} us spin, read", what, delay_us), repeats, [&] {
-                const auto t0 = Clock::now();
-                launch(queue_, busy_);
-                queue_.flush();
-                while (std::chrono::duration<double, std::micro>(Clock::now() - t0).count() < 5.0 + delay_us) {
-                }
-                check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
-                verify(pinned_host_[4]);
-            }, "the read starts this long after the enqueue's 5 us"));
+        out.push_back(time_wall(what + " + polled read", repeats, [&] {
+            launch(queue_, busy_);
+            polled_read(queue_, pinned_host_ + 4);
+        }));
+        for (const bool polled : {false, true}) {
+            for (double delay_us : {2.0, 4.0, 6.0, 8.0}) {
+                const std::string how = polled ? "polled read" : "read";
+                out.push_back(time_wall(fmt::format("{} + flush, {:.0f} us spin, {}", what, delay_us, how), repeats, [&] {
+                    const auto t0 = Clock::now();
+                    launch(queue_, busy_);
+                    queue_.flush();
+                    while (std::chrono::duration<double, std::micro>(Clock::now() - t0).count() < 5.0 + delay_us) {
+                    }
+                    if (polled) {
+                        polled_read(queue_, pinned_host_ + 4);
+                    } else {
+                        check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+                        verify(pinned_host_[4]);
+                    }
+                }, "the read starts this long after the enqueue's 5 us"));
+            }
         }
         return out;
     }
@@ -406,19 +434,27 @@ int run_floor(const FloorOptions& options) {
         for (double target_us : {8.0, 10.0, 14.0})
             for (FloorRow& row : probe.wait_rows(options.repeats, target_us)) rows.push_back(std::move(row));
     }
-    for (std::uint64_t n : options.sizes) {
-        rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {}, fmt::format("clreduce sum int32, n = {}", n)));
-        rows.push_back(clreduce_call<float>(device, n, options.repeats, {}, fmt::format("clreduce sum float32, n = {}", n)));
-    }
-    if (info.is_nvidia) {
-        // The same calls with the read issued at once (README: CLREDUCE_READ_PACING).
-        ::setenv("CLREDUCE_READ_PACING", "0", 1);
+    // clreduce's sync call as it reads by default, then (on NVIDIA, where the defaults are
+    // polled and paced reads) each other way (README: CLREDUCE_READ_POLLING, CLREDUCE_READ_PACING).
+    struct ReadWay {
+        const char* suffix;
+        const char* polling;
+        const char* pacing;
+    };
+    std::vector<ReadWay> ways{{"", nullptr, nullptr}};
+    if (info.is_nvidia) ways.insert(ways.end(), {{", polled, unpaced", "1", "0"},
+                                                 {", blocking, paced", "0", "1"},
+                                                 {", blocking, unpaced", "0", "0"}});
+    for (const ReadWay& way : ways) {
+        if (way.polling != nullptr) ::setenv("CLREDUCE_READ_POLLING", way.polling, 1);
+        if (way.pacing != nullptr) ::setenv("CLREDUCE_READ_PACING", way.pacing, 1);
         for (std::uint64_t n : options.sizes) {
             rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {},
-                                                       fmt::format("clreduce sum int32, n = {}, unpaced", n)));
+                                                       fmt::format("clreduce sum int32, n = {}{}", n, way.suffix)));
             rows.push_back(clreduce_call<float>(device, n, options.repeats, {},
-                                                fmt::format("clreduce sum float32, n = {}, unpaced", n)));
+                                                fmt::format("clreduce sum float32, n = {}{}", n, way.suffix)));
         }
+        ::unsetenv("CLREDUCE_READ_POLLING");
         ::unsetenv("CLREDUCE_READ_PACING");
     }
     for (std::uint64_t n : options.sizes) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <clreduce/error.hpp>
+#include <clreduce/tuning_data.hpp>
 
 namespace clreduce {
 
@@ -16,6 +17,8 @@ ExecutionSlot::~ExecutionSlot() {
     // Unmapped before release; a failure here has nobody to report to.
     if (queue_.enqueueUnmapMemObject(host_buffer_, host_) == CL_SUCCESS) queue_.finish();
 }
+
+std::uint64_t ExecutionSlot::next_sentinel() { return tuning_mix(++sentinels_); }
 
 unsigned char* ExecutionSlot::host_result(std::uint64_t bytes) {
     if (host_ != nullptr && bytes <= host_bytes_) return host_;

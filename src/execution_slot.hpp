@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,10 @@ public:
     cl::Kernel& kernel(const KernelSpec& spec);
     // When this slot's synchronous calls with the first launch `spec` issue their read.
     ReadPacing& pacing(const KernelSpec& spec) { return pacing_[spec]; }
+    // The fastest read through this slot, any kernel: how long a read of a finished kernel takes.
+    double fastest_read_us = std::numeric_limits<double>::infinity();
+    // A fresh sentinel for a polled read: random-looking, never the same twice in a row.
+    std::uint64_t next_sentinel();
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
@@ -81,6 +86,7 @@ private:
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;
+    std::uint64_t sentinels_ = 0;
 };
 
 // Hands out slots to concurrent calls and takes them back; makes a new one only when all

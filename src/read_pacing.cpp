@@ -11,12 +11,14 @@ double average(double before, double newest, bool empty) {
 
 }  // namespace
 
-void ReadPacing::observe(double read_us, double call_us) {
+void ReadPacing::observe(double read_us, double call_us, double fastest_read_us) {
     if (first_) {
         first_ = false;
         return;
     }
-    const bool slept = read_us > kSleptUs;
+    const double slept_us = std::min(kSleptUs, fastest_read_us + kSleepGapUs);
+    const double done_us = std::min(fastest_read_us + kDoneMarginUs, slept_us - 1);
+    const bool slept = read_us > slept_us;
     slept_in_a_row_ = slept ? slept_in_a_row_ + 1 : 0;
     if (!paced_) {
         unpaced_us_ = average(unpaced_us_, call_us, !timed_unpaced_);
@@ -38,8 +40,6 @@ void ReadPacing::observe(double read_us, double call_us) {
         backoff_ = std::min(kMaxBackoff, backoff_ * 2);
         return;
     }
-    fastest_paced_us_ = std::min(fastest_paced_us_, read_us);
-    const double done_us = std::clamp(fastest_paced_us_ + kDoneMarginUs, kDoneUs, kSleptUs - 1);
     if (slept)
         move(+1);
     else if (read_us < done_us)

@@ -20,18 +20,19 @@
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
 // time (from the enqueue to the result) is above that of the unpaced ones, for 8 calls, then
 // 16, ... up to 1024 (each time it did not pay); the learned wait is kept for when it starts
-// again. A read "found the kernel done" when it was within kDoneMarginUs of the fastest
-// paced read (at least kDoneUs): a slower host reads slower (one H200 machine's done reads
-// took 9-10 us, another's 7.3). A kernel's first read (programs loading) teaches nothing.
-#include <limits>
-
+// again. What "slept" and "done" mean is relative to the fastest read seen (any kernel, the
+// caller's to keep): a read of a finished kernel, which depends on the host and on how the
+// result is read (7.3 us blocking on one H200 machine, 9-10 on another; 4.5 polled). A read
+// slept when it took kSleepGapUs more than that (and at most kSleptUs), and found the kernel
+// done when it was within kDoneMarginUs of it. A kernel's first read (programs loading)
+// teaches nothing.
 namespace clreduce {
 
 class ReadPacing {
 public:
-    static constexpr double kSleptUs = 12.0;  // a read this long slept
-    static constexpr double kDoneUs = 8.0;    // a read this short found the kernel done
-    static constexpr double kDoneMarginUs = 0.75;  // and one this close to the fastest
+    static constexpr double kSleptUs = 12.0;      // a read this long slept
+    static constexpr double kSleepGapUs = 5.0;    // and one this much slower than the fastest
+    static constexpr double kDoneMarginUs = 0.75;  // a read this close to the fastest found the kernel done
     static constexpr double kFirstUpStepUs = 1.0;
     static constexpr double kFirstDownStepUs = 0.125;
     static constexpr double kMaxStepUs = 16.0;
@@ -45,8 +46,9 @@ public:
     bool paced() const { return paced_; }
     // Microseconds to wait, after the last kernel's enqueue returns, before the read (paced).
     double delay_us() const { return delay_us_; }
-    // How long the blocking read took, and the call from the enqueue's return to the result.
-    void observe(double read_us, double call_us);
+    // How long the read took, the call from the enqueue's return to the result, and the
+    // fastest read seen so far (this one included).
+    void observe(double read_us, double call_us, double fastest_read_us);
 
 private:
     void move(int direction);
@@ -61,7 +63,6 @@ private:
     int paced_calls_ = 0;
     int unpaced_left_ = 0;  // calls before pacing may start again
     int backoff_ = kFirstBackoff;
-    double fastest_paced_us_ = std::numeric_limits<double>::infinity();
     bool timed_unpaced_ = false;
     double unpaced_us_ = 0;  // average call time, unpaced
     double paced_us_ = 0;    // and paced, since pacing last started

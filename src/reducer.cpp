@@ -18,11 +18,19 @@
 #include "kernel_spec.hpp"
 #include "program_cache.hpp"
 #include "reducer_tuning.hpp"
+#include "result_read.hpp"
 #include "transform.hpp"
 #include "tuner.hpp"
 
 namespace clreduce {
 namespace {
+
+// An environment switch: "1" on, "0" off, anything else the default.
+bool switched_on(const char* name, bool by_default) {
+    const char* value = std::getenv(name);
+    const std::string setting = value != nullptr ? value : "";
+    return setting == "1" || (by_default && setting != "0");
+}
 
 cl::Context make_context(const cl::Device& device) {
     if (device() == nullptr) throw InvalidArgument("Reducer: null device");
@@ -114,31 +122,6 @@ R decode(ElementType type, const unsigned char* bits) {
     throw Error("internal: unexpected accumulator " + std::string(type_name(type)));
 }
 
-using Clock = std::chrono::steady_clock;
-using Micro = std::chrono::duration<double, std::micro>;
-
-// A blocking read of [offset, offset + bytes) of `buffer` into `host`. With `pacing`, issued
-// as it has learned (a flush, then its wait after `enqueued`, the last kernel's enqueue), and
-// timed for it to learn from. Returns how long it waited before the read.
-double blocking_read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
-                     void* host, const std::vector<cl::Event>* wait, ReadPacing* pacing, Clock::time_point enqueued) {
-    double waited_us = 0;
-    if (pacing != nullptr && pacing->paced()) {
-        waited_us = pacing->delay_us();
-        check(queue.flush(), "clFlush");
-        const auto due = enqueued + std::chrono::duration_cast<Clock::duration>(Micro(waited_us));
-        while (Clock::now() < due) {
-        }
-    }
-    const auto issued = Clock::now();
-    check(queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, host, wait), "clEnqueueReadBuffer");
-    if (pacing != nullptr) {
-        const auto done = Clock::now();
-        pacing->observe(Micro(done - issued).count(), Micro(done - enqueued).count());
-    }
-    return waited_us;
-}
-
 // `value` rounded to the floating-point accumulator type, as its bits.
 void store_rounded(double value, ElementType accumulator, unsigned char* bits) {
     if (accumulator == ElementType::float32) {
@@ -200,9 +183,8 @@ struct Reducer::State {
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-        const char* pacing = std::getenv("CLREDUCE_READ_PACING");
-        const std::string pacing_switch = pacing != nullptr ? pacing : "";
-        paced_reads = pacing_switch == "1" || (info.is_nvidia && pacing_switch != "0");
+        paced_reads = switched_on("CLREDUCE_READ_PACING", info.is_nvidia);
+        result_read = switched_on("CLREDUCE_READ_POLLING", info.is_nvidia) ? ResultRead::polled : ResultRead::blocking;
         tuning.load(TuningDatabase(), info);
     }
 
@@ -261,6 +243,7 @@ struct Reducer::State {
     // Synchronous reads wait for the kernel's expected end (ReadPacing): on NVIDIA, where
     // it was measured; CLREDUCE_READ_PACING=0 turns it off, =1 on everywhere (tests).
     bool paced_reads = false;
+    ResultRead result_read = ResultRead::blocking;
     ReducerTuning tuning;
 };
 
@@ -381,10 +364,17 @@ void Reducer::State::reduce(const LaunchPlan& plan, const KernelSpec& first, con
             chain.done(true);
         }
         if (device == nullptr) {
-            const auto enqueued = Clock::now();
+            ReadSchedule schedule;
+            schedule.enqueued = Clock::now();
+            schedule.how = result_read;
+            if (schedule.how == ResultRead::polled) schedule.sentinel = slot.next_sentinel();
+            if (paced_reads) {
+                schedule.pacing = &slot.pacing(first);
+                schedule.fastest_read_us = &slot.fastest_read_us;
+            }
             unsigned char* pinned = slot.host_result(word_bytes);
-            const double waited_us = blocking_read(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(),
-                                                   paced_reads ? &slot.pacing(first) : nullptr, enqueued);
+            const double waited_us =
+                read_result(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(), schedule);
             if (chain.info() != nullptr) chain.info()->read_wait_us += waited_us;
             if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <random>
 #include <string>
@@ -82,6 +83,15 @@ public:
 private:
     std::filesystem::path path_;
 };
+
+// A reducer on the test device made while the environment variable `name` is `value` (the
+// switches it reads when made, such as CLREDUCE_READ_POLLING).
+inline std::unique_ptr<Reducer> reducer_with(const char* name, const char* value) {
+    ::setenv(name, value, 1);
+    auto made = std::make_unique<Reducer>(reducer().queue().getInfo<CL_QUEUE_DEVICE>());
+    ::unsetenv(name);
+    return made;
+}
 
 // A device description for plan tests that need no device: H200-like (132 compute units,
 // work-groups up to 1024, 48 KiB local memory, warp 32, fp64 and 64-bit atomics).
