@@ -27,7 +27,7 @@ void ReadPacing::observe(double read_us, double call_us, double fastest_read_us)
         if (slept_in_a_row_ >= 2 && unpaced_left_ == 0) {
             paced_ = true;
             paced_calls_ = 0;
-            if (delay_us_ == 0) move(+1);
+            if (delay_us_ == 0) start_at(unpaced_us_ - fastest_read_us - kStartMarginUs);
         }
         return;
     }
@@ -44,6 +44,12 @@ void ReadPacing::observe(double read_us, double call_us, double fastest_read_us)
         move(+1);
     else if (read_us < done_us)
         move(-1);
+}
+
+void ReadPacing::start_at(double delay_us) {
+    delay_us_ = std::clamp(delay_us, kFirstUpStepUs, kMaxDelayUs);
+    up_step_us_ = kFirstUpStepUs;
+    last_direction_ = +1;
 }
 
 void ReadPacing::move(int direction) {

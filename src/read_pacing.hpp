@@ -9,14 +9,16 @@
 // ReadPacing learns, per kernel, whether to pace its reads and by how much. A kernel starts
 // unpaced: the read goes out at once. Two reads in a row that slept (a lone slow one is as
 // likely the host's noise) start pacing: the call flushes the queue after the enqueue (the
-// kernel starts early) and waits delay_us() before the read. The wait goes up after a read
-// that slept, in steps of 1, 2, 4, ... us while they keep sleeping; it comes down after one
-// that found the kernel done, in steps of 1/8, 1/4, ... us while they keep finding it done;
-// it is kept after one the driver's spin caught. A turn starts the steps again, so a sleep
-// (about 8 us lost) is followed by several small steps down (fractions of a microsecond
-// each): near the best wait, about one call in five sleeps (the unit tests' simulated
-// kernels). Bounded by kMaxDelayUs, a busy wait: it pays for kernels up to about that long
-// (2^26 floats on an H200), where the read's own sleep would end microseconds after the kernel.
+// kernel starts early) and waits delay_us() before the read. The first wait is where the
+// unpaced calls put the kernel's end (their average time less the fastest read, less
+// kStartMarginUs), so that a long kernel starts near its best wait. The wait goes up after a
+// read that slept, in steps of 1, 2, 4, ... us while they keep sleeping; it comes down after
+// one that found the kernel done, in steps of 1/8, 1/4, ... us while they keep finding it
+// done; it is kept after one the driver's spin caught. A turn starts the steps again, so a
+// sleep (about 8 us lost) is followed by several small steps down (fractions of a
+// microsecond each): near the best wait, about one call in five sleeps (the unit tests'
+// simulated kernels). The wait is a busy wait, at most kMaxDelayUs: a polled read spins
+// while the kernel runs anyway, and 2^30 doubles take 1.8 ms on an H200.
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
 // time (from the enqueue to the result) is above that of the unpaced ones, for 8 calls, then
 // 16, ... up to 1024 (each time it did not pay); the learned wait is kept for when it starts
@@ -26,6 +28,7 @@
 // slept when it took kSleepGapUs more than that (and at most kSleptUs), and found the kernel
 // done when it was within kDoneMarginUs of it. A kernel's first read (programs loading)
 // teaches nothing.
+
 namespace clreduce {
 
 class ReadPacing {
@@ -36,7 +39,8 @@ public:
     static constexpr double kFirstUpStepUs = 1.0;
     static constexpr double kFirstDownStepUs = 0.125;
     static constexpr double kMaxStepUs = 16.0;
-    static constexpr double kMaxDelayUs = 100.0;
+    static constexpr double kMaxDelayUs = 2000.0;
+    static constexpr double kStartMarginUs = 2.0;
     static constexpr int kTrialReads = 4;       // paced calls timed before they are judged
     static constexpr int kFirstBackoff = 8;     // unpaced calls after pacing did not pay
     static constexpr int kMaxBackoff = 1024;
@@ -51,6 +55,7 @@ public:
     void observe(double read_us, double call_us, double fastest_read_us);
 
 private:
+    void start_at(double delay_us);
     void move(int direction);
 
     double delay_us_ = 0;

@@ -46,7 +46,21 @@ TEST_CASE("read pacing starts after two reads in a row that slept", "[pacing]") 
     p.read(15.5);
     p.read(15.5);
     CHECK(p.paced());
-    CHECK(p.delay_us() == Approx(ReadPacing::kFirstUpStepUs));
+    // The first wait: the unpaced calls' average (13.3 us) less the fastest read (9) and the margin.
+    CHECK(p.delay_us() >= ReadPacing::kFirstUpStepUs);
+    CHECK(p.delay_us() < 13.3 - 9 - ReadPacing::kStartMarginUs + 0.1);
+}
+
+TEST_CASE("read pacing starts where the unpaced calls put the kernel's end", "[pacing]") {
+    Pacer p;
+    p.fastest_us = 4.5;  // a short kernel's read through the same slot
+    p.read(500.0);
+    p.read(930.0, 935.0);  // 2^30 floats: the read went out at once and slept
+    p.read(930.0, 935.0);
+    REQUIRE(p.paced());
+    CHECK(p.delay_us() == Approx(935.0 - 4.5 - ReadPacing::kStartMarginUs));
+    p.read(4.5);  // found the kernel done: down from there
+    CHECK(p.delay_us() < 935.0 - 4.5 - ReadPacing::kStartMarginUs);
 }
 
 TEST_CASE("read pacing: the wait goes up in doubling steps while reads sleep, down in doubling steps from 1/8 us "
@@ -218,13 +232,14 @@ TEST_CASE("read pacing: a read as fast as the fastest paced one found the kernel
 
 TEST_CASE("read pacing is bounded", "[pacing]") {
     Pacer p;
-    // A long kernel: the call takes as long whenever the read goes out; the wait stops at the bound.
-    for (int k = 0; k < 1000; ++k) p.read(400.0, 400.0);
+    // A kernel longer than the bound: the call takes as long whenever the read goes out; the
+    // wait stops at the bound.
+    for (int k = 0; k < 1000; ++k) p.read(3000.0, 3000.0);
     CHECK(p.paced());
     CHECK(p.delay_us() == Approx(ReadPacing::kMaxDelayUs));
     for (int k = 0; k < 1000; ++k) p.read(7.0);
     CHECK(p.delay_us() == 0);
-    CHECK(p.paced());  // a flush and no wait: still cheaper than the unpaced 400 us
+    CHECK(p.paced());  // cheaper all the way down than the unpaced 3000 us
 }
 
 TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same results", "[pacing]") {
