@@ -55,7 +55,7 @@ fi
 if want floor; then
 # What bounds a synchronous call: raw launch and read costs, clreduce's sync and async calls,
 # the device's read bandwidth.
-step floor "$bin/clreduce-perf" floor -r 300 -n 1024 -n 1048576 -n 16777216 -n 268435456 --json "$results/floor.json"
+step floor "$bin/clreduce-perf" floor -r 300 -n 1024 -n 1048576 -n 16777216 --json "$results/floor.json"
 fi
 if want accuracy; then
 step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
