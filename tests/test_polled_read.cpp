@@ -116,5 +116,34 @@ TEST_CASE("polled reads from several threads through one reducer", "[polling]") 
                  float_sum, "sum");
 }
 
+TEST_CASE("polled reads on an out-of-order queue wait for the call's own launches", "[polling]") {
+    using namespace clreduce::testing;
+    const cl::Device device = reducer().queue().getInfo<CL_QUEUE_DEVICE>();
+    cl::Context context(device);
+    cl_command_queue_properties props = 0;
+    if (device.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    cl::CommandQueue queue(context, device, props);
+    ::setenv("CLREDUCE_READ_POLLING", "1", 1);
+    Reducer r(context, queue);
+    ::unsetenv("CLREDUCE_READ_POLLING");
+    const std::uint64_t seed = seed_for(74);
+    INFO("data seed " << seed);
+    const auto values = op_values<std::int32_t>(90001, seed);
+    cl::Buffer buffer(context, CL_MEM_READ_ONLY, values.size() * sizeof(std::int32_t));
+    check(queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, values.size() * sizeof(std::int32_t), values.data()),
+          "clEnqueueWriteBuffer");
+    LaunchParams two_launches;
+    two_launches.inter_group = InterGroup::second_pass;
+    two_launches.times = 2;
+    for (int k = 0; k < 20; ++k) {
+        const std::uint64_t offset = static_cast<std::uint64_t>(k) * 13;
+        const std::uint64_t n = values.size() - 2 * offset;
+        CHECK(r.sum<std::int32_t>(buffer, offset, n) == exact_sum(values.data() + offset, n));
+        CHECK(r.sum<std::int32_t>(buffer, offset, n, two_launches) == exact_sum(values.data() + offset, n));
+        CHECK(r.min<std::int32_t>(buffer, offset, n) == reference_min(values.data() + offset, n).value);
+    }
+}
+
 }  // namespace
 }  // namespace clreduce::test
