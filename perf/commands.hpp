@@ -84,6 +84,7 @@ struct FloorOptions {
     std::vector<std::uint64_t> sizes = {1ull << 10, 1ull << 20};  // clreduce's own call at these n
     std::uint64_t read_bytes = 4ull << 30;                        // the read-only kernel's span
     std::string json;
+    int trace = 0;  // calls of int32 sum at each n printed one by one: time and the read's wait
 };
 
 // Each returns the process exit code.

@@ -422,6 +422,23 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
                                             make_event ? "" : "; no event"));
 }
 
+// `calls` int32 sums of `n` in one new reducer, one line each: the call's time and how long
+// its read waited (paced reads), so that the learning can be seen call by call.
+void trace_calls(const cl::Device& device, std::uint64_t n, int calls) {
+    Reducer reducer(device);
+    const FloorData data = floor_data<std::int32_t>(reducer, n, 17);
+    std::cout << fmt::format("\ntrace: int32 sum, n = {}, {} calls from the reducer's first (us: call, read's wait)\n", n,
+                             calls);
+    for (int k = 0; k < calls; ++k) {
+        CallInfo info;
+        const auto t0 = Clock::now();
+        const auto sum = reducer.sum<std::int32_t>(data.buffer, 0, n, {}, &info);
+        const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+        if (static_cast<long double>(sum) != data.expected) throw Error("floor: clreduce's sum is wrong");
+        std::cout << fmt::format("{} {:.1f} {:.2f}\n", k, us, info.read_wait_us);
+    }
+}
+
 }  // namespace
 
 int run_floor(const FloorOptions& options) {
@@ -481,6 +498,8 @@ int run_floor(const FloorOptions& options) {
     std::cout << fmt::format("{:<58} {:>9} {:>9} {:>9}  {}\n", "what", "median", "p10", "p90", "note");
     for (const auto& r : rows)
         std::cout << fmt::format("{:<58} {:>9.1f} {:>9.1f} {:>9.1f}  {}\n", r.name, r.median_us, r.p10_us, r.p90_us, r.note);
+    if (options.trace > 0)
+        for (std::uint64_t n : options.sizes) trace_calls(device, n, options.trace);
     if (!options.json.empty()) {
         nlohmann::json j;
         j["device"] = device_json(info);

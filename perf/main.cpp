@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
     floor_cmd->add_option("-n,--n", floor.sizes, "Sizes of clreduce's own calls")->capture_default_str();
     floor_cmd->add_option("--read-bytes", floor.read_bytes, "Bytes the read-only kernel reads (capped by the device)")->capture_default_str();
     floor_cmd->add_option("--json", floor.json, "Also write the rows as JSON to this file");
+    floor_cmd->add_option("--trace", floor.trace,
+                          "After the rows, time this many int32 sums at each n one by one (how paced reads learn)")
+        ->check(CLI::Range(0, 100000));
     CLI11_PARSE(app, argc, argv);
 
     try {
