@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <cstring>
-#include <thread>
 
 #include <clreduce/error.hpp>
 
@@ -33,16 +32,12 @@ void poll(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset,
     write_sentinels(pinned, lanes, sentinel);
     check(queue.enqueueReadBuffer(buffer, CL_FALSE, offset, bytes, pinned, wait), "clEnqueueReadBuffer");
     check(queue.flush(), "clFlush");
-    const auto start = Clock::now();
-    const auto give_up = start + spin_limit;
-    const auto yield_from = start + kYieldAfter;
+    const auto give_up = Clock::now() + spin_limit;
     while (!all_written(pinned, lanes, sentinel)) {
-        const auto now = Clock::now();
-        if (now > give_up) {
+        if (Clock::now() > give_up) {
             check(queue.finish(), "clFinish");
             break;
         }
-        if (now > yield_from) std::this_thread::yield();
     }
     std::atomic_thread_fence(std::memory_order_acquire);
 }

@@ -27,10 +27,6 @@ enum class ResultRead { blocking, polled };
 // Where a polled read stops spinning and waits in clFinish instead: far beyond any result's
 // arrival after its kernel, short against a kernel that runs this long.
 constexpr std::chrono::microseconds kSpinLimit{2000};
-// From here on the spin yields the core at each turn, so that a driver thread waiting to run
-// on it (the one that issues the copy) is not held off by it; a yield costs under a microsecond
-// against a wait this long.
-constexpr std::chrono::microseconds kYieldAfter{50};
 
 // What a call knows about its read: how to read, when the last kernel's enqueue returned, and
 // (when pacing) the kernel's pacing and the fastest read seen through the slot.
