@@ -508,11 +508,11 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
             CHECK(a.sources.times == ParamSource::device_default);
         }
     }
-    // The H100's rows (float32, int32) make plans with their measured values too.
+    // The H100's rows (float32, int32, float64) make plans with their measured values too.
     DeviceInfo h100 = h200;
     h100.name = "NVIDIA H100 80GB HBM3";
     const auto h100_known = known_device_entries(h100);
-    CHECK(h100_known.size() == 20);
+    CHECK(h100_known.size() == 30);
     for (const TunedEntry& k : h100_known) {
         INFO("H100 " << type_name(k.type) << " n=" << k.n);
         const LaunchPlan p = make_plan(k.type, k.n, h100, {}, TunedParams{k.params, ParamSource::known_device, k.n});
