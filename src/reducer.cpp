@@ -243,6 +243,8 @@ struct Reducer::State {
     // Synchronous reads wait for the kernel's expected end (ReadPacing): on NVIDIA, where
     // it was measured; CLREDUCE_READ_PACING=0 turns it off, =1 on everywhere (tests).
     bool paced_reads = false;
+    // Synchronous results polled in pinned memory (src/result_read.hpp): on NVIDIA, where it
+    // was measured; CLREDUCE_READ_POLLING=0 reads blocking, =1 polls everywhere (tests).
     ResultRead result_read = ResultRead::blocking;
     ReducerTuning tuning;
 };

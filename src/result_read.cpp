@@ -1,5 +1,6 @@
 #include "result_read.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
