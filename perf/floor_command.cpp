@@ -87,13 +87,18 @@ public:
         check(queue.enqueueReadBuffer(result_, CL_TRUE, 0, 8, &host_value_), "clEnqueueReadBuffer");
         verify(host_value_);
     }
-    // The word read without blocking into pinned memory, watched until it is no longer the
-    // sentinel (the previous launch's value: each launch writes a new one).
-    void polled_read(cl::CommandQueue& queue, std::int64_t* pinned) {
-        volatile std::int64_t* word = pinned;
+    // The word read blocking into pinned memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer).
+    void read_pinned(cl::CommandQueue& queue) {
+        check(queue.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
+        verify(pinned_host_[4]);
+    }
+    // The same word read without blocking, watched until it is no longer the sentinel (the
+    // previous launch's value: each launch writes a new one).
+    void polled_read(cl::CommandQueue& queue) {
+        volatile std::int64_t* word = pinned_host_ + 4;
         const std::int64_t sentinel = value_ - 1;
         *word = sentinel;
-        check(queue.enqueueReadBuffer(result_, CL_FALSE, 0, 8, pinned), "clEnqueueReadBuffer");
+        check(queue.enqueueReadBuffer(result_, CL_FALSE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
         check(queue.flush(), "clFlush");
         const auto give_up = Clock::now() + std::chrono::seconds(1);
         while (*word == sentinel)
@@ -186,17 +191,15 @@ public:
         out.push_back(time_wall("kernel + clFlush + blocking read (pinned host)", repeats, [&] {
             launch(queue_, touch_);
             queue_.flush();
-            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
-            verify(pinned_host_[4]);
+            read_pinned(queue_);
         }, "the kernel submitted before the read is enqueued"));
         out.push_back(time_wall("kernel + blocking read (pinned host)", repeats, [&] {
             launch(queue_, touch_);
-            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
-            verify(pinned_host_[4]);
+            read_pinned(queue_);
         }, "destination from a mapped CL_MEM_ALLOC_HOST_PTR buffer"));
         out.push_back(time_wall("kernel + polled read (pinned host)", repeats, [&] {
             launch(queue_, touch_);
-            polled_read(queue_, pinned_host_ + 4);
+            polled_read(queue_);
         }, "non-blocking read, clFlush, spin until the pinned word changes"));
         out.push_back(time_wall("kernel + non-blocking read + clFinish", repeats, [&] {
             launch(queue_, touch_);
@@ -279,12 +282,11 @@ public:
         const std::string what = fmt::format("busy kernel of {:.1f} us device", device_us);
         out.push_back(time_wall(what + " + blocking read", repeats, [&] {
             launch(queue_, busy_);
-            check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
-            verify(pinned_host_[4]);
+            read_pinned(queue_);
         }));
         out.push_back(time_wall(what + " + polled read", repeats, [&] {
             launch(queue_, busy_);
-            polled_read(queue_, pinned_host_ + 4);
+            polled_read(queue_);
         }));
         for (const bool polled : {false, true}) {
             for (double delay_us : {2.0, 4.0, 6.0, 8.0}) {
@@ -296,10 +298,9 @@ public:
                     while (std::chrono::duration<double, std::micro>(Clock::now() - t0).count() < 5.0 + delay_us) {
                     }
                     if (polled) {
-                        polled_read(queue_, pinned_host_ + 4);
+                        polled_read(queue_);
                     } else {
-                        check(queue_.enqueueReadBuffer(result_, CL_TRUE, 0, 8, pinned_host_ + 4), "clEnqueueReadBuffer");
-                        verify(pinned_host_[4]);
+                        read_pinned(queue_);
                     }
                 }, "the read starts this long after the enqueue's 5 us"));
             }

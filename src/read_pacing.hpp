@@ -1,5 +1,5 @@
 #pragma once
-// When a synchronous call issues its blocking read. NVIDIA's OpenCL read waits for the kernel
+// When a synchronous call issues its read. NVIDIA's blocking OpenCL read waits for the kernel
 // by spinning briefly, then sleeping: a read issued after the kernel has ended returns in
 // about 7.3 us, one issued a little before it ends returns when it ends (the spin), one issued
 // earlier still sleeps and returns 15-16 us after it was issued (H200, `clreduce-perf floor`'s
