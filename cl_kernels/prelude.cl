@@ -1,5 +1,5 @@
 // clreduce: what every program shares, before the operation (ops/*.cl) and the skeleton
-// (reduce.cl). The host (src/kernel_spec.cpp) concatenates
+// (reduce.cl). The host (src/kernels/kernel_spec.cpp) concatenates
 //     prelude.cl, fixed_point.cl, [the user's transform], ops/<operation>.cl, reduce.cl
 // and specialises the result with -D options; the defaults below let it compile alone.
 
@@ -34,7 +34,18 @@
 #define CLREDUCE_VEC 4                  // elements per load: 1, 2, 4, 8, 16
 #endif
 #ifndef CLREDUCE_MAP
-#define CLREDUCE_MAP 0                  // element map, see clreduce_map below
+#define CLREDUCE_MAP CLREDUCE_MAP_IDENTITY  // element map, see clreduce_map below
+#endif
+
+// Level 3: how a launch ends (CLREDUCE_FINISH, given by name; src/kernels/kernel_spec.cpp's
+// Finish). Defined here so that the operation plug-ins see the names too.
+#define CLREDUCE_FINISH_SECOND_PASS 0   // store this group's result at out[group] for a second pass
+#define CLREDUCE_FINISH_ATOMIC 1        // atomically combine into out[slot]
+#define CLREDUCE_FINISH_STORE 2         // single group: store the result at out[slot]
+#define CLREDUCE_FINISH_LAST_GROUP 3    // partial at out[2 + group]; the last group combines them
+#define CLREDUCE_FINISH_EXACT_ATOMIC 4  // added exactly into a fixed-point number of set `slot` (ops/add.cl)
+#ifndef CLREDUCE_FINISH
+#define CLREDUCE_FINISH CLREDUCE_FINISH_ATOMIC
 #endif
 
 #if CLREDUCE_FP64

@@ -39,15 +39,6 @@
 #define CLREDUCE_PITCHED 0              // 1: one channel of a pitched 2-D image (CLREDUCE_VEC 1)
 #endif
 
-#define CLREDUCE_FINISH_PARTIAL 0       // store this group's result at out[group]
-#define CLREDUCE_FINISH_ATOMIC 1        // atomically combine into out[slot]
-#define CLREDUCE_FINISH_STORE 2         // single group: store the result at out[slot]
-#define CLREDUCE_FINISH_LAST_GROUP 3    // partial at out[2 + group]; the last group combines them
-#define CLREDUCE_FINISH_EXACT_ATOMIC 4  // added exactly into a fixed-point number of set `slot` (ops/add.cl)
-#ifndef CLREDUCE_FINISH
-#define CLREDUCE_FINISH CLREDUCE_FINISH_ATOMIC
-#endif
-
 #if CLREDUCE_STATES_IN
 #define CLREDUCE_IN_T clreduce_state
 #define CLREDUCE_IN_VEC clreduce_state
@@ -130,7 +121,7 @@ inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
 // per step, the last warp by shuffle where CLREDUCE_NV_SHUFFLE). Every work-item calls it.
 // (Always inlined: a C99 inline function the compiler declines to inline would be a call to
 // an external definition that does not exist, as with the correctly rounded sum's big state.)
-__attribute__((always_inline)) inline clreduce_state clreduce_group_combine(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
+__attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
@@ -164,23 +155,18 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 #endif
 }
 
-// Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
-// whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart).
-// `slot` selects the result word for the atomic and store finishes; the other word is reset
-// to the identity for the next call.
-__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
-void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
-                     __global clreduce_state* out, uint slot,
-                     __global uchar* result_out, ulong result_offset, volatile __global uint* done
 #if CLREDUCE_PITCHED
-                     , ulong cols, ulong pitch, uint channels, uint channel
+#define CLREDUCE_IMAGE_PARAMS , ulong cols, ulong pitch, uint channels, uint channel
+#define CLREDUCE_IMAGE_ARGS , cols, pitch, channels, channel
+#else
+#define CLREDUCE_IMAGE_PARAMS
+#define CLREDUCE_IMAGE_ARGS
 #endif
-                     )
-{
-    const uint lid = get_local_id(0);
-    const ulong group = get_group_id(0);
-    in += offset;
 
+// Level 1: this work-item's state over its CLREDUCE_TIMES vectors of `in` (already moved to
+// the range's start), and, in group 0, the scalar head and tail around the vectors.
+__attribute__((always_inline)) inline clreduce_state clreduce_level1(__global const CLREDUCE_IN_T* in, ulong count,
+                                                                     ulong group, uint lid CLREDUCE_IMAGE_PARAMS) {
 #if CLREDUCE_PITCHED
 #define CLREDUCE_LOAD(j) in[((j) / cols) * pitch + ((j) % cols) * channels + channel]
     const ulong head = 0;
@@ -196,7 +182,6 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
 #endif
     const ulong tail_start = head + vectors * CLREDUCE_VEC;
 
-    // Level 1: in-thread accumulation.
 #if CLREDUCE_STRIDE_LOCAL
     const ulong first = group * (ulong)(CLREDUCE_WG * CLREDUCE_TIMES) + lid;
     const ulong step = CLREDUCE_WG;
@@ -232,6 +217,7 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
         }
     }
 #endif
+#undef CLREDUCE_LOAD
     if (group == 0) {
         // The head before the vectors and the tail after them; for index-aware operations the
         // head is combined first so that states keep their index order.
@@ -240,31 +226,34 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
         acc = clreduce_combine(ends, acc);
         for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
     }
+    return acc;
+}
 
-    // Level 2.
-    __local clreduce_state scratch[CLREDUCE_WG];
-    acc = clreduce_group_combine(scratch, acc, lid);
-
-    // Level 3.
+// Level 3: the group's state (in work-item 0 after level 2) becomes part of the one result,
+// as CLREDUCE_FINISH says. Every work-item calls it (the last-group finish runs level 2 again).
+__attribute__((always_inline)) inline void clreduce_level3(__local clreduce_state* scratch, __local uint* is_last,
+                                                           clreduce_state acc, uint lid, ulong group,
+                                                           __global clreduce_state* out, uint slot,
+                                                           __global uchar* result_out, ulong result_offset,
+                                                           volatile __global uint* done) {
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
     // `done` counts the groups done (0 between calls); partials follow the result words. The
     // group that counts last combines them in index order, as a second pass would, and
     // resets the count.
-    __local uint clreduce_last;
     __global clreduce_state* partials = out + 2;
     if (lid == 0) {
         partials[group] = acc;
         clreduce_device_fence();
-        clreduce_last = atomic_inc(done) == (uint)(get_num_groups(0) - 1);
+        *is_last = atomic_inc(done) == (uint)(get_num_groups(0) - 1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (clreduce_last) {
+    if (*is_last) {
         clreduce_device_fence();
         // volatile: read where the other groups wrote, past any cache of this compute unit.
         const volatile __global clreduce_state* seen = partials;
         clreduce_state s = clreduce_init();
         for (ulong j = lid; j < get_num_groups(0); j += CLREDUCE_WG) s = clreduce_combine(s, seen[j]);
-        s = clreduce_group_combine(scratch, s, lid);
+        s = clreduce_level2(scratch, s, lid);
         if (lid == 0) {
             clreduce_store_result(out, slot, s, result_out, result_offset);
             *done = 0;
@@ -272,7 +261,7 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
     }
 #else
     if (lid == 0) {
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_PARTIAL
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_SECOND_PASS
         out[group] = acc;
 #elif CLREDUCE_FINISH == CLREDUCE_FINISH_ATOMIC
 #ifndef CLREDUCE_ATOMIC_FINISH
@@ -303,4 +292,24 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
     }
 #endif
 #endif
+}
+
+// Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
+// whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart).
+// `slot` selects the result word for the atomic and store finishes; the other word is reset
+// to the identity for the next call. The three levels, in order.
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
+                     __global clreduce_state* out, uint slot,
+                     __global uchar* result_out, ulong result_offset, volatile __global uint* done
+                     CLREDUCE_IMAGE_PARAMS)
+{
+    const uint lid = get_local_id(0);
+    const ulong group = get_group_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+    __local uint is_last;
+
+    clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS);
+    acc = clreduce_level2(scratch, acc, lid);
+    clreduce_level3(scratch, &is_last, acc, lid, group, out, slot, result_out, result_offset, done);
 }

@@ -129,7 +129,7 @@ inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state 
 #endif
 #endif
 
-#if CLREDUCE_ACC_FLOAT && CLREDUCE_FINISH == 4
+#if CLREDUCE_ACC_FLOAT && CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
 // InterGroup::exact_atomic: each group adds its result exactly into a fixed-point number
 // (cl_kernels/fixed_point.cl) with 64-bit integer atomics. Integer addition does not care
 // about order, so the number is the same on every run; the host rounds it once. Flags go
