@@ -2,13 +2,17 @@
 # source tree. Run as: cmake -DOUTPUT=<file.cpp> -DINPUTS=<a.cl;ops/b.cl> -P embed_kernels.cmake
 # Optional: -DBASE=<folder>: each file is named by its path relative to it ("ops/add.cl");
 # without it, by its file name. -DNAMESPACE=<ns> (default clreduce) and -DHEADER=<header
-# declaring EmbeddedKernel and embedded_kernels() in it> (default kernel_source.hpp); the perf
-# tool embeds its own.
+# declaring EmbeddedKernel and the function in it> (default kernels/kernel_source.hpp) and
+# -DFUNCTION=<the function returning the files> (default embedded_kernels); the library's
+# data files and the perf tool's kernels are embedded the same way.
 if(NOT NAMESPACE)
   set(NAMESPACE clreduce)
 endif()
 if(NOT HEADER)
-  set(HEADER kernel_source.hpp)
+  set(HEADER kernels/kernel_source.hpp)
+endif()
+if(NOT FUNCTION)
+  set(FUNCTION embedded_kernels)
 endif()
 set(entries "")
 set(arrays "")
@@ -35,7 +39,7 @@ namespace ${NAMESPACE} {
 namespace {
 ${arrays}}  // namespace
 
-const std::vector<EmbeddedKernel>& embedded_kernels() {
+const std::vector<EmbeddedKernel>& ${FUNCTION}() {
     static const std::vector<EmbeddedKernel> kernels = {
 ${entries}    };
     return kernels;
