@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 using Catch::Matchers::Contains;

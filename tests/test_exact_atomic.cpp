@@ -8,9 +8,10 @@
 
 #include <reference.hpp>
 
-#include "exact_state.hpp"  // src/
-#include "kernel_spec.hpp"  // src/
+#include "ops/exact_state.hpp"  // src/
+#include "kernels/kernel_spec.hpp"  // src/
 #include "test_ops_support.hpp"
+#include "plan/planner.hpp"  // src/
 
 namespace clreduce::test {
 namespace {

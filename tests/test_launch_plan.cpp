@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 

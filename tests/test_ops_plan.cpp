@@ -3,6 +3,7 @@
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
+#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 

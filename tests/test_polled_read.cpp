@@ -1,6 +1,6 @@
-// Polled reads (src/result_read.hpp): the result copied without blocking and the pinned words
-// watched until the copy has overwritten their sentinels. The default on NVIDIA; forced on
-// here (CLREDUCE_READ_POLLING=1) on the test device.
+// Polled reads (src/delivery/result_read.hpp): the result copied without blocking and the
+// pinned words watched until the copy has overwritten their sentinels. An opt-in
+// (ResultDelivery::polled, polled_paced), chosen here on the test device.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 #include <reference.hpp>
 
-#include "result_read.hpp"  // src/
+#include "delivery/result_read.hpp"  // src/
 #include "test_ops_support.hpp"
 
 namespace clreduce::test {
@@ -20,7 +20,7 @@ namespace {
 
 template <class T>
 void check_polled_operations(std::uint64_t type_index) {
-    const auto polled = reducer_with("CLREDUCE_READ_POLLING", "1");
+    const auto polled = reducer_delivering(ResultDelivery::polled);
     const Reducer& r = *polled;
     const std::uint64_t seed = seed_for(type_index, 71);
     INFO("data seed " << seed);
@@ -90,7 +90,7 @@ TEST_CASE("a polled read returns a result equal to its sentinel, after the spin 
 }
 
 TEST_CASE("polled reads from several threads through one reducer", "[polling]") {
-    const auto polled = reducer_with("CLREDUCE_READ_POLLING", "1");
+    const auto polled = reducer_delivering(ResultDelivery::polled_paced);
     const Reducer& r = *polled;
     const std::uint64_t seed = seed_for(73);
     INFO("data seed " << seed);
@@ -124,9 +124,8 @@ TEST_CASE("polled reads on an out-of-order queue wait for the call's own launche
     if (device.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
     cl::CommandQueue queue(context, device, props);
-    ::setenv("CLREDUCE_READ_POLLING", "1", 1);
     Reducer r(context, queue);
-    ::unsetenv("CLREDUCE_READ_POLLING");
+    r.set_result_delivery(ResultDelivery::polled);
     const std::uint64_t seed = seed_for(74);
     INFO("data seed " << seed);
     const auto values = op_values<std::int32_t>(90001, seed);

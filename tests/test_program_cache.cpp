@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "child_process.hpp"
-#include "program_binary_cache.hpp"
+#include "kernels/program_binary_cache.hpp"
 #include "reference.hpp"
 #include "test_support.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <reference.hpp>
 
-#include "read_pacing.hpp"  // src/
+#include "delivery/read_pacing.hpp"  // src/
 #include "test_ops_support.hpp"
 
 namespace clreduce::test {
@@ -242,9 +242,9 @@ TEST_CASE("read pacing is bounded", "[pacing]") {
     CHECK(p.paced());  // cheaper all the way down than the unpaced 3000 us
 }
 
-TEST_CASE("paced reads (forced on with CLREDUCE_READ_PACING=1) give the same results", "[pacing]") {
+TEST_CASE("paced reads (ResultDelivery::paced) give the same results", "[pacing]") {
     using namespace clreduce::testing;
-    const auto paced = reducer_with("CLREDUCE_READ_PACING", "1");
+    const auto paced = reducer_delivering(ResultDelivery::paced);
     Reducer& r = *paced;
     const std::uint64_t seed = seed_for(4, 61);
     INFO("data seed " << seed);

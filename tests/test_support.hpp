@@ -84,12 +84,10 @@ private:
     std::filesystem::path path_;
 };
 
-// A reducer on the test device made while the environment variable `name` is `value` (the
-// switches it reads when made, such as CLREDUCE_READ_POLLING).
-inline std::unique_ptr<Reducer> reducer_with(const char* name, const char* value) {
-    ::setenv(name, value, 1);
+// A reducer of its own on the test device that delivers its results as `delivery` says.
+inline std::unique_ptr<Reducer> reducer_delivering(ResultDelivery delivery) {
     auto made = std::make_unique<Reducer>(reducer().queue().getInfo<CL_QUEUE_DEVICE>());
-    ::unsetenv(name);
+    made->set_result_delivery(delivery);
     return made;
 }
 

@@ -6,7 +6,8 @@
 #include <map>
 
 #include "test_support.hpp"
-#include "tuner_final_stage.hpp"  // src/
+#include "tuning/tuner_final_stage.hpp"  // src/
+#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 using Catch::Matchers::Equals;

@@ -13,7 +13,8 @@
 
 #include "reference.hpp"
 #include "test_support.hpp"
-#include "tuning_table.hpp"  // src/: the lookup rule, tested directly
+#include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
+#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 namespace fs = std::filesystem;

@@ -13,6 +13,8 @@ std::string_view type_name(ElementType type);  // "int32", "float32", "float16",
 std::size_t type_size(ElementType type);       // bytes
 bool is_floating(ElementType type);            // float16, float32, float64
 bool is_signed(ElementType type);              // signed integers and floats
+// OpenCL C's name of the type: "char", "uint", "half", "double", ...
+std::string_view opencl_type_name(ElementType type);
 // Parses type_name()'s spelling; also accepts "float", "double" and "half". Throws InvalidArgument.
 ElementType parse_type(std::string_view name);
 
@@ -97,5 +99,25 @@ struct element_traits<double> {
 
 template <class T>
 using sum_type_t = typename element_traits<T>::sum_type;
+
+// Calls f(T{}) with the C++ type of `type` (clreduce::half for float16): the one switch from
+// an ElementType to its C++ type.
+template <class F>
+decltype(auto) visit_type(ElementType type, F&& f) {
+    switch (type) {
+        case ElementType::int8: return f(std::int8_t{});
+        case ElementType::uint8: return f(std::uint8_t{});
+        case ElementType::int16: return f(std::int16_t{});
+        case ElementType::uint16: return f(std::uint16_t{});
+        case ElementType::int32: return f(std::int32_t{});
+        case ElementType::uint32: return f(std::uint32_t{});
+        case ElementType::int64: return f(std::int64_t{});
+        case ElementType::uint64: return f(std::uint64_t{});
+        case ElementType::float16: return f(half{});
+        case ElementType::float32: return f(float{});
+        case ElementType::float64: return f(double{});
+    }
+    return f(std::int32_t{});  // not reached: every enumerator is handled above
+}
 
 }  // namespace clreduce

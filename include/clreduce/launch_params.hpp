@@ -58,6 +58,26 @@ enum class FloatMode { deterministic, atomic, compensated, correctly_rounded };
 std::string_view to_string(FloatMode mode);
 FloatMode parse_float_mode(std::string_view name);  // to_string's spelling; throws InvalidArgument
 
+// The forms of a call, planned each its own way: synchronous (the value read back to the
+// host), asynchronous (sum_async, min_async, max_async: the value written on the device, so
+// level 3 is a last-group finish or a second pass, never atomic), and image (pitched
+// multi-channel input, read one element at a time: vector_width 1).
+enum class CallForm { sync, async, image };
+
+// What a plan promises about the result's bits.
+//   everywhere: the same bits on every device and plan: integer data and accumulators (exact,
+//               or modulo 2^bits as C++ defines) and FloatMode::correctly_rounded sums.
+//   same_plan:  the same bits run after run on this device with this plan (launch shape and
+//               level 3) and the same data at the same alignment: the other float
+//               reductions (FloatMode::deterministic and compensated, products, transforms,
+//               and min/max, whose values agree everywhere but whose zero may be -0.0 or +0.0).
+//               A different tuning file can change the plan, and with it the last bits.
+//   none:       FloatMode::atomic with a float atomic finish: the groups' order, and so the
+//               last bits, may change from run to run.
+enum class Reproducibility { everywhere, same_plan, none };
+std::string_view to_string(Reproducibility reproducibility);
+std::string_view to_string(CallForm form);
+
 // Where a plan's value came from, in order of precedence: the caller's LaunchParams, this
 // device's tuning-database entry, clreduce's table of measured devices, the device default.
 enum class ParamSource { override, tuned, known_device, device_default };
@@ -94,6 +114,9 @@ struct LaunchPlan {
     std::uint32_t vector_width = 1;
     InterGroup inter_group = InterGroup::second_pass;
     std::uint64_t groups = 1;  // work-groups of the first launch
+    CallForm form = CallForm::sync;
+    bool transform = false;  // transform_reduce: the user's expression is the element map
+    Reproducibility reproducibility = Reproducibility::everywhere;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;
@@ -108,14 +131,6 @@ struct LaunchPlan {
     std::string describe_sources() const;  // "times=tuned(4096) wg=override ..."
 };
 
-// Values between the caller's overrides and the device defaults: a tuning-database or
-// known-device entry for the size bucket `n`.
-struct TunedParams {
-    LaunchParams params;
-    ParamSource source = ParamSource::tuned;
-    std::uint64_t n = 0;
-};
-
 // A plan's launch shape (times, work-group size, stride, vector width, level 3) as explicit
 // overrides: a later call with them runs that shape whatever is tuned.
 LaunchParams launch_shape(const LaunchPlan& plan);
@@ -128,20 +143,5 @@ ElementType accumulator_for(Operation op, ElementType element, const DeviceInfo&
 // Throws Unsupported if the device cannot reduce `element` (e.g. float64 without fp64,
 // float16 without cl_khr_fp16).
 void require_support(ElementType element, const DeviceInfo& device);
-
-// Resolves overrides against the device defaults for n elements; validates every
-// override (InvalidArgument) and the inter-group choice (Unsupported).
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& overrides = {});
-// As above, with `tuned` below the overrides. Tuned values that make no valid plan for this
-// n (e.g. too many work-groups far from their bucket) are dropped for the defaults.
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& overrides, const TunedParams& tuned);
-// The same for any operation (the two above are Operation::sum).
-LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& overrides = {});
-// Both: any operation, with `tuned` (that operation's family's entry) below the overrides.
-LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& overrides, const TunedParams& tuned);
 
 }  // namespace clreduce

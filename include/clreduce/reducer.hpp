@@ -12,6 +12,7 @@
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
+#include <clreduce/result_delivery.hpp>
 #include <clreduce/results.hpp>
 #include <clreduce/tuning.hpp>
 
@@ -30,8 +31,8 @@ struct CallInfo {
     // One event per kernel launch, in order. Profiling times are available when the
     // reducer's queue was created with CL_QUEUE_PROFILING_ENABLE.
     std::vector<cl::Event> kernel_events;
-    // Paced reads (README, environment: CLREDUCE_READ_PACING): how long the synchronous call
-    // waited after its last enqueue before issuing the blocking read; 0 when it read at once.
+    // Paced reads (ResultDelivery::paced, polled_paced): how long the synchronous call waited
+    // after its last enqueue before issuing its read; 0 when it read at once.
     double read_wait_us = 0;
 };
 
@@ -63,12 +64,24 @@ public:
     const cl::CommandQueue& queue() const;
     Counters counters() const;
 
+    // How synchronous calls bring their result to the host (result_delivery.hpp); the
+    // default, ResultDelivery::automatic, reads only as OpenCL defines. Safe to change while
+    // other threads call; each call reads it once.
+    void set_result_delivery(ResultDelivery delivery);
+    ResultDelivery result_delivery() const;
+
     // The parameters a sum of `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
     // The parameters a call of `op` would use: `params` first, then this device's tuned entry
     // for (type, op's family, nearest size bucket), then a known-device entry, then defaults.
     // LaunchPlan::sources says which each value came from.
-    LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {}) const;
+    // `form` plans the call form: CallForm::async for sum_async/min_async/max_async,
+    // CallForm::image for the Image overloads.
+    LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {},
+                    CallForm form = CallForm::sync) const;
+    // The parameters transform_reduce(..., combine, params) would use.
+    LaunchPlan plan_transform(ElementType type, Combine combine, std::uint64_t count,
+                              const LaunchParams& params = {}) const;
 
     // Tuning (README, "Tuning"). The reducer reads its database once, at construction.
     // tune() measures the launch space on this device, uses the best entries at once and, with

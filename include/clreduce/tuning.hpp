@@ -75,6 +75,10 @@ constexpr std::uint32_t kTimesSweepMax = 1024;
 std::vector<std::uint32_t> times_sweep(ElementType type, std::uint64_t n, const DeviceInfo& device,
                                        const LaunchParams& fixed);
 
+// "2^24" for a power of two, else the decimal number: how sizes are named in tuning's
+// progress and reports.
+std::string size_name(std::uint64_t n);
+
 struct TuneProgress {
     std::uint64_t done = 0;   // measurements made
     std::uint64_t total = 0;  // estimate of all measurements (grows when the search goes on)

@@ -1,4 +1,4 @@
-#include "read_pacing.hpp"
+#include "delivery/read_pacing.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "result_read.hpp"
+#include "delivery/result_read.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -68,7 +68,7 @@ double read_result(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_
         }
     }
     const auto issued = Clock::now();
-    if (schedule.how == ResultRead::polled && bytes % 4 == 0)
+    if (schedule.polled && bytes % 4 == 0)
         polled_read(queue, buffer, offset, bytes, pinned, wait, schedule.sentinel);
     else
         check(queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, pinned, wait), "clEnqueueReadBuffer");

@@ -15,14 +15,13 @@
 
 #include <clreduce/opencl.hpp>
 
-#include "read_pacing.hpp"
+#include "delivery/read_pacing.hpp"
 
 namespace clreduce {
 
 using Clock = std::chrono::steady_clock;
 using Micro = std::chrono::duration<double, std::micro>;
 
-enum class ResultRead { blocking, polled };
 
 // Where a polled read stops spinning and waits in clFinish instead: far beyond any result's
 // arrival after its kernel, short against a kernel that runs this long.
@@ -31,7 +30,7 @@ constexpr std::chrono::microseconds kSpinLimit{2000};
 // What a call knows about its read: how to read, when the last kernel's enqueue returned, and
 // (when pacing) the kernel's pacing and the fastest read seen through the slot.
 struct ReadSchedule {
-    ResultRead how = ResultRead::blocking;
+    bool polled = false;
     Clock::time_point enqueued;
     ReadPacing* pacing = nullptr;
     double* fastest_read_us = nullptr;

@@ -6,7 +6,7 @@
 
 #include <clreduce/error.hpp>
 
-#include "string_util.hpp"
+#include "device/string_util.hpp"
 
 namespace clreduce {
 namespace {

@@ -1,4 +1,4 @@
-#include "execution_slot.hpp"
+#include "exec/execution_slot.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "cache_files.hpp"
+#include "kernels/cache_files.hpp"
 
 #include <atomic>
 #include <cstdlib>

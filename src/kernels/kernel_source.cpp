@@ -1,4 +1,4 @@
-#include "kernel_source.hpp"
+#include "kernels/kernel_source.hpp"
 
 #include <cstdlib>
 #include <fstream>

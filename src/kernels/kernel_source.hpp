@@ -13,6 +13,8 @@ struct EmbeddedKernel {
 
 // The cl_kernels/ files compiled into the library (generated at build time).
 const std::vector<EmbeddedKernel>& embedded_kernels();
+// The library's data files (src/tuning/known_devices.json), compiled in likewise.
+const std::vector<EmbeddedKernel>& embedded_data();
 
 // Source of a cl_kernels/ file. With $CLREDUCE_KERNEL_DIR set it is read from that folder
 // instead, so kernels can be edited without rebuilding the library. Throws Error if missing.

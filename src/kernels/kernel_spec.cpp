@@ -1,26 +1,11 @@
-#include "kernel_spec.hpp"
+#include "kernels/kernel_spec.hpp"
+
+#include "device/vendor.hpp"
 
 #include <string>
 
 namespace clreduce {
 namespace {
-
-const char* opencl_type(ElementType type) {
-    switch (type) {
-        case ElementType::int8: return "char";
-        case ElementType::uint8: return "uchar";
-        case ElementType::int16: return "short";
-        case ElementType::uint16: return "ushort";
-        case ElementType::int32: return "int";
-        case ElementType::uint32: return "uint";
-        case ElementType::int64: return "long";
-        case ElementType::uint64: return "ulong";
-        case ElementType::float16: return "half";
-        case ElementType::float32: return "float";
-        case ElementType::float64: return "double";
-    }
-    return "?";
-}
 
 // Identities of max and min in the accumulator (OpenCL C's limits; floats use NaN).
 std::pair<const char*, const char*> integer_limits(ElementType type) {
@@ -49,16 +34,9 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
     const std::uint64_t limit = 1ull << 31;
     if (std::uint64_t(plan.times) * (bytes == 1 ? 255 : 65535) >= limit) return;
     spec.lanes32 = true;
-    spec.dp4a = device.is_nvidia && device.nvidia_compute_capability >= 61 && bytes == 1 &&
+    spec.dp4a = has_dp4a(device) && bytes == 1 &&
                 kernel.map == ElementMap::identity && plan.vector_width >= 4 &&
                 std::uint64_t(plan.times) * 4 * 255 < limit;
-}
-
-// The warp shuffle needs every lane of the first warp inside the work-group.
-std::uint32_t shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {
-    const std::uint32_t warp = device.wavefront_width;
-    const bool usable = device.is_nvidia && warp > 1 && (warp & (warp - 1)) == 0 && work_group_size >= warp;
-    return usable ? warp : 1;
 }
 
 }  // namespace
@@ -67,9 +45,9 @@ std::string KernelSpec::build_options() const {
     const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64;
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
-    o += " -DCLREDUCE_T=" + std::string(opencl_type(element));
+    o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));
     o += " -DCLREDUCE_T_FLOAT=" + std::string(is_floating(element) ? "1" : "0");
-    o += " -DCLREDUCE_ACC=" + std::string(opencl_type(accumulator));
+    o += " -DCLREDUCE_ACC=" + std::string(opencl_type_name(accumulator));
     o += " -DCLREDUCE_ACC_SIZE=" + std::to_string(type_size(accumulator));
     o += " -DCLREDUCE_ACC_FLOAT=" + std::string(is_floating(accumulator) ? "1" : "0");
     o += " -DCLREDUCE_ACC_LOWEST=" + std::string(lowest);
@@ -80,11 +58,11 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_TIMES=" + std::to_string(times);
     o += " -DCLREDUCE_WG=" + std::to_string(work_group_size);
     o += " -DCLREDUCE_STRIDE_LOCAL=" + std::string(stride == Stride::local ? "1" : "0");
-    o += " -DCLREDUCE_FINISH=" + std::to_string(static_cast<int>(finish));
+    o += " -DCLREDUCE_FINISH=" + std::string(finish_macro(finish));
     o += " -DCLREDUCE_NV_SHUFFLE=" + std::string(wavefront > 1 ? "1" : "0");
     o += " -DCLREDUCE_WAVEFRONT=" + std::to_string(wavefront);
-    o += " -DCLREDUCE_MAP=" + std::to_string(static_cast<int>(map));
-    o += " -DCLREDUCE_IS_MAX=" + std::string(op == KernelOp::max || op == KernelOp::argmax ? "1" : "0");
+    o += " -DCLREDUCE_MAP=" + std::string(map_macro(map));
+    o += " -DCLREDUCE_IS_MAX=" + std::string(plugin_info(op).is_max ? "1" : "0");
     if (float_atomic) o += " -DCLREDUCE_FLOAT_ATOMIC=1";
     if (int64_min_max) o += " -DCLREDUCE_INT64_MIN_MAX=1";
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";
@@ -93,7 +71,7 @@ std::string KernelSpec::build_options() const {
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
-        o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type(result_type));
+        o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     return o;
 }
@@ -106,9 +84,42 @@ std::string KernelSpec::source(const KernelSources& sources) const {
         text += "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform +
                 ")); }\n";
     }
-    text += sources.get(op_file(op));
+    text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
     return text;
+}
+
+std::string_view finish_macro(Finish finish) {
+    switch (finish) {
+        case Finish::second_pass: return "CLREDUCE_FINISH_SECOND_PASS";
+        case Finish::atomic: return "CLREDUCE_FINISH_ATOMIC";
+        case Finish::store: return "CLREDUCE_FINISH_STORE";
+        case Finish::last_group: return "CLREDUCE_FINISH_LAST_GROUP";
+        case Finish::exact_atomic: return "CLREDUCE_FINISH_EXACT_ATOMIC";
+    }
+    return "?";
+}
+
+std::string_view map_macro(ElementMap map) {
+    switch (map) {
+        case ElementMap::identity: return "CLREDUCE_MAP_IDENTITY";
+        case ElementMap::square: return "CLREDUCE_MAP_SQUARE";
+        case ElementMap::abs: return "CLREDUCE_MAP_ABS";
+        case ElementMap::nonzero: return "CLREDUCE_MAP_NONZERO";
+        case ElementMap::transform: return "CLREDUCE_MAP_TRANSFORM";
+    }
+    return "?";
+}
+
+Finish first_finish(InterGroup inter_group, std::uint64_t groups) {
+    if (groups == 1) return Finish::store;
+    switch (inter_group) {
+        case InterGroup::atomic: return Finish::atomic;
+        case InterGroup::last_group: return Finish::last_group;
+        case InterGroup::exact_atomic: return Finish::exact_atomic;
+        case InterGroup::second_pass: return Finish::second_pass;
+    }
+    return Finish::second_pass;
 }
 
 std::uint32_t exact_copies_for(std::uint64_t groups) {
@@ -127,17 +138,13 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.times = plan.times;
     spec.work_group_size = plan.work_group_size;
     spec.stride = plan.stride;
-    spec.finish = plan.groups == 1                              ? Finish::store
-                  : plan.inter_group == InterGroup::atomic     ? Finish::atomic
-                  : plan.inter_group == InterGroup::last_group   ? Finish::last_group
-                  : plan.inter_group == InterGroup::exact_atomic ? Finish::exact_atomic
-                                                                 : Finish::partial;
+    spec.finish = first_finish(plan.inter_group, plan.groups);
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups);
-    spec.wavefront = shuffle_width(plan.work_group_size, device);
-    spec.nvidia = device.is_nvidia;
+    spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
+    spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);
     return spec;
 }
@@ -157,8 +164,8 @@ KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, con
     while (std::uint64_t(spec.times) * spec.work_group_size < plan.groups) spec.times *= 2;
     spec.stride = Stride::global;
     spec.finish = Finish::store;
-    spec.wavefront = shuffle_width(plan.work_group_size, device);
-    spec.nvidia = device.is_nvidia;
+    spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
+    spec.nvidia = takes_inline_ptx(device);
     spec.device_result = first.device_result;
     spec.result_type = first.result_type;
     return spec;

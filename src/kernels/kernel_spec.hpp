@@ -6,13 +6,21 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
 
-#include "kernel_source.hpp"
-#include "op_kernel.hpp"
+#include "kernels/kernel_source.hpp"
+#include "ops/operation_table.hpp"
 
 namespace clreduce {
 
-// How a launch of cl_kernels/reduce.cl ends (CLREDUCE_FINISH there).
-enum class Finish : int { partial = 0, atomic = 1, store = 2, last_group = 3, exact_atomic = 4 };
+// How one launch of cl_kernels/reduce.cl ends its level 3 (CLREDUCE_FINISH there, passed by
+// the name in finish_macro(); prelude.cl defines the names). A plan's InterGroup picks it:
+// the first launch of a second_pass plan stores partials (second_pass), the one-group
+// launch that combines them, or any one-group launch, stores the result (store).
+enum class Finish { second_pass, atomic, store, last_group, exact_atomic };
+
+std::string_view finish_macro(Finish finish);      // "CLREDUCE_FINISH_SECOND_PASS", ...
+std::string_view map_macro(ElementMap map);        // "CLREDUCE_MAP_SQUARE", ...
+// The first launch's finish of a plan with `groups` work-groups.
+Finish first_finish(InterGroup inter_group, std::uint64_t groups);
 
 // Everything one compiled specialisation of the kernel depends on.
 struct KernelSpec {

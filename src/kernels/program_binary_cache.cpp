@@ -1,9 +1,9 @@
-#include "program_binary_cache.hpp"
+#include "kernels/program_binary_cache.hpp"
 
 #include <cstdio>
 
-#include "cache_files.hpp"
-#include "string_util.hpp"
+#include "kernels/cache_files.hpp"
+#include "device/string_util.hpp"
 
 namespace clreduce {
 namespace {

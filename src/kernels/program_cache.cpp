@@ -1,4 +1,4 @@
-#include "program_cache.hpp"
+#include "kernels/program_cache.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -6,7 +6,7 @@
 
 #include <clreduce/error.hpp>
 
-#include "string_util.hpp"
+#include "device/string_util.hpp"
 
 namespace clreduce {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <clreduce/opencl.hpp>
 
-#include "program_binary_cache.hpp"
+#include "kernels/program_binary_cache.hpp"
 
 namespace clreduce {
 

@@ -16,20 +16,21 @@ struct TypeRow {
     std::size_t size;
     bool floating;
     bool is_signed;
+    std::string_view opencl;
 };
 
 constexpr std::array<TypeRow, 11> kTypes{{
-    {ElementType::int8, "int8", 1, false, true},
-    {ElementType::uint8, "uint8", 1, false, false},
-    {ElementType::int16, "int16", 2, false, true},
-    {ElementType::uint16, "uint16", 2, false, false},
-    {ElementType::int32, "int32", 4, false, true},
-    {ElementType::uint32, "uint32", 4, false, false},
-    {ElementType::int64, "int64", 8, false, true},
-    {ElementType::uint64, "uint64", 8, false, false},
-    {ElementType::float16, "float16", 2, true, true},
-    {ElementType::float32, "float32", 4, true, true},
-    {ElementType::float64, "float64", 8, true, true},
+    {ElementType::int8, "int8", 1, false, true, "char"},
+    {ElementType::uint8, "uint8", 1, false, false, "uchar"},
+    {ElementType::int16, "int16", 2, false, true, "short"},
+    {ElementType::uint16, "uint16", 2, false, false, "ushort"},
+    {ElementType::int32, "int32", 4, false, true, "int"},
+    {ElementType::uint32, "uint32", 4, false, false, "uint"},
+    {ElementType::int64, "int64", 8, false, true, "long"},
+    {ElementType::uint64, "uint64", 8, false, false, "ulong"},
+    {ElementType::float16, "float16", 2, true, true, "half"},
+    {ElementType::float32, "float32", 4, true, true, "float"},
+    {ElementType::float64, "float64", 8, true, true, "double"},
 }};
 
 const TypeRow& row(ElementType type) {
@@ -44,6 +45,7 @@ std::string_view type_name(ElementType type) { return row(type).name; }
 std::size_t type_size(ElementType type) { return row(type).size; }
 bool is_floating(ElementType type) { return row(type).floating; }
 bool is_signed(ElementType type) { return row(type).is_signed; }
+std::string_view opencl_type_name(ElementType type) { return row(type).opencl; }
 
 ElementType parse_type(std::string_view name) {
     for (const auto& r : kTypes)

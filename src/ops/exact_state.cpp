@@ -1,4 +1,4 @@
-#include "exact_state.hpp"
+#include "ops/exact_state.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,8 +1,13 @@
 #pragma once
+// The one table of operations: everything the host knows about an operation and about the
+// kernel plug-in that computes it. Adding an operation is one row in kOperations
+// (operation_table.cpp), plus one plug-in under cl_kernels/ops/ when no existing one serves
+// (then one row in kPlugins too). CONTRIBUTING.md walks through it.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/operation.hpp>
@@ -11,10 +16,59 @@
 namespace clreduce {
 
 // The operation plug-ins of the kernel skeleton (cl_kernels/ops/*.cl).
-enum class KernelOp : int { add, add_compensated, multiply, min, max, minmax, argmin, argmax, add_exact };
+enum class KernelOp { add, add_compensated, multiply, min, max, minmax, argmin, argmax, add_exact };
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).
-enum class ElementMap : int { identity = 0, square = 1, abs = 2, nonzero = 3, transform = 4 };
+enum class ElementMap { identity, square, abs, nonzero, transform };
+
+// The accumulator an operation uses over an element type unless the caller chooses one.
+enum class AccumulatorRule {
+    sum,           // the sum's: int64 / uint64 for integers, double (float without fp64) for floats
+    non_negative,  // |x| and x*x: uint64 for integers, the sum's for floats
+    count,         // uint64
+    compare,       // the element type itself (half compared as float)
+    magnitude,     // uint64 for integers, the element type for floats (half as float)
+};
+
+// What the host does with the final state's value.
+enum class Finalize { none, divide_by_count, square_root };
+
+// How the plug-in's clreduce_state is laid out in the result's bits (its OpenCL struct; the
+// [layout] device test compiles each plug-in and checks these offsets and sizes).
+enum class StateLayout {
+    value,        // one accumulator
+    compensated,  // sum, then its compensation (value = sum + compensation)
+    pair,         // min, then max
+    indexed,      // ulong index at byte 0, the accumulator at byte 8; 16 bytes
+    exact,        // the correctly rounded sum's fixed-point limbs (ops/add_exact.cl)
+};
+
+// The atomic a plug-in's level 3 can finish with (CLREDUCE_ATOMIC_FINISH in its file).
+enum class AtomicKind { none, add, min, max };
+
+struct PluginInfo {
+    KernelOp op;
+    std::string_view file;  // under cl_kernels/
+    StateLayout layout;
+    AtomicKind atomic;
+    bool is_max;  // CLREDUCE_IS_MAX
+};
+
+struct OperationInfo {
+    Operation op;
+    std::string_view name;
+    OperationFamily family;
+    KernelOp plugin;  // with FloatMode::deterministic; additive rows follow the float mode
+    ElementMap map;
+    AccumulatorRule accumulator;
+    bool follows_float_mode;  // add, add_compensated or add_exact by FloatMode
+    bool correctly_rounded;   // offers FloatMode::correctly_rounded
+    bool empty_has_identity;  // an empty range gives the identity (else InvalidArgument)
+    Finalize finalize;
+};
+
+const OperationInfo& operation_info(Operation op);
+const PluginInfo& plugin_info(KernelOp op);
 
 struct OpKernel {
     KernelOp op = KernelOp::add;
@@ -28,8 +82,10 @@ OpKernel transform_kernel(Combine combine, FloatMode mode, ElementType accumulat
 // The Operation a Combine is planned (and tuned) as.
 Operation combine_operation(Combine combine);
 
-std::string_view op_file(KernelOp op);  // "ops/add.cl", ...
-// Bytes of the plug-in's state for this accumulator (matches the OpenCL struct layout).
+// The default accumulator of `op` over `element` on `device`.
+ElementType default_accumulator(Operation op, ElementType element, const DeviceInfo& device);
+
+// Bytes of the plug-in's state for this accumulator.
 std::size_t state_size(KernelOp op, ElementType accumulator);
 // Whether level 3 can finish atomically: integer add (32-bit, or 64-bit with
 // cl_khr_int64_base_atomics), float add in FloatMode::atomic (compare-and-swap), and

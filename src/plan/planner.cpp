@@ -6,7 +6,9 @@
 
 #include <clreduce/error.hpp>
 
-#include "op_kernel.hpp"
+#include "device/vendor.hpp"
+#include "ops/operation_table.hpp"
+#include "plan/planner.hpp"
 
 namespace clreduce {
 namespace {
@@ -25,13 +27,11 @@ std::uint32_t floor_power_of_two(std::uint64_t v) {
 constexpr std::uint64_t kMaxGroups = (1ull << 31) - 1;
 constexpr std::uint32_t kMaxTimes = 1u << 20;
 
-// Defaults, before any tuning: 256 work-items a group on GPUs (the paper's setting), 64 on
-// CPUs, 16-byte loads, and the smallest power-of-two `times` that keeps the launch at about
-// 8 groups per compute unit, the paper's advice for hiding latency. `times` is capped at 64
-// on GPUs and 16 on CPUs, where larger values were measured slower (README, sweeps).
-// Large states (the correctly rounded sum's limbs) shrink the group to fit local memory.
+// Defaults, before any tuning: the vendor's work-group size (device/vendor.hpp), 16-byte
+// loads, and the smallest power-of-two `times` that keeps the launch at about 8 groups per
+// compute unit, the paper's advice for hiding latency, up to the vendor's cap. Large states (the correctly rounded sum's limbs) shrink the group to fit local memory.
 std::uint32_t default_work_group_size(const DeviceInfo& device, std::size_t state_bytes) {
-    const std::uint64_t wanted = device.is_gpu() ? 256 : 64;
+    const std::uint64_t wanted = preferred_work_group_size(device);
     const std::uint64_t fits = std::max<std::uint64_t>(1, device.local_mem_size / std::max<std::size_t>(state_bytes, 1));
     return floor_power_of_two(
         std::min({wanted, std::uint64_t(std::max<std::size_t>(device.max_work_group_size, 1)), fits}));
@@ -86,25 +86,13 @@ std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std
 
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device) {
     const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
-    const std::uint32_t max_times = device.is_gpu() ? 64 : 16;
+    const std::uint32_t max_times = max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
     return times;
 }
 
 }  // namespace
-
-std::string_view to_string(Stride stride) { return stride == Stride::global ? "global" : "local"; }
-
-std::string_view to_string(InterGroup inter_group) {
-    switch (inter_group) {
-        case InterGroup::atomic: return "atomic";
-        case InterGroup::second_pass: return "second_pass";
-        case InterGroup::last_group: return "last_group";
-        case InterGroup::exact_atomic: return "exact_atomic";
-    }
-    return "?";
-}
 
 LaunchParams launch_shape(const LaunchPlan& plan) {
     LaunchParams p;
@@ -116,84 +104,12 @@ LaunchParams launch_shape(const LaunchPlan& plan) {
     return p;
 }
 
-bool has_last_group_finish(const DeviceInfo& device) {
-    return device.is_nvidia || (device.type & CL_DEVICE_TYPE_CPU) != 0;
-}
-
-std::string_view to_string(ParamSource source) {
-    switch (source) {
-        case ParamSource::override: return "override";
-        case ParamSource::tuned: return "tuned";
-        case ParamSource::known_device: return "known device";
-        case ParamSource::device_default: return "default";
-    }
-    return "?";
-}
-
-std::string LaunchPlan::describe_sources() const {
-    const auto one = [&](const char* name, ParamSource source) {
-        std::string s = std::string(name) + "=" + std::string(to_string(source));
-        if ((source == ParamSource::tuned || source == ParamSource::known_device) && tuned_n != 0)
-            s += "(n=" + std::to_string(tuned_n) + ")";
-        return s;
-    };
-    return one("times", sources.times) + " " + one("wg", sources.work_group_size) + " " +
-           one("stride", sources.stride) + " " + one("vec", sources.vector_width) + " " +
-           one("level3", sources.inter_group);
-}
-
-std::string_view to_string(FloatMode mode) {
-    switch (mode) {
-        case FloatMode::deterministic: return "deterministic";
-        case FloatMode::atomic: return "atomic";
-        case FloatMode::compensated: return "compensated";
-        case FloatMode::correctly_rounded: return "correctly_rounded";
-    }
-    return "?";
-}
-
-FloatMode parse_float_mode(std::string_view name) {
-    for (auto mode : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded})
-        if (name == to_string(mode)) return mode;
-    throw InvalidArgument("unknown float mode '" + std::string(name) +
-                          "' (expected deterministic, atomic, compensated or correctly_rounded)");
-}
-
-std::string LaunchPlan::describe() const {
-    // The operation and float mode only where they are not the sum's defaults.
-    const std::string prefix = operation == Operation::sum ? "" : std::string(operation_name(operation)) + " ";
-    const std::string mode =
-        float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
-    return prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
-           " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
-           " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
-           " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode;
-}
-
 ElementType accumulator_for(ElementType element, const DeviceInfo& device) {
-    if (is_floating(element))
-        return element == ElementType::float64 || device.has_fp64 ? ElementType::float64 : ElementType::float32;
-    return is_signed(element) ? ElementType::int64 : ElementType::uint64;
+    return default_accumulator(Operation::sum, element, device);
 }
 
 ElementType accumulator_for(Operation op, ElementType element, const DeviceInfo& device) {
-    switch (op) {
-        case Operation::count_nonzero: return ElementType::uint64;
-        case Operation::norm_l1:
-        case Operation::sum_of_squares:
-        case Operation::norm_l2:
-            // |x| and x*x are never negative: twice the range of int64.
-            return is_floating(element) ? accumulator_for(element, device) : ElementType::uint64;
-        case Operation::norm_inf:
-            if (!is_floating(element)) return ElementType::uint64;
-            return element == ElementType::float16 ? ElementType::float32 : element;
-        case Operation::min:
-        case Operation::max:
-        case Operation::minmax:
-        case Operation::argmin:
-        case Operation::argmax: return element == ElementType::float16 ? ElementType::float32 : element;
-        default: return accumulator_for(element, device);
-    }
+    return default_accumulator(op, element, device);
 }
 
 void require_support(ElementType element, const DeviceInfo& device) {
@@ -221,13 +137,46 @@ T pick(const std::optional<T>& override, const std::optional<T>* tuned, ParamSou
     return make_default();
 }
 
-LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                   const LaunchParams& params, const TunedParams* tuned) {
+// What the plan promises about the result's bits (Reproducibility in launch_params.hpp).
+// Float min/max are left at same_plan: fmin/fmax may return either zero of -0.0 and +0.0.
+Reproducibility reproducibility_of(const LaunchPlan& plan, const OpKernel& kernel) {
+    const bool floating = is_floating(plan.accumulator) || is_floating(plan.element);
+    if (!floating || kernel.op == KernelOp::add_exact) return Reproducibility::everywhere;
+    if (plan.float_mode == FloatMode::atomic && plan.inter_group == InterGroup::atomic) return Reproducibility::none;
+    return Reproducibility::same_plan;
+}
+
+// Asynchronous calls write the value on the device: no atomic level 3 (its result word is
+// read and rounded on the host), and no correctly rounded sum (rounded on the host too).
+void check_async(const LaunchParams& params) {
+    if (params.inter_group == InterGroup::atomic || params.inter_group == InterGroup::exact_atomic)
+        throw Unsupported("asynchronous calls finish with InterGroup::last_group or second_pass, not " +
+                          std::string(to_string(*params.inter_group)));
+}
+
+LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const LaunchParams& overrides,
+                   const TunedParams* tuned) {
+    const Operation op = request.op;
+    const ElementType element = request.element;
+    const std::uint64_t n = request.n;
+    const bool async = request.form == CallForm::async;
+    if (async) check_async(overrides);
     require_support(element, device);
+    LaunchParams params = overrides;
+    // transform_reduce accumulates in the sum's accumulator whatever its combine, as if the
+    // caller had named it (so the correctly rounded state is the accumulator's too).
+    if (request.transform && !params.accumulator) params.accumulator = default_accumulator(Operation::sum, element, device);
+    // FloatMode::atomic finishes atomically on the host's result word; asynchronously it runs
+    // as deterministic.
+    if (async && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
+    // Pixels are read one element at a time.
+    if (request.form == CallForm::image) params.vector_width = 1;
     LaunchPlan plan;
     plan.operation = op;
     plan.element = element;
-    plan.accumulator = resolve_accumulator(op, element, device, params);
+    plan.form = request.form;
+    plan.transform = request.transform;
+    plan.accumulator = resolve_accumulator(request.transform ? Operation::sum : op, element, device, params);
     plan.float_mode = resolve_float_mode(plan.accumulator, params);
     if (plan.float_mode == FloatMode::correctly_rounded && is_floating(plan.accumulator))
         plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
@@ -236,7 +185,9 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
     // finishes (on the H200 up to 32,768 groups at 2^28, 140x slower with the loop), do not
     // carry over, and the defaults keep the groups few.
     if (is_floating(plan.accumulator) && plan.float_mode == FloatMode::atomic) tuned = nullptr;
-    const OpKernel kernel = op_kernel(op, plan.float_mode, plan.accumulator);
+    const OpKernel kernel = plan_kernel(plan);
+    if (async && kernel.op == KernelOp::add_exact)
+        throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
     const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
     const ParamSource from = tuned != nullptr ? tuned->source : ParamSource::tuned;
     const LaunchParams* t = tuned != nullptr ? &tuned->params : nullptr;
@@ -275,8 +226,8 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
                               "; raise times or work_group_size");
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
-    const bool atomics_fit = has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
-    const bool exact_fits = has_exact_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
+    const bool atomics_fit = !async && has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
+    const bool exact_fits = !async && has_exact_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
     const auto available = [&](InterGroup level3) {
         switch (level3) {
             case InterGroup::atomic: return atomics_fit;
@@ -330,6 +281,7 @@ LaunchPlan resolve(Operation op, ElementType element, std::uint64_t n, const Dev
     const bool used = f.times == from || f.work_group_size == from || f.stride == from || f.vector_width == from ||
                       f.inter_group == from;
     if (tuned == nullptr || !used) plan.tuned_n = 0;
+    plan.reproducibility = reproducibility_of(plan, kernel);
     return plan;
 }
 
@@ -339,30 +291,41 @@ bool is_empty(const LaunchParams& p) {
 
 }  // namespace
 
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params) {
-    return resolve(Operation::sum, element, n, device, params, nullptr);
+OpKernel plan_kernel(const LaunchPlan& plan) {
+    OpKernel kernel = op_kernel(plan.operation, plan.float_mode, plan.accumulator);
+    if (plan.transform) kernel.map = ElementMap::transform;
+    return kernel;
 }
 
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& params,
-                     const TunedParams& tuned) {
-    return make_plan(Operation::sum, element, n, device, params, tuned);
-}
-
-LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& params) {
-    return resolve(op, element, n, device, params, nullptr);
-}
-
-LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
-                     const LaunchParams& params, const TunedParams& tuned) {
-    if (is_empty(tuned.params)) return resolve(op, element, n, device, params, nullptr);
+LaunchPlan make_plan(const PlanRequest& request, const DeviceInfo& device, const LaunchParams& overrides,
+                     const TunedParams* tuned) {
+    if (tuned == nullptr || is_empty(tuned->params)) return resolve(request, device, overrides, nullptr);
     try {
-        return resolve(op, element, n, device, params, &tuned);
+        return resolve(request, device, overrides, tuned);
     } catch (const Error&) {
         // The tuned values do not fit this call (e.g. an atomic finish the operation lacks);
         // the overrides alone decide what is thrown.
-        return resolve(op, element, n, device, params, nullptr);
+        return resolve(request, device, overrides, nullptr);
     }
+}
+
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides) {
+    return make_plan(PlanRequest{op, element, n}, device, overrides);
+}
+
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides, const TunedParams& tuned) {
+    return make_plan(PlanRequest{op, element, n}, device, overrides, &tuned);
+}
+
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides) {
+    return make_plan(Operation::sum, element, n, device, overrides);
+}
+
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides,
+                     const TunedParams& tuned) {
+    return make_plan(Operation::sum, element, n, device, overrides, tuned);
 }
 
 }  // namespace clreduce

@@ -1,4 +1,4 @@
-#include "reducer_tuning.hpp"
+#include "tuning/reducer_tuning.hpp"
 
 #include <algorithm>
 

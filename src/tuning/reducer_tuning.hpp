@@ -6,7 +6,8 @@
 
 #include <clreduce/tuning.hpp>
 
-#include "tuning_table.hpp"
+#include "plan/planner.hpp"
+#include "tuning/tuning_table.hpp"
 
 namespace clreduce {
 

@@ -14,15 +14,17 @@
 // rather than the fastest first times keeps a candidate whose first time was unlucky. The
 // sweep builds only the `times` values the descent has not (50-100 ms each on NVIDIA);
 // programs are cached by the reducer, so buckets of one type share them.
-#include "tuner.hpp"
+#include "tuning/tuner.hpp"
 
-#include "tuner_final_stage.hpp"
+#include "plan/planner.hpp"
+#include "tuning/tuner_final_stage.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <type_traits>
 
 #include <clreduce/error.hpp>
 #include <clreduce/tuning_data.hpp>
@@ -83,15 +85,6 @@ double kernel_us(const CallInfo& info) {
         total += double(end - start) / 1000.0;
     }
     return total;
-}
-
-std::string size_name(std::uint64_t n) {
-    if (n != 0 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while ((1ull << k) != n) ++k;
-        return "2^" + std::to_string(k);
-    }
-    return std::to_string(n);
 }
 
 std::string describe(const LaunchParams& p) {
@@ -380,20 +373,10 @@ void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyP
 
 template <class F>
 void with_type(ElementType type, F&& f) {
-    switch (type) {
-        case ElementType::int8: return f(std::int8_t{});
-        case ElementType::uint8: return f(std::uint8_t{});
-        case ElementType::int16: return f(std::int16_t{});
-        case ElementType::uint16: return f(std::uint16_t{});
-        case ElementType::int32: return f(std::int32_t{});
-        case ElementType::uint32: return f(std::uint32_t{});
-        case ElementType::int64: return f(std::int64_t{});
-        case ElementType::uint64: return f(std::uint64_t{});
-        case ElementType::float32: return f(float{});
-        case ElementType::float64: return f(double{});
-        case ElementType::float16: break;
-    }
-    throw Unsupported("tuning does not measure " + std::string(type_name(type)) + " data yet");
+    if (type == ElementType::float16) throw Unsupported("tuning does not measure float16 data yet");
+    visit_type(type, [&](auto tag) {
+        if constexpr (!std::is_same_v<decltype(tag), half>) f(tag);
+    });
 }
 
 bool has_profiling(const cl::CommandQueue& queue) {
@@ -461,6 +444,15 @@ void save_tuning(const TuningDatabase& database, const DeviceInfo& device, TuneR
     } catch (const Error& e) {
         result.save_error = e.what();
     }
+}
+
+std::string size_name(std::uint64_t n) {
+    if (n != 0 && (n & (n - 1)) == 0) {
+        int k = 0;
+        while ((1ull << k) != n) ++k;
+        return "2^" + std::to_string(k);
+    }
+    return std::to_string(n);
 }
 
 }  // namespace clreduce

@@ -1,10 +1,12 @@
-#include "tuner_final_stage.hpp"
+#include "tuning/tuner_final_stage.hpp"
 
 #include <algorithm>
 #include <numeric>
 
 #include <clreduce/error.hpp>
 #include <clreduce/tuning.hpp>
+
+#include "plan/planner.hpp"
 
 namespace clreduce {
 

@@ -17,7 +17,9 @@
 #include <clreduce/cache.hpp>
 #include <clreduce/error.hpp>
 
-#include "cache_files.hpp"
+#include "plan/planner.hpp"
+#include "tuning/tuned_entry_json.hpp"
+#include "kernels/cache_files.hpp"
 
 #ifndef CLREDUCE_VERSION_STRING
 #error "CLREDUCE_VERSION_STRING is set by CMake"
@@ -39,54 +41,6 @@ void warn_once(const fs::path& file, const std::string& problem, std::vector<std
     warnings.push_back(line);
     std::lock_guard<std::mutex> lock(mutex);
     if (printed.insert(line).second) std::cerr << line << std::endl;
-}
-
-Stride parse_stride(const std::string& s) {
-    if (s == "global") return Stride::global;
-    if (s == "local") return Stride::local;
-    throw InvalidArgument("unknown stride '" + s + "'");
-}
-
-InterGroup parse_inter_group(const std::string& s) {
-    if (s == "atomic") return InterGroup::atomic;
-    if (s == "second_pass") return InterGroup::second_pass;
-    if (s == "last_group") return InterGroup::last_group;
-    if (s == "exact_atomic") return InterGroup::exact_atomic;
-    throw InvalidArgument("unknown inter_group '" + s + "'");
-}
-
-json to_json(const TunedEntry& e) {
-    json j;
-    j["type"] = std::string(type_name(e.type));
-    j["family"] = std::string(family_name(e.family));
-    j["n"] = e.n;
-    const LaunchParams& p = e.params;
-    if (p.times) j["times"] = *p.times;
-    if (p.work_group_size) j["work_group_size"] = *p.work_group_size;
-    if (p.stride) j["stride"] = std::string(to_string(*p.stride));
-    if (p.vector_width) j["vector_width"] = *p.vector_width;
-    if (p.inter_group) j["inter_group"] = std::string(to_string(*p.inter_group));
-    j["kernel_us"] = e.kernel_us;
-    j["default_kernel_us"] = e.default_kernel_us;
-    return j;
-}
-
-// Throws (nlohmann's or InvalidArgument) when the entry is malformed.
-TunedEntry entry_from_json(const json& j) {
-    TunedEntry e;
-    e.type = parse_type(j.at("type").get<std::string>());
-    e.family = parse_family(j.at("family").get<std::string>());
-    e.n = j.at("n").get<std::uint64_t>();
-    if (e.n == 0) throw InvalidArgument("n must be positive");
-    LaunchParams& p = e.params;
-    if (j.contains("times")) p.times = j["times"].get<std::uint32_t>();
-    if (j.contains("work_group_size")) p.work_group_size = j["work_group_size"].get<std::uint32_t>();
-    if (j.contains("stride")) p.stride = parse_stride(j["stride"].get<std::string>());
-    if (j.contains("vector_width")) p.vector_width = j["vector_width"].get<std::uint32_t>();
-    if (j.contains("inter_group")) p.inter_group = parse_inter_group(j["inter_group"].get<std::string>());
-    e.kernel_us = j.value("kernel_us", 0.0);
-    e.default_kernel_us = j.value("default_kernel_us", 0.0);
-    return e;
 }
 
 std::string describe(const TunedEntry& e) {

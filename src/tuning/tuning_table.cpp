@@ -1,4 +1,4 @@
-#include "tuning_table.hpp"
+#include "tuning/tuning_table.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,6 +8,8 @@
 #include <clreduce/launch_params.hpp>
 #include <clreduce/tuning.hpp>
 
+#include "plan/planner.hpp"
+
 namespace clreduce {
 
 // The tuned and known-device entries of one device, in memory, for plan lookups (no file

@@ -1,0 +1,369 @@
+// The operations' entry points: each runs a Job through the reducer's state and reads its
+// result from the outcome, then the explicit instantiations for every element type.
+#include <clreduce/reducer.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "api/reducer_state.hpp"
+#include "exec/image_layout.hpp"
+#include "transform.hpp"
+
+namespace clreduce {
+
+template <class T>
+Outcome Reducer::State::run(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                            const LaunchParams& params, CallInfo* call) {
+    check_buffer(buffer, offset, count, sizeof(T));
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::sync, call);
+    if (count == 0) return out;
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, call);
+    reduce(out.plan, first_spec(job, out), buffer, offset, count, *slot, chain, out.bits);
+    return out;
+}
+
+template <class T>
+Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params,
+                            CallInfo* call) {
+    if (data == nullptr && count > 0) throw InvalidArgument("host pointer is null");
+    if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
+        throw InvalidArgument("count " + std::to_string(count) + " is too large");
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::sync, call);
+    if (count == 0) return out;
+    const KernelSpec first = first_spec(job, out);
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, call);
+    const cl::Buffer& staging = upload(*slot, chain, data, count * sizeof(T));
+    try {
+        reduce(out.plan, first, staging, 0, count, *slot, chain, out.bits);
+    } catch (...) {
+        queue.finish();
+        throw;
+    }
+    return out;
+}
+
+template <class T, class R>
+cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset,
+                                    std::uint64_t count, const cl::Buffer& result, std::uint64_t result_offset,
+                                    const LaunchParams& params, const std::vector<cl::Event>& wait,
+                                    bool make_event) {
+    check_buffer(buffer, offset, count, sizeof(T));
+    const std::uint64_t result_bytes = buffer_bytes(result);
+    if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
+        throw InvalidArgument("result_offset " + std::to_string(result_offset) + " must be a multiple of " +
+                              std::to_string(sizeof(R)) + " with room for the " + std::to_string(sizeof(R)) +
+                              "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
+    if (count == 0 && job.op != Operation::sum)
+        throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, nullptr);
+    KernelSpec first = first_spec(job, out);
+    first.device_result = true;
+    first.result_type = element_traits<R>::type;
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, nullptr, make_event);
+    chain.wait_for(wait);
+    const DeviceResult destination{&result, result_offset};
+    reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
+    if (out_of_order) slot->pending = chain.last();
+    return chain.take_last();
+}
+
+// One launch chain per channel over the pitched image: channel c reads element c of every pixel.
+template <class T>
+std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffer* buffer, const T* data,
+                                                 const Image& image, const LaunchParams& params) {
+    const std::uint64_t bytes = buffer != nullptr ? buffer_bytes(*buffer) : 0;
+    const ImageLayout layout = image_layout(image, sizeof(T), buffer != nullptr ? &bytes : nullptr, data == nullptr);
+    const std::uint64_t step = layout.step;
+    const std::uint64_t span = layout.span;
+    const std::uint64_t count = image.rows * image.cols;
+    std::array<Outcome, 4> out;
+    out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, nullptr));
+    if (count == 0) return out;
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, nullptr);
+    const cl::Buffer* input = buffer;
+    if (buffer == nullptr) input = &upload(*slot, chain, data, span);
+    KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
+    first.pitched = true;
+    try {
+        for (std::uint32_t c = 0; c < image.channels; ++c) {
+            const Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
+            out[c].count = count;
+            reduce(out[c].plan, first, *input, image.offset / sizeof(T), count, *slot, chain, out[c].bits, &pitch);
+        }
+    } catch (...) {
+        queue.finish();
+        throw;
+    }
+    return out;
+}
+
+namespace {
+
+// The results of each operation from its outcome.
+template <class T>
+sum_type_t<T> sum_result(const Outcome& o) {
+    return o.count == 0 ? sum_type_t<T>(0) : o.value<sum_type_t<T>>();
+}
+template <class T>
+sum_type_t<T> product_result(const Outcome& o) {
+    return o.count == 0 ? sum_type_t<T>(1) : o.value<sum_type_t<T>>();
+}
+template <class T>
+T min_result(const Outcome& o) {
+    o.require_elements("min");
+    return o.value<T>();
+}
+template <class T>
+T max_result(const Outcome& o) {
+    o.require_elements("max");
+    return o.value<T>();
+}
+template <class T>
+MinMax<T> minmax_result(const Outcome& o) {
+    o.require_elements("minmax");
+    return state_pair<T>(o.plan.accumulator, o.bits);
+}
+template <class T>
+ArgResult<T> arg_result(const Outcome& o) {
+    o.require_elements(o.kernel.op == KernelOp::argmin ? "argmin" : "argmax");
+    return state_indexed<T>(o.plan.accumulator, o.bits);
+}
+template <class T>
+std::uint64_t count_nonzero_result(const Outcome& o) {
+    return o.count == 0 ? 0 : o.value<std::uint64_t>();
+}
+template <class T>
+double mean_result(const Outcome& o) {
+    o.require_elements("mean");
+    return o.value<double>() / static_cast<double>(o.count);
+}
+template <class T>
+square_sum_t<T> sum_of_squares_result(const Outcome& o) {
+    return o.count == 0 ? square_sum_t<T>(0) : o.value<square_sum_t<T>>();
+}
+template <class T>
+double norm_l1_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : o.value<double>();
+}
+template <class T>
+double norm_l2_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : std::sqrt(o.value<double>());
+}
+template <class T>
+double norm_inf_result(const Outcome& o) {
+    return o.count == 0 ? 0.0 : o.value<double>();
+}
+template <class T>
+sum_type_t<T> transform_result(const Outcome& o, Combine combine) {
+    if (o.count == 0) {
+        if (combine == Combine::min || combine == Combine::max)
+            throw InvalidArgument("transform_reduce with min or max of an empty range is undefined");
+        return sum_type_t<T>(combine == Combine::product ? 1 : 0);
+    }
+    return o.value<sum_type_t<T>>();
+}
+
+template <class V, class T, class F>
+Channels<V> per_channel(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, F result) {
+    Channels<V> out{};
+    for (std::uint32_t c = 0; c < channels; ++c) out[c] = result(outcomes[c]);
+    return out;
+}
+
+Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
+
+}  // namespace
+
+#define CLREDUCE_DEFINE_OPERATION(R, NAME, OP)                                                                    \
+    template <class T>                                                                                           \
+    R Reducer::NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params, \
+                    CallInfo* info) const {                                                                      \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), buffer, offset, count, params, info));                \
+    }                                                                                                            \
+    template <class T>                                                                                           \
+    R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {      \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), data, count, params, info));                          \
+    }
+CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, product, Operation::product)
+CLREDUCE_DEFINE_OPERATION(T, min, Operation::min)
+CLREDUCE_DEFINE_OPERATION(T, max, Operation::max)
+CLREDUCE_DEFINE_OPERATION(MinMax<T>, minmax, Operation::minmax)
+CLREDUCE_DEFINE_OPERATION(std::uint64_t, count_nonzero, Operation::count_nonzero)
+CLREDUCE_DEFINE_OPERATION(double, mean, Operation::mean)
+CLREDUCE_DEFINE_OPERATION(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
+CLREDUCE_DEFINE_OPERATION(double, norm_l1, Operation::norm_l1)
+CLREDUCE_DEFINE_OPERATION(double, norm_l2, Operation::norm_l2)
+CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
+#undef CLREDUCE_DEFINE_OPERATION
+
+template <class T>
+cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait, bool make_event) const {
+    return state_->run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
+                                               params, wait, make_event);
+}
+template <class T>
+cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait, bool make_event) const {
+    return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
+                                   make_event);
+}
+template <class T>
+cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                             const std::vector<cl::Event>& wait, bool make_event) const {
+    return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
+                                   make_event);
+}
+
+template <class T>
+ArgResult<T> Reducer::argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmin(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), data, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), buffer, offset, count, params, info));
+}
+template <class T>
+ArgResult<T> Reducer::argmax(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), data, count, params, info));
+}
+
+template <class T>
+sum_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                        std::string_view expression, Combine combine, const LaunchParams& params,
+                                        CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    return transform_result<T>(state_->run<T>(job, buffer, offset, count, params, info), combine);
+}
+template <class T>
+sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                        Combine combine, const LaunchParams& params, CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    return transform_result<T>(state_->run<T>(job, data, count, params, info), combine);
+}
+
+#define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                        \
+    template <class T>                                                                                           \
+    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params) const {  \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params), image.channels, \
+                                 NAME##_result<T>);                                                              \
+    }                                                                                                            \
+    template <class T>                                                                                           \
+    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params) const {             \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params), image.channels,  \
+                                 NAME##_result<T>);                                                              \
+    }
+CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_IMAGE(double, mean, Operation::mean)
+CLREDUCE_DEFINE_IMAGE(T, min, Operation::min)
+CLREDUCE_DEFINE_IMAGE(T, max, Operation::max)
+CLREDUCE_DEFINE_IMAGE(std::uint64_t, count_nonzero, Operation::count_nonzero)
+#undef CLREDUCE_DEFINE_IMAGE
+
+namespace {
+
+// cv::norm of a multi-channel image: the channels' sums (L1, L2) or maximum (inf) together.
+double combine_norms(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, Operation op) {
+    double total = 0;
+    for (std::uint32_t c = 0; c < channels; ++c) {
+        const Outcome& o = outcomes[c];
+        const double v = o.count == 0 ? 0.0 : o.value<double>();
+        total = op == Operation::norm_inf ? std::max(total, v) : total + v;
+    }
+    return op == Operation::norm_l2 ? std::sqrt(total) : total;
+}
+
+void require_norm(Operation op) {
+    if (op != Operation::norm_l1 && op != Operation::norm_l2 && op != Operation::norm_inf)
+        throw InvalidArgument("norm: expected Operation::norm_l1, norm_l2 or norm_inf, got " +
+                              std::string(operation_name(op)));
+}
+
+}  // namespace
+
+template <class T>
+double Reducer::norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params) const {
+    require_norm(norm_op);
+    return combine_norms(state_->run_image<T>(job_of(norm_op), &buffer, nullptr, image, params), image.channels,
+                         norm_op);
+}
+template <class T>
+double Reducer::norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params) const {
+    require_norm(norm_op);
+    return combine_norms(state_->run_image<T>(job_of(norm_op), nullptr, data, image, params), image.channels,
+                         norm_op);
+}
+
+#define CLREDUCE_INSTANTIATE_RANGE(R, NAME, T)                                                                  \
+    template R Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const LaunchParams&, CallInfo*) \
+        const;                                                                                                 \
+    template R Reducer::NAME<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
+#define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                              \
+    template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&) const; \
+    template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&) const;
+#define CLREDUCE_INSTANTIATE(T)                                                                                     \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                              \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                          \
+    CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                               \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                            \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                            \
+    CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(double, mean, T)                                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(square_sum_t<T>, sum_of_squares, T)                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,           \
+                                                        std::string_view, Combine, const LaunchParams&, CallInfo*)  \
+        const;                                                                                                     \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,        \
+                                                        const LaunchParams&, CallInfo*) const;                     \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                    \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                          \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                          \
+    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&) const;       \
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;                 \
+    template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+        const;                                                                                                     \
+    template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+        const;                                                                                                     \
+    template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+        const;
+CLREDUCE_INSTANTIATE(std::int8_t)
+CLREDUCE_INSTANTIATE(std::uint8_t)
+CLREDUCE_INSTANTIATE(std::int16_t)
+CLREDUCE_INSTANTIATE(std::uint16_t)
+CLREDUCE_INSTANTIATE(std::int32_t)
+CLREDUCE_INSTANTIATE(std::uint32_t)
+CLREDUCE_INSTANTIATE(std::int64_t)
+CLREDUCE_INSTANTIATE(std::uint64_t)
+CLREDUCE_INSTANTIATE(half)
+CLREDUCE_INSTANTIATE(float)
+CLREDUCE_INSTANTIATE(double)
+#undef CLREDUCE_INSTANTIATE
+#undef CLREDUCE_INSTANTIATE_IMAGE
+#undef CLREDUCE_INSTANTIATE_RANGE
+
+}  // namespace clreduce

@@ -1,0 +1,128 @@
+#pragma once
+// What a Reducer holds (its context, queue, caches, slots and tuning) and how one call runs
+// through it: plan, kernel spec, slot, launches, result. The entry points are in reducer.cpp
+// and operations.cpp.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <clreduce/cache.hpp>
+#include <clreduce/reducer.hpp>
+
+#include "delivery/result_delivery.hpp"
+#include "exec/chain.hpp"
+#include "exec/execution_slot.hpp"
+#include "exec/launch_sequence.hpp"
+#include "kernels/kernel_source.hpp"
+#include "kernels/kernel_spec.hpp"
+#include "kernels/program_cache.hpp"
+#include "ops/state_value.hpp"
+#include "plan/planner.hpp"
+#include "tuning/reducer_tuning.hpp"
+
+namespace clreduce {
+
+// What the kernels computed for one call: the plan, the plug-in and its final state.
+struct Outcome {
+    LaunchPlan plan;
+    OpKernel kernel;
+    std::uint64_t count = 0;
+    unsigned char bits[kMaxStateBytes] = {};
+
+    std::size_t acc_size() const { return type_size(plan.accumulator); }
+    // The value of an add/add_compensated/multiply/min/max state.
+    template <class R>
+    R value() const {
+        return state_value<R>(kernel.op, plan.accumulator, bits);
+    }
+    void require_elements(std::string_view what) const {
+        if (count == 0) throw InvalidArgument(std::string(what) + " of an empty range is undefined");
+    }
+};
+
+// What to reduce: the operation it is planned as, and transform_reduce's expression.
+struct Job {
+    Operation op = Operation::sum;
+    std::optional<Combine> combine;  // transform_reduce
+    std::string transform;
+
+    PlanRequest request(ElementType element, std::uint64_t n, CallForm form) const {
+        return PlanRequest{op, element, n, form, combine.has_value()};
+    }
+};
+
+struct Reducer::State {
+    State(cl::Context context_, cl::CommandQueue queue_, cl::Device device_)
+        : sources(KernelSources::load()),
+          context(std::move(context_)),
+          queue(std::move(queue_)),
+          device(std::move(device_)),
+          info(DeviceInfo::query(device)),
+          programs(context, device, cache_directory(), counters.programs_built, counters.programs_loaded),
+          slots(context, queue, programs, sources, counters) {
+        cl_command_queue_properties properties = 0;
+        check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
+        out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+        tuning.load(TuningDatabase(), info);
+    }
+
+    // The caller's params, then this device's tuned entry for the operation's family, then defaults.
+    LaunchPlan plan(const PlanRequest& request, const LaunchParams& params) const {
+        const auto tuned = tuning.lookup(request.element, operation_family(request.op), request.n);
+        return make_plan(request, info, params, tuned ? &*tuned : nullptr);
+    }
+
+    void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, std::size_t element_size) const;
+    std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
+    // The plan and kernel of one call, recorded in `call` when asked for.
+    Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
+                    CallForm form, CallInfo* call) const;
+    KernelSpec first_spec(const Job& job, const Outcome& out) const;
+    // The launch sequence (exec/launch_sequence.hpp) on this reducer's queue and delivery.
+    void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
+                std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits,
+                const Pitch* pitch = nullptr, const DeviceResult* device = nullptr) {
+        const DeliveryWay way = delivery_way(delivery.load(std::memory_order_relaxed), info);
+        launch_reduction(queue, info, way, plan, first, input, offset, count, slot, chain, result_bits, pitch, device);
+    }
+    const cl::Buffer& upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
+        return upload_host_data(queue, info, slot, chain, data, bytes);
+    }
+
+    template <class T>
+    Outcome run(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                const LaunchParams& params, CallInfo* info);
+    template <class T>
+    Outcome run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info);
+    template <class T, class R>
+    cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                        const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                        const std::vector<cl::Event>& wait, bool make_event);
+    // The chain of one call through `slot`: on an out-of-order queue it starts after the
+    // slot's previous asynchronous call.
+    Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {
+        Chain chain(out_of_order, call, keep_last);
+        if (out_of_order) chain.wait_for({slot.pending});
+        return chain;
+    }
+    template <class T>
+    std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
+                                     const LaunchParams& params);
+
+    KernelSources sources;
+    cl::Context context;
+    cl::CommandQueue queue;
+    cl::Device device;
+    AtomicCounters counters;
+    DeviceInfo info;
+    ProgramCache programs;
+    SlotPool slots;
+    bool out_of_order = false;
+    std::atomic<ResultDelivery> delivery{ResultDelivery::automatic};
+    ReducerTuning tuning;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,29 @@
+#include "device/vendor.hpp"
+
+#include <clreduce/launch_params.hpp>
+
+namespace clreduce {
+
+std::uint32_t preferred_work_group_size(const DeviceInfo& device) { return device.is_gpu() ? 256 : 64; }
+
+std::uint32_t max_default_times(const DeviceInfo& device) { return device.is_gpu() ? 64 : 16; }
+
+std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {
+    const std::uint32_t warp = device.wavefront_width;
+    const bool usable = device.is_nvidia && warp > 1 && (warp & (warp - 1)) == 0 && work_group_size >= warp;
+    return usable ? warp : 1;
+}
+
+bool takes_inline_ptx(const DeviceInfo& device) { return device.is_nvidia; }
+
+bool has_dp4a(const DeviceInfo& device) { return device.is_nvidia && device.nvidia_compute_capability >= 61; }
+
+bool paces_reads_by_default(const DeviceInfo& device) { return device.is_nvidia; }
+
+// The last-group finish needs a device-wide memory fence clreduce knows: NVIDIA's
+// membar.gl, and CPU devices, whose stores are ordered (cl_kernels/reduce.cl).
+bool has_last_group_finish(const DeviceInfo& device) {
+    return takes_inline_ptx(device) || (device.type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,62 @@
+#pragma once
+// The commands of one call as a chain of OpenCL events, and where its launches read and write.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <clreduce/opencl.hpp>
+#include <clreduce/reducer.hpp>
+
+namespace clreduce {
+
+// The commands of one call. Events are made only where needed: to order the commands on an
+// out-of-order queue, and for callers who ask for the kernel events.
+// An asynchronous call also needs the last command's event (it returns it), and may start
+// after events of the caller's and of the slot's previous call.
+class Chain {
+public:
+    Chain(bool out_of_order, CallInfo* info, bool keep_last = false) : ordered_(out_of_order), info_(info), keep_last_(keep_last) {}
+    // The first command also waits for these.
+    void wait_for(const std::vector<cl::Event>& events) {
+        for (const auto& e : events)
+            if (e() != nullptr) wait_.push_back(e);
+    }
+    // Wait list for the next command: the previous command, on an out-of-order queue.
+    const std::vector<cl::Event>* wait() const { return wait_.empty() ? nullptr : &wait_; }
+    // Where the next command's event goes, or null when nobody needs it.
+    cl::Event* event() { return (ordered_ || keep_last_ || info_ != nullptr) ? &next_ : nullptr; }
+    void done(bool is_kernel) {
+        if (ordered_) wait_.assign(1, next_);
+        else wait_.clear();
+        if (is_kernel && info_ != nullptr) info_->kernel_events.push_back(next_);
+        last_ = std::move(next_);
+        next_ = cl::Event();
+    }
+    const cl::Event& last() const { return last_; }
+    cl::Event take_last() { return std::move(last_); }
+    CallInfo* info() const { return info_; }
+
+private:
+    bool ordered_;
+    CallInfo* info_;
+    bool keep_last_;
+    std::vector<cl::Event> wait_;
+    cl::Event next_;
+    cl::Event last_;
+};
+
+// Where an asynchronous call leaves its result: bytes [offset, offset + size) of buffer.
+struct DeviceResult {
+    const cl::Buffer* buffer = nullptr;
+    std::uint64_t offset = 0;
+};
+
+// One channel of a pitched image (CLREDUCE_PITCHED).
+struct Pitch {
+    std::uint64_t cols = 0;
+    std::uint64_t pitch = 0;  // elements
+    std::uint32_t channels = 1;
+    std::uint32_t channel = 0;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,144 @@
+#include "exec/launch_sequence.hpp"
+
+#include <cstring>
+#include <string>
+#include <tuple>
+
+#include <clreduce/error.hpp>
+
+#include "delivery/result_read.hpp"
+#include "ops/exact_state.hpp"
+#include "ops/operation_table.hpp"
+
+namespace clreduce {
+namespace {
+
+// `value` rounded to the floating-point accumulator type, as its bits.
+void store_rounded(double value, ElementType accumulator, unsigned char* bits) {
+    if (accumulator == ElementType::float32) {
+        const float f = static_cast<float>(value);
+        std::memcpy(bits, &f, sizeof f);
+    } else {
+        std::memcpy(bits, &value, sizeof value);
+    }
+}
+
+}  // namespace
+
+void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryWay way, const LaunchPlan& plan,
+                      const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset, std::uint64_t count,
+                      ExecutionSlot& slot, Chain& chain, unsigned char* result_bits, const Pitch* pitch,
+                      const DeviceResult* device) {
+    const std::size_t state_bytes = state_size(first.op, plan.accumulator);
+    if (state_bytes > kMaxStateBytes) throw Error("internal: state larger than kMaxStateBytes");
+    const bool last_group = first.finish == Finish::last_group;
+    const bool exact = first.finish == Finish::exact_atomic;
+    // The result words: states, or sets of the exact atomic finish's fixed-point numbers.
+    const std::size_t word_bytes = exact ? first.exact_copies * exact_state_size(plan.accumulator) : state_bytes;
+    const cl::Buffer& result = slot.result(word_bytes, last_group ? 2 + plan.groups : 2);
+    const cl_uint word = slot.next_word;
+    const std::tuple<KernelOp, ElementType, std::uint32_t> identity{first.op, plan.accumulator,
+                                                                    exact ? first.exact_copies : 0};
+    const cl::Buffer& result_out = device != nullptr ? *device->buffer : result;
+    const cl_ulong result_offset = device != nullptr ? device->offset : 0;
+    try {
+        if ((first.finish == Finish::atomic || exact) && slot.prepared_for != identity) {
+            const std::uint64_t start = exact ? 0 : atomic_identity(first.op, plan.accumulator);
+            cl_int err = word_bytes == 4
+                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, 2 * word_bytes,
+                                                       chain.wait(), chain.event())
+                             : queue.enqueueFillBuffer(result, start, 0, 2 * word_bytes, chain.wait(), chain.event());
+            check(err, "clEnqueueFillBuffer");
+            chain.done(false);
+        }
+        const cl::Buffer& first_out = first.finish == Finish::second_pass ? slot.partials(plan.groups * state_bytes)
+                                                                      : result;
+        cl::Kernel& kernel = slot.kernel(first);
+        check(kernel.setArg(0, input), "clSetKernelArg");
+        check(kernel.setArg(1, cl_ulong(offset)), "clSetKernelArg");
+        check(kernel.setArg(2, cl_ulong(count)), "clSetKernelArg");
+        check(kernel.setArg(3, first_out), "clSetKernelArg");
+        check(kernel.setArg(4, word), "clSetKernelArg");
+        check(kernel.setArg(5, result_out), "clSetKernelArg");
+        check(kernel.setArg(6, result_offset), "clSetKernelArg");
+        check(kernel.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
+        if (pitch != nullptr) {
+            check(kernel.setArg(8, cl_ulong(pitch->cols)), "clSetKernelArg");
+            check(kernel.setArg(9, cl_ulong(pitch->pitch)), "clSetKernelArg");
+            check(kernel.setArg(10, cl_uint(pitch->channels)), "clSetKernelArg");
+            check(kernel.setArg(11, cl_uint(pitch->channel)), "clSetKernelArg");
+        }
+        check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                         cl::NDRange(static_cast<size_t>(plan.groups * plan.work_group_size)),
+                                         cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
+              "clEnqueueNDRangeKernel");
+        chain.done(true);
+
+        if (first.finish == Finish::second_pass) {
+            cl::Kernel& combine = slot.kernel(second_pass_spec(plan, first, info));
+            check(combine.setArg(0, first_out), "clSetKernelArg");
+            check(combine.setArg(1, cl_ulong(0)), "clSetKernelArg");
+            check(combine.setArg(2, cl_ulong(plan.groups)), "clSetKernelArg");
+            check(combine.setArg(3, result), "clSetKernelArg");
+            check(combine.setArg(4, word), "clSetKernelArg");
+            check(combine.setArg(5, result_out), "clSetKernelArg");
+            check(combine.setArg(6, result_offset), "clSetKernelArg");
+            check(combine.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
+            check(queue.enqueueNDRangeKernel(combine, cl::NullRange, cl::NDRange(plan.work_group_size),
+                                             cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
+                  "clEnqueueNDRangeKernel");
+            chain.done(true);
+        }
+        if (device == nullptr) {
+            ReadSchedule schedule;
+            schedule.enqueued = Clock::now();
+            schedule.polled = way.polled;
+            if (way.polled) schedule.sentinel = slot.next_sentinel();
+            if (way.paced) {
+                schedule.pacing = &slot.pacing(first);
+                schedule.fastest_read_us = &slot.fastest_read_us;
+            }
+            unsigned char* pinned = slot.host_result(word_bytes);
+            const double waited_us =
+                read_result(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(), schedule);
+            if (chain.info() != nullptr) chain.info()->read_wait_us += waited_us;
+            if (exact)
+                store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
+                              result_bits);
+            else
+                std::memcpy(result_bits, pinned, state_bytes);
+        }
+    } catch (...) {
+        slot.prepared_for.reset();
+        throw;
+    }
+    // A device result leaves the result words alone: the next call uses the same word. Its
+    // partials, though, may have overwritten words laid out for another state size.
+    if (device != nullptr) {
+        if (last_group) slot.prepared_for.reset();
+        return;
+    }
+    slot.next_word = word ^ 1u;
+    slot.prepared_for = identity;
+}
+
+const cl::Buffer& upload_host_data(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                                   const void* data, std::uint64_t bytes) {
+    if (bytes > info.max_alloc_size)
+        throw InvalidArgument(std::to_string(bytes) + " bytes of host data exceed the device's largest buffer (" +
+                              std::to_string(info.max_alloc_size) + " bytes)");
+    const cl::Buffer& staging = slot.staging(bytes);
+    try {
+        check(queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr,
+                                       chain.event()),
+              "clEnqueueWriteBuffer");
+    } catch (...) {
+        // The write may still be reading `data`; do not return before it stops.
+        queue.finish();
+        throw;
+    }
+    chain.done(false);
+    return staging;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,34 @@
+#pragma once
+// The launch sequence of one reduction: the result words prepared for an atomic finish, the
+// first launch, the second pass where the plan has one, and the result delivered (read back
+// for a synchronous call, left on the device for an asynchronous one).
+#include <cstdint>
+
+#include <clreduce/device_info.hpp>
+#include <clreduce/launch_params.hpp>
+#include <clreduce/opencl.hpp>
+
+#include "delivery/result_delivery.hpp"
+#include "exec/chain.hpp"
+#include "exec/execution_slot.hpp"
+#include "kernels/kernel_spec.hpp"
+
+namespace clreduce {
+
+// The largest plug-in state the host reads back.
+constexpr std::size_t kMaxStateBytes = 1024;
+
+// Enqueues the plan's launches over [offset, offset + count) of `input`. Synchronous
+// (device == nullptr): reads the final state's bits into result_bits as `way` says.
+// Asynchronous: the kernels write the value into *device (first.device_result) and nothing
+// is waited for.
+void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryWay way, const LaunchPlan& plan,
+                      const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset, std::uint64_t count,
+                      ExecutionSlot& slot, Chain& chain, unsigned char* result_bits, const Pitch* pitch = nullptr,
+                      const DeviceResult* device = nullptr);
+
+// Host data copied into the slot's staging buffer (enqueued without blocking; the chain orders it).
+const cl::Buffer& upload_host_data(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                                   const void* data, std::uint64_t bytes);
+
+}  // namespace clreduce

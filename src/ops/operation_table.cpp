@@ -1,0 +1,191 @@
+#include "ops/operation_table.hpp"
+
+#include <array>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <clreduce/error.hpp>
+
+#include "ops/exact_state.hpp"
+
+namespace clreduce {
+namespace {
+
+using A = AccumulatorRule;
+using F = Finalize;
+using M = ElementMap;
+using O = Operation;
+using Fam = OperationFamily;
+
+// One row per operation: name, family, plug-in, element map, accumulator rule, whether the
+// plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize.
+constexpr std::array<OperationInfo, 13> kOperations{{
+    {O::sum, "sum", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none},
+    {O::product, "product", Fam::product, KernelOp::multiply, M::identity, A::sum, false, false, true, F::none},
+    {O::min, "min", Fam::extremum, KernelOp::min, M::identity, A::compare, false, false, false, F::none},
+    {O::max, "max", Fam::extremum, KernelOp::max, M::identity, A::compare, false, false, false, F::none},
+    {O::minmax, "minmax", Fam::extremum, KernelOp::minmax, M::identity, A::compare, false, false, false, F::none},
+    {O::argmin, "argmin", Fam::extremum, KernelOp::argmin, M::identity, A::compare, false, false, false, F::none},
+    {O::argmax, "argmax", Fam::extremum, KernelOp::argmax, M::identity, A::compare, false, false, false, F::none},
+    {O::count_nonzero, "count_nonzero", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true,
+     F::none},
+    {O::mean, "mean", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count},
+    {O::sum_of_squares, "sum_of_squares", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true,
+     F::none},
+    {O::norm_l1, "norm_l1", Fam::additive, KernelOp::add, M::abs, A::non_negative, true, true, true, F::none},
+    {O::norm_l2, "norm_l2", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true,
+     F::square_root},
+    {O::norm_inf, "norm_inf", Fam::extremum, KernelOp::max, M::abs, A::magnitude, false, false, true, F::none},
+}};
+
+// One row per plug-in: its file, its state's layout, its atomic finish.
+constexpr std::array<PluginInfo, 9> kPlugins{{
+    {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
+    {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
+    {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
+    {KernelOp::multiply, "ops/multiply.cl", StateLayout::value, AtomicKind::none, false},
+    {KernelOp::min, "ops/extremum.cl", StateLayout::value, AtomicKind::min, false},
+    {KernelOp::max, "ops/extremum.cl", StateLayout::value, AtomicKind::max, true},
+    {KernelOp::minmax, "ops/minmax.cl", StateLayout::pair, AtomicKind::none, false},
+    {KernelOp::argmin, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, false},
+    {KernelOp::argmax, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, true},
+}};
+
+constexpr std::array<std::pair<OperationFamily, std::string_view>, 3> kFamilies{{
+    {OperationFamily::additive, "additive"},
+    {OperationFamily::extremum, "extremum"},
+    {OperationFamily::product, "product"},
+}};
+
+// The additive plug-in of a float mode: exact, compensated or plain.
+KernelOp additive(FloatMode mode, ElementType accumulator) {
+    if (!is_floating(accumulator)) return KernelOp::add;
+    if (mode == FloatMode::correctly_rounded) return KernelOp::add_exact;
+    return mode == FloatMode::compensated ? KernelOp::add_compensated : KernelOp::add;
+}
+
+ElementType sum_accumulator(ElementType element, const DeviceInfo& device) {
+    if (is_floating(element))
+        return element == ElementType::float64 || device.has_fp64 ? ElementType::float64 : ElementType::float32;
+    return is_signed(element) ? ElementType::int64 : ElementType::uint64;
+}
+
+}  // namespace
+
+const OperationInfo& operation_info(Operation op) {
+    for (const auto& row : kOperations)
+        if (row.op == op) return row;
+    throw InvalidArgument("unknown Operation " + std::to_string(static_cast<int>(op)));
+}
+
+const PluginInfo& plugin_info(KernelOp op) {
+    for (const auto& row : kPlugins)
+        if (row.op == op) return row;
+    throw InvalidArgument("unknown KernelOp " + std::to_string(static_cast<int>(op)));
+}
+
+std::string_view operation_name(Operation op) { return operation_info(op).name; }
+
+Operation parse_operation(std::string_view name) {
+    for (const auto& row : kOperations)
+        if (row.name == name) return row.op;
+    throw InvalidArgument("unknown operation '" + std::string(name) + "'");
+}
+
+OperationFamily operation_family(Operation op) { return operation_info(op).family; }
+
+std::string_view family_name(OperationFamily family) {
+    for (const auto& [value, name] : kFamilies)
+        if (value == family) return name;
+    return "?";
+}
+
+OperationFamily parse_family(std::string_view name) {
+    for (const auto& [value, spelling] : kFamilies)
+        if (spelling == name) return value;
+    throw InvalidArgument("unknown operation family '" + std::string(name) + "'");
+}
+
+OpKernel op_kernel(Operation op, FloatMode mode, ElementType accumulator) {
+    const OperationInfo& row = operation_info(op);
+    return {row.follows_float_mode ? additive(mode, accumulator) : row.plugin, row.map};
+}
+
+Operation combine_operation(Combine combine) {
+    switch (combine) {
+        case Combine::sum: return Operation::sum;
+        case Combine::product: return Operation::product;
+        case Combine::min: return Operation::min;
+        case Combine::max: return Operation::max;
+    }
+    throw InvalidArgument("unknown Combine");
+}
+
+OpKernel transform_kernel(Combine combine, FloatMode mode, ElementType accumulator) {
+    return {op_kernel(combine_operation(combine), mode, accumulator).op, ElementMap::transform};
+}
+
+ElementType default_accumulator(Operation op, ElementType element, const DeviceInfo& device) {
+    const ElementType compared = element == ElementType::float16 ? ElementType::float32 : element;
+    switch (operation_info(op).accumulator) {
+        case AccumulatorRule::sum: return sum_accumulator(element, device);
+        case AccumulatorRule::non_negative:
+            return is_floating(element) ? sum_accumulator(element, device) : ElementType::uint64;
+        case AccumulatorRule::count: return ElementType::uint64;
+        case AccumulatorRule::compare: return compared;
+        case AccumulatorRule::magnitude: return is_floating(element) ? compared : ElementType::uint64;
+    }
+    throw InvalidArgument("unknown AccumulatorRule");
+}
+
+std::size_t state_size(KernelOp op, ElementType accumulator) {
+    const std::size_t a = type_size(accumulator);
+    switch (plugin_info(op).layout) {
+        case StateLayout::value: return a;
+        case StateLayout::compensated:
+        case StateLayout::pair: return 2 * a;
+        case StateLayout::indexed: return 16;
+        case StateLayout::exact: return exact_state_size(accumulator);
+    }
+    throw InvalidArgument("unknown StateLayout");
+}
+
+bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
+    const std::size_t size = type_size(accumulator);
+    switch (plugin_info(op).atomic) {
+        case AtomicKind::none: return false;
+        case AtomicKind::min:
+        case AtomicKind::max:
+            return !is_floating(accumulator) && (size == 4 || (size == 8 && device.has_int64_min_max_atomics));
+        case AtomicKind::add:
+            if (is_floating(accumulator) && mode != FloatMode::atomic) return false;
+            return size == 4 || (size == 8 && device.has_int64_atomics);
+    }
+    return false;
+}
+
+bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
+    return op == KernelOp::add && is_floating(accumulator) && mode == FloatMode::deterministic &&
+           device.has_int64_atomics;
+}
+
+std::uint64_t atomic_identity(KernelOp op, ElementType accumulator) {
+    const AtomicKind kind = plugin_info(op).atomic;
+    if (kind == AtomicKind::add) return 0;  // 0 and 0.0 alike
+    const bool is_min = kind == AtomicKind::min;
+    switch (accumulator) {
+        case ElementType::int32:
+            return static_cast<std::uint32_t>(is_min ? std::numeric_limits<std::int32_t>::max()
+                                                     : std::numeric_limits<std::int32_t>::min());
+        case ElementType::uint32: return is_min ? std::numeric_limits<std::uint32_t>::max() : 0;
+        case ElementType::int64:
+            return static_cast<std::uint64_t>(is_min ? std::numeric_limits<std::int64_t>::max()
+                                                     : std::numeric_limits<std::int64_t>::min());
+        case ElementType::uint64: return is_min ? std::numeric_limits<std::uint64_t>::max() : 0;
+        default: break;
+    }
+    throw Error("internal: no atomic finish for " + std::string(type_name(accumulator)));
+}
+
+}  // namespace clreduce

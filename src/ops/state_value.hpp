@@ -1,0 +1,65 @@
+#pragma once
+// Reading a plug-in's final state from its bits, by the layout its operation-table row
+// gives (operation_table.hpp): the host never repeats a plug-in's struct by hand.
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <clreduce/element_type.hpp>
+#include <clreduce/error.hpp>
+#include <clreduce/results.hpp>
+
+#include "ops/exact_state.hpp"
+#include "ops/operation_table.hpp"
+
+namespace clreduce {
+
+// Byte offsets inside StateLayout::indexed (ops/argext.cl's struct { ulong index; ACC value; }).
+constexpr std::size_t kIndexedIndexOffset = 0;
+constexpr std::size_t kIndexedValueOffset = 8;
+
+// A value of accumulator type `type` at `bits`, converted to R.
+template <class R>
+R decode(ElementType type, const unsigned char* bits) {
+    return visit_type(type, [bits](auto tag) -> R {
+        using V = decltype(tag);
+        if constexpr (std::is_same_v<V, half>) {
+            throw Error("internal: a half accumulator");
+        } else {
+            V v;
+            std::memcpy(&v, bits, sizeof v);
+            return static_cast<R>(v);
+        }
+    });
+}
+
+// The value of a one-value state (value, compensated or exact layout), converted to R.
+template <class R>
+R state_value(KernelOp op, ElementType accumulator, const unsigned char* bits) {
+    switch (plugin_info(op).layout) {
+        case StateLayout::exact: return static_cast<R>(round_exact_state(bits, accumulator));
+        case StateLayout::compensated:
+            return static_cast<R>(decode<double>(accumulator, bits) +
+                                  decode<double>(accumulator, bits + type_size(accumulator)));
+        case StateLayout::value: return decode<R>(accumulator, bits);
+        default: break;
+    }
+    throw Error("internal: the state of " + std::string(plugin_info(op).file) + " holds more than one value");
+}
+
+// Both values of a StateLayout::pair state.
+template <class T>
+MinMax<T> state_pair(ElementType accumulator, const unsigned char* bits) {
+    return {decode<T>(accumulator, bits), decode<T>(accumulator, bits + type_size(accumulator))};
+}
+
+// The value and index of a StateLayout::indexed state.
+template <class T>
+ArgResult<T> state_indexed(ElementType accumulator, const unsigned char* bits) {
+    ArgResult<T> r;
+    r.value = decode<T>(accumulator, bits + kIndexedValueOffset);
+    std::memcpy(&r.index, bits + kIndexedIndexOffset, sizeof r.index);
+    return r;
+}
+
+}  // namespace clreduce

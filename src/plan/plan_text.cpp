@@ -1,0 +1,92 @@
+// The names of the launch vocabulary and a plan's one-line descriptions.
+#include <clreduce/launch_params.hpp>
+
+#include <string>
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+
+std::string_view to_string(Stride stride) { return stride == Stride::global ? "global" : "local"; }
+
+std::string_view to_string(InterGroup inter_group) {
+    switch (inter_group) {
+        case InterGroup::atomic: return "atomic";
+        case InterGroup::second_pass: return "second_pass";
+        case InterGroup::last_group: return "last_group";
+        case InterGroup::exact_atomic: return "exact_atomic";
+    }
+    return "?";
+}
+
+std::string_view to_string(ParamSource source) {
+    switch (source) {
+        case ParamSource::override: return "override";
+        case ParamSource::tuned: return "tuned";
+        case ParamSource::known_device: return "known device";
+        case ParamSource::device_default: return "default";
+    }
+    return "?";
+}
+
+std::string LaunchPlan::describe_sources() const {
+    const auto one = [&](const char* name, ParamSource source) {
+        std::string s = std::string(name) + "=" + std::string(to_string(source));
+        if ((source == ParamSource::tuned || source == ParamSource::known_device) && tuned_n != 0)
+            s += "(n=" + std::to_string(tuned_n) + ")";
+        return s;
+    };
+    return one("times", sources.times) + " " + one("wg", sources.work_group_size) + " " +
+           one("stride", sources.stride) + " " + one("vec", sources.vector_width) + " " +
+           one("level3", sources.inter_group);
+}
+
+std::string_view to_string(FloatMode mode) {
+    switch (mode) {
+        case FloatMode::deterministic: return "deterministic";
+        case FloatMode::atomic: return "atomic";
+        case FloatMode::compensated: return "compensated";
+        case FloatMode::correctly_rounded: return "correctly_rounded";
+    }
+    return "?";
+}
+
+FloatMode parse_float_mode(std::string_view name) {
+    for (auto mode : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded})
+        if (name == to_string(mode)) return mode;
+    throw InvalidArgument("unknown float mode '" + std::string(name) +
+                          "' (expected deterministic, atomic, compensated or correctly_rounded)");
+}
+
+std::string LaunchPlan::describe() const {
+    // The operation and float mode only where they are not the sum's defaults.
+    std::string prefix = operation == Operation::sum ? "" : std::string(operation_name(operation)) + " ";
+    if (transform) prefix = "transform " + prefix;
+    const std::string mode =
+        float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
+    return prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
+           " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
+           " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
+           " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
+           (form == CallForm::sync ? "" : " form=" + std::string(to_string(form)));
+}
+
+std::string_view to_string(Reproducibility reproducibility) {
+    switch (reproducibility) {
+        case Reproducibility::everywhere: return "everywhere";
+        case Reproducibility::same_plan: return "same_plan";
+        case Reproducibility::none: return "none";
+    }
+    return "?";
+}
+
+std::string_view to_string(CallForm form) {
+    switch (form) {
+        case CallForm::sync: return "sync";
+        case CallForm::async: return "async";
+        case CallForm::image: return "image";
+    }
+    return "?";
+}
+
+}  // namespace clreduce

@@ -1,0 +1,53 @@
+#pragma once
+// The one planner: a call's whole launch plan, from the caller's LaunchParams, then this
+// device's tuned entry, then the known-device table, then the defaults. Every call form
+// (synchronous, asynchronous, image, transform_reduce) is planned here and nowhere else, so
+// Reducer::plan() returns exactly what a call launches.
+#include <cstdint>
+#include <optional>
+
+#include <clreduce/device_info.hpp>
+#include <clreduce/launch_params.hpp>
+#include <clreduce/results.hpp>
+
+#include "ops/operation_table.hpp"
+
+namespace clreduce {
+
+// Values between the caller's overrides and the device defaults: a tuning-database or
+// known-device entry for the size bucket `n`.
+struct TunedParams {
+    LaunchParams params;
+    ParamSource source = ParamSource::tuned;
+    std::uint64_t n = 0;
+};
+
+// What is being planned.
+struct PlanRequest {
+    Operation op = Operation::sum;  // for transform_reduce: combine_operation(combine)
+    ElementType element = ElementType::int32;
+    std::uint64_t n = 0;
+    CallForm form = CallForm::sync;
+    bool transform = false;  // transform_reduce: accumulates in the sum's accumulator
+};
+
+// Resolves overrides against `tuned` (when given) and the device defaults; validates every
+// override (InvalidArgument) and the level 3 choice (Unsupported). Tuned values that make no
+// valid plan for this request are dropped for the defaults.
+LaunchPlan make_plan(const PlanRequest& request, const DeviceInfo& device, const LaunchParams& overrides = {},
+                     const TunedParams* tuned = nullptr);
+
+// A synchronous call of `op` (the tuner's and the tests' shorthand).
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides = {});
+LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides, const TunedParams& tuned);
+// The same for a sum.
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides = {});
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides,
+                     const TunedParams& tuned);
+
+// The plug-in and element map a plan's kernels run.
+OpKernel plan_kernel(const LaunchPlan& plan);
+
+}  // namespace clreduce
