@@ -1,0 +1,481 @@
+// The transform expression language (src/transform/): what it accepts, the text it prints
+// for the kernel, and that everything else is refused with the column and the token.
+// Host only: no OpenCL device is used.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <clreduce/error.hpp>
+
+#include "transform/builtins.hpp"
+#include "transform/expression.hpp"
+#include "transform/parser.hpp"
+
+namespace clreduce::test {
+namespace {
+
+// The message transform_source() refuses text with, or "" when it accepts it.
+std::string refusal(const std::string& text) {
+    try {
+        transform_source(text);
+    } catch (const InvalidArgument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string repeat(const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+// $CLREDUCE_TEST_SEED, else a fresh one; printed so that a failure can be repeated.
+std::uint64_t run_seed() {
+    static const std::uint64_t value = [] {
+        const char* s = std::getenv("CLREDUCE_TEST_SEED");
+        const std::uint64_t v = (s != nullptr && *s != '\0')
+                                    ? std::stoull(s)
+                                    : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+        std::cout << "clreduce unit tests: seed " << v << " (CLREDUCE_TEST_SEED=" << v << " repeats this run)\n";
+        return v;
+    }();
+    return value;
+}
+
+// The printed text may hold only these: no ';', braces, '#', quotes, backslashes, '[' or '.'
+// outside numbers; nothing that could end the function the kernel puts it in.
+bool printable_safely(const std::string& text) {
+    for (char c : text) {
+        const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (!word && std::string_view(" ().,+-*/%<>=!&|^~?:").find(c) == std::string_view::npos) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("expressions that reach memory, synchronise or change x are refused at their token", "[expression]") {
+    CHECK(refusal("x = 0") == "transform expression 'x = 0': unexpected '=' at column 3");
+    CHECK(refusal("(int)get_global_id(0)") ==
+          "transform expression '(int)get_global_id(0)': unknown identifier 'get_global_id' at column 6 "
+          "(allowed: x, casts to scalar types and the built-in functions listed in docs/expression-language.md)");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"*(__global int*)8 = 1", "unexpected '*' at column 1"},
+        {"atomic_inc((volatile __global int*)0)", "unknown identifier 'atomic_inc' at column 1"},
+        {"vload4(0, (__global int*)0).x", "unknown identifier 'vload4' at column 1"},
+        {"(barrier(CLK_GLOBAL_MEM_FENCE), x)", "unknown identifier 'barrier' at column 2"},
+        {"x++", "unexpected '++' at column 2"},
+        {"(x = 7) + x", "unexpected '=' at column 4"},
+        {"x, 0", "unexpected ',' at column 2"},
+        {"&x ? 1 : 0", "unexpected '&' at column 1"},
+        {"x += 1", "unexpected '+=' at column 3"},
+        {"x <<= 1", "unexpected '<<=' at column 3"},
+        {"--x", "unexpected '--' at column 1"},
+        {"x[0]", "unexpected '[' at column 2"},
+        {"x.s0", "unexpected '.' at column 2"},
+        {"x->y", "unexpected '->' at column 2"},
+        {"sizeof(x)", "unknown identifier 'sizeof' at column 1"},
+        {"(float4)(x)", "unknown identifier 'float4' at column 2"},
+        {"(__global int*)x", "unknown identifier '__global' at column 2"},
+        {"(void)x", "unknown identifier 'void' at column 2"},
+        {"(size_t)x", "unknown identifier 'size_t' at column 2"},
+        {"mem_fence(CLK_GLOBAL_MEM_FENCE)", "unknown identifier 'mem_fence' at column 1"},
+        {"atomic_add(0, 1)", "unknown identifier 'atomic_add' at column 1"},
+        {"x + get_local_id(0)", "unknown identifier 'get_local_id' at column 5"},
+        {"as_int(x)", "unknown identifier 'as_int' at column 1"},
+        {"__builtin_trap()", "unknown identifier '__builtin_trap' at column 1"},
+        {"y", "unknown identifier 'y' at column 1"},
+        {"X", "unknown identifier 'X' at column 1"},
+        {"printf(\"%d\", x)", "unexpected character '\"' at column 8"},
+        {"x; }  __kernel void evil(__global int* p) { p[0] = 1; ", "unexpected ';' at column 2"},
+        {"({ x; })", "unexpected '{' at column 2"},
+        {"x }", "unexpected '}' at column 3"},
+        {"#define y 1", "unexpected '#' at column 1"},
+        {"x ## y", "unexpected '##' at column 3"},
+        {"x /* comment */", "unexpected '/*' at column 3"},
+        {"x // comment", "unexpected '//' at column 3"},
+        {"x \\\n + 1", "unexpected character '\\' at column 3"},
+        {"x\n+ 1", "unexpected byte 0x0a at column 2"},
+        {"x <% %>", "unexpected '%' at column 4"},
+        {"x ?" "?< ?" "?>", "unexpected '?' at column 4"},
+        {"'a'", "unexpected character ''' at column 1"},
+        {"x $ 1", "unexpected character '$' at column 3"},
+        {"x \xc3\xa9", "unexpected byte 0xc3 at column 3"},
+        {"x ?: 1", "unexpected ':' at column 4"},
+        {"x ? 1", "unexpected end of expression at column 6"},
+        {"(x + 1", "unexpected end of expression at column 7"},
+        {"x + 1)", "unexpected ')' at column 6"},
+        {"x +* 2", "unexpected '*' at column 4"},
+        {"x y", "unexpected 'y' at column 3"},
+        {"x(1)", "unexpected '(' at column 2"},
+        {"x...", "unexpected '...' at column 2"},
+        {"int", "unexpected 'int' at column 1"},
+        {"int(x)", "unexpected 'int' at column 1"},
+        {"(unsigned)x", "unexpected ')' at column 10"},
+        {"(long long)x", "unexpected 'long' at column 7"},
+        {"(int)", "unexpected end of expression at column 6"},
+        {"sqrt", "function 'sqrt' at column 1 without its arguments in ( ): found end of expression at column 5"},
+        {"sqrt(x,)", "unexpected ')' at column 8"},
+        {"sqrt(,x)", "unexpected ',' at column 6"},
+        {"", "empty (give one expression in x, such as 'x * x')"},
+        {"  \t ", "empty (give one expression in x, such as 'x * x')"},
+    };
+    for (const auto& [text, why] : cases) {
+        INFO("expression: " << text);
+        const std::string message = refusal(text);
+        CHECK_THAT(message, Catch::StartsWith("transform expression '") && Catch::EndsWith(why) ||
+                                Catch::Contains(why + " (allowed: x,"));
+    }
+    // Nothing outside printable ASCII is echoed as it is.
+    CHECK(refusal("x\n+ 1") == "transform expression 'x\\x0a+ 1': unexpected byte 0x0a at column 2");
+}
+
+TEST_CASE("accepted expressions print fully parenthesised, with C's precedence", "[expression]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"x", "x"},
+        {"((x))", "x"},
+        {"x + 2 * 3", "(x + (2 * 3))"},
+        {"(x + 2) * 3", "((x + 2) * 3)"},
+        {"x*x+1", "((x * x) + 1)"},
+        {"\tx\t+ 1", "(x + 1)"},
+        {"x - 1 - 2", "((x - 1) - 2)"},
+        {"x / 2 % 3 * 4", "(((x / 2) % 3) * 4)"},
+        {"x << 1 + 2", "(x << (1 + 2))"},
+        {"x >> 1 < 2", "((x >> 1) < 2)"},
+        {"x < 1 == x >= 2", "((x < 1) == (x >= 2))"},
+        {"x & 1 == 1", "(x & (1 == 1))"},
+        {"x | 1 ^ 2 & 3", "(x | (1 ^ (2 & 3)))"},
+        {"x != 0 && x <= 9 || !x", "(((x != 0) && (x <= 9)) || (!x))"},
+        {"x || x && x", "(x || (x && x))"},
+        {"x > 0 ? x : 0", "((x > 0) ? x : 0)"},
+        {"x ? 1 : x ? 2 : 3", "(x ? 1 : (x ? 2 : 3))"},
+        {"x ? x ? 1 : 2 : 3", "(x ? (x ? 1 : 2) : 3)"},
+        {"x || x ? 1 + 1 : 2", "((x || x) ? (1 + 1) : 2)"},
+        {"-x * 2", "((-x) * 2)"},
+        {"- -x", "(-(-x))"},
+        {"1 - -1", "(1 - (-1))"},
+        {"!~+x", "(!(~(+x)))"},
+        {"(int)x * 2", "(((int)x) * 2)"},
+        {"(float)-x", "((float)(-x))"},
+        {"(double)(float)x", "((double)((float)x))"},
+        {"(unsigned char)x", "((uchar)x)"},
+        {"(unsigned short)x", "((ushort)x)"},
+        {"( unsigned int )x >> 3u", "(((uint)x) >> 3u)"},
+        {"(unsigned long)x", "((ulong)x)"},
+        {"(half)x", "((half)x)"},
+        {"sqrt(x)", "sqrt(x)"},
+        {"pow(x, 2.0f) + 1", "(pow(x, 2.0f) + 1)"},
+        {"clamp(x, 0, 255)", "clamp(x, 0, 255)"},
+        {"select(0, 1, x > 0)", "select(0, 1, (x > 0))"},
+        {"fma(x, x, x ? 1.0f : 2.0f)", "fma(x, x, (x ? 1.0f : 2.0f))"},
+        {"convert_int_sat_rte(x * 2.5f)", "convert_int_sat_rte((x * 2.5f))"},
+        {"(x - 3.5f) * (x - 3.5f)", "((x - 3.5f) * (x - 3.5f))"},
+    };
+    for (const auto& [text, printed] : cases) {
+        INFO("expression: " << text);
+        CHECK(transform_source(text) == printed);
+        CHECK(transform_source(printed) == printed);  // parse -> print -> parse -> print is stable
+    }
+    // Up to 4096 characters.
+    CHECK(transform_source("x" + std::string(kMaxTransformLength - 1, ' ')) == "x");
+    CHECK_THAT(refusal("x" + std::string(kMaxTransformLength, ' ')), Catch::Contains("4097 characters, more than 4096"));
+}
+
+TEST_CASE("numeric literals are OpenCL C's, checked whole", "[expression]") {
+    for (const std::string text :
+         {"0", "7", "123", "00", "017", "0777u", "0u", "0U", "10l", "10L", "10ul", "10UL", "10uL", "10Ul", "10lu",
+          "10LU", "10lU", "10Lu", "0x1F", "0XffL", "0x0ul", "18446744073709551615", "18446744073709551615u",
+          "0xFFFFFFFFFFFFFFFF", "01777777777777777777777", "1.", "1.5", ".5", "08.5", "09e1", "1e3", "1E-3", "1e+3",
+          "1.5e3f", "1.5F", ".5h", "2.0H", "1e999", "0x1p3", "0x1.8p-1f", "0X.8P+1", "0x1.P0h", "0xA.bp1F"}) {
+        INFO("literal: " << text);
+        CHECK(transform_source(text) == text);
+        CHECK(transform_source("x + " + text) == "(x + " + text + ")");
+    }
+    const std::vector<std::pair<std::string, std::string>> malformed = {
+        {"08", "digit 8 or 9 in an octal literal"},
+        {"0779", "digit 8 or 9 in an octal literal"},
+        {"0x", "no digits after '0x'"},
+        {"0x.p1", "no digits after '0x'"},
+        {"0xg", "no digits after '0x'"},
+        {"0x1.8", "a hexadecimal floating literal needs a 'p' exponent"},
+        {"0x1p", "exponent without digits"},
+        {"1e", "exponent without digits"},
+        {"1e+", "exponent without digits"},
+        {"1.5e-f", "exponent without digits"},
+        {"1f", "suffix 'f' on an integer literal"},
+        {"1h", "suffix 'h' on an integer literal"},
+        {"1ll", "suffix 'll' on an integer literal"},
+        {"1uu", "suffix 'uu' on an integer literal"},
+        {"1u5", "suffix 'u5' on an integer literal"},
+        {"0b101", "suffix 'b101' on an integer literal"},
+        {"1_000", "suffix '_000' on an integer literal"},
+        {"0x1e+1", "suffix '+1' on an integer literal"},
+        {"1.5ff", "suffix 'ff' on a floating literal"},
+        {"1.0L", "suffix 'L' on a floating literal"},
+        {"1.0d", "suffix 'd' on a floating literal"},
+        {"1.0u", "suffix 'u' on a floating literal"},
+        {"1.2.3", "suffix '.3' on a floating literal"},
+        {"1..2", "suffix '.2' on a floating literal"},
+        {"1.x", "suffix 'x' on a floating literal"},
+        {"18446744073709551616", "too large for 64 bits"},
+        {"0x10000000000000000", "too large for 64 bits"},
+        {"02000000000000000000000", "too large for 64 bits"},
+    };
+    for (const auto& [text, why] : malformed) {
+        INFO("literal: " << text);
+        CHECK(refusal("x + " + text) ==
+              "transform expression 'x + " + text + "': malformed number '" + text + "' at column 5 (" + why + ")");
+    }
+}
+
+TEST_CASE("every built-in function takes exactly its number of arguments", "[expression]") {
+    const auto call = [](std::string_view name, int arguments) {
+        std::string text = std::string(name) + "(";
+        for (int i = 0; i < arguments; ++i) text += i == 0 ? "x" : ", x";
+        return text + ")";
+    };
+    const auto takes = [](int arity) { return " takes " + std::to_string(arity) + (arity == 1 ? " argument" : " arguments"); };
+    REQUIRE(expr::builtin_functions().size() > 100);
+    for (const expr::Builtin& b : expr::builtin_functions()) {
+        INFO("function: " << b.name << "/" << b.arity);
+        CHECK(transform_source(call(b.name, b.arity)) == call(b.name, b.arity));
+        CHECK_THAT(refusal(call(b.name, b.arity - 1)), Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity - 1)));
+        CHECK_THAT(refusal(call(b.name, b.arity + 1)), Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity + 1)));
+    }
+    CHECK(refusal("pow(x)") == "transform expression 'pow(x)': function 'pow' at column 1 takes 2 arguments, given 1");
+    // Conversions: every scalar type, _sat for integer destinations, the four rounding modes.
+    int conversions = 0;
+    for (std::string type : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double"}) {
+        for (std::string sat : {"", "_sat"}) {
+            for (std::string rounding : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
+                const std::string name = "convert_" + type + sat + rounding;
+                INFO("conversion: " << name);
+                const bool valid = sat.empty() || expr::is_integer_type(type);
+                CHECK(refusal(call(name, 1)).empty() == valid);
+                if (valid) CHECK_THAT(refusal(call(name, 2)), Catch::Contains(takes(1) + ", given 2"));
+                conversions += valid;
+            }
+        }
+    }
+    CHECK(conversions == 8 * 10 + 3 * 5);
+    // Look-alikes and every built-in left out: pointers, memory, synchronisation, work-items,
+    // vectors, images, reinterpretation.
+    for (std::string name :
+         {"convert_int4", "convert_int_rte_sat", "convert_int_sat_sat", "convert_bool", "convert_", "convert_int_rtx",
+          "fract", "frexp", "modf", "remquo", "sincos", "lgamma_r", "vload4", "vstore4", "vload_half", "atomic_add",
+          "atom_add", "atomic_xchg", "barrier", "mem_fence", "read_mem_fence", "work_group_barrier", "get_global_id",
+          "get_local_id", "get_group_id", "get_global_size", "get_num_groups", "get_work_dim", "get_global_offset",
+          "printf", "async_work_group_copy", "wait_group_events", "prefetch", "read_imagef", "write_imagef", "shuffle",
+          "any", "all", "as_int", "as_float", "vec_step", "sizeof", "half_sqrt", "SQRT", "sqrtf"}) {
+        INFO("function: " << name);
+        CHECK_THAT(refusal(call(name, 1)), Catch::Contains("unknown identifier '" + name + "' at column 1"));
+    }
+}
+
+TEST_CASE("nesting is bounded in the tree and in the text", "[expression]") {
+    constexpr int depth = expr::kMaxDepth;
+    constexpr int nesting = expr::kMaxNesting;
+    const auto deep_ok = [](const std::string& text) {
+        INFO("expression of " << text.size() << " characters: " << text.substr(0, 80));
+        const std::string printed = transform_source(text);
+        CHECK(transform_source(printed) == printed);  // the printed text nests within the limits too
+    };
+    const std::string operations = "more than 64 operations nested";
+    const std::string parentheses = "more than 128 parentheses, prefix operators and ?: nested";
+    // A left-to-right chain is a tree as deep as it is long.
+    deep_ok("x" + repeat(" + x", depth));
+    CHECK_THAT(refusal("x" + repeat(" + x", depth + 1)), Catch::Contains(operations + " at '+' at column " + std::to_string(4 * depth + 3)));
+    CHECK_THAT(refusal("x" + repeat(" + x", 1000)), Catch::Contains(operations));
+    deep_ok(repeat("sqrt(", depth) + "x" + repeat(")", depth));
+    CHECK_THAT(refusal(repeat("sqrt(", depth + 1) + "x" + repeat(")", depth + 1)), Catch::Contains(operations + " at 'sqrt' at column 1"));
+    deep_ok(repeat("- ", depth) + "x");  // "--" would be one (refused) token
+    CHECK_THAT(refusal(repeat("- ", depth + 1) + "x"), Catch::Contains(operations + " at '-' at column 1"));
+    deep_ok(repeat("(int)", depth) + "x");
+    CHECK_THAT(refusal(repeat("(int)", depth + 1) + "x"), Catch::Contains(operations + " at 'int' at column 2"));
+    deep_ok(repeat("x ? 1 : ", depth) + "0");
+    CHECK_THAT(refusal(repeat("x ? 1 : ", depth + 1) + "0"), Catch::Contains(operations + " at '?' at column 3"));
+    deep_ok(repeat("x ? ", depth) + "1" + repeat(" : 0", depth));
+    // Redundant parentheses make no tree but count in the text.
+    deep_ok(repeat("(", nesting) + "x" + repeat(")", nesting));
+    CHECK_THAT(refusal(repeat("(", nesting + 1) + "x" + repeat(")", nesting + 1)),
+               Catch::Contains(parentheses + " at '(' at column " + std::to_string(nesting + 1)));
+    CHECK_THAT(refusal(repeat("(-", nesting / 2) + "(x" + repeat(")", nesting / 2 + 1)), Catch::Contains(parentheses));
+    // Texts as long as allowed and as deep as they can be are refused, not a stack overflow.
+    CHECK_THAT(refusal(repeat("(", 4000)), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("- ", 2000) + "x"), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("(int)", 800) + "x"), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("abs(", 800)), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("x?", 2000)), Catch::Contains(parentheses));
+}
+
+namespace {
+
+// An expression tree of the test's own, printed two ways: with the fewest parentheses C's
+// precedence allows (what a user writes) and fully parenthesised (what the kernel gets).
+struct Tree {
+    std::string op;  // "x", a literal, a unary or binary operator, "?", "cast:<type>", "call:<name>"
+    std::vector<Tree> kids;
+};
+
+// C's binary operators and their precedence, written here independently of the parser.
+const std::map<std::string, int> kBinding = {
+    {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9}, {"<<", 8}, {">>", 8}, {"<", 7}, {"<=", 7}, {">", 7},
+    {">=", 7}, {"==", 6}, {"!=", 6}, {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"||", 1}};
+
+int binding(const Tree& t) {  // 0 for ?:, 11 for prefix operators and casts, 12 for primaries
+    if (t.op == "?") return 0;
+    if (t.kids.size() == 2 && t.op.rfind("call:", 0) != 0) return kBinding.at(t.op);
+    if (t.kids.size() == 1 && t.op.rfind("call:", 0) != 0) return 11;
+    return 12;
+}
+
+std::string minimal(const Tree& t);
+std::string wrapped_below(const Tree& t, int at_least) {
+    return binding(t) < at_least ? "(" + minimal(t) + ")" : minimal(t);
+}
+
+std::string minimal(const Tree& t) {
+    if (t.kids.empty()) return t.op;
+    if (t.op.rfind("call:", 0) == 0) {
+        std::string s = t.op.substr(5) + "(";
+        for (std::size_t i = 0; i < t.kids.size(); ++i) s += (i ? ", " : "") + minimal(t.kids[i]);
+        return s + ")";
+    }
+    if (t.op == "?") return wrapped_below(t.kids[0], 1) + " ? " + minimal(t.kids[1]) + " : " + wrapped_below(t.kids[2], 0);
+    if (t.op.rfind("cast:", 0) == 0) return "(" + t.op.substr(5) + ")" + wrapped_below(t.kids[0], 11);
+    if (t.kids.size() == 1) {
+        // "- -x", not "--x"
+        const std::string operand = wrapped_below(t.kids[0], 11);
+        return t.op + (operand[0] == t.op[0] ? " " : "") + operand;
+    }
+    const int b = binding(t);
+    return wrapped_below(t.kids[0], b) + " " + t.op + " " + wrapped_below(t.kids[1], b + 1);
+}
+
+std::string full(const Tree& t) {
+    if (t.kids.empty()) return t.op;
+    if (t.op.rfind("call:", 0) == 0) {
+        std::string s = t.op.substr(5) + "(";
+        for (std::size_t i = 0; i < t.kids.size(); ++i) s += (i ? ", " : "") + full(t.kids[i]);
+        return s + ")";
+    }
+    if (t.op == "?") return "(" + full(t.kids[0]) + " ? " + full(t.kids[1]) + " : " + full(t.kids[2]) + ")";
+    if (t.op.rfind("cast:", 0) == 0) return "((" + t.op.substr(5) + ")" + full(t.kids[0]) + ")";
+    if (t.kids.size() == 1) return "(" + t.op + full(t.kids[0]) + ")";
+    return "(" + full(t.kids[0]) + " " + t.op + " " + full(t.kids[1]) + ")";
+}
+
+Tree random_tree(std::mt19937_64& rng, int depth) {
+    const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    static const std::vector<std::string> leaves = {"x", "x", "x", "1", "0", "2.5f", "0x10u", "3e2", ".5", "07", "1ul"};
+    static const std::vector<std::string> unary = {"-", "+", "!", "~"};
+    static const std::vector<std::string> casts = {"int", "uint", "float", "char", "ulong", "double"};
+    static const std::vector<std::pair<std::string, int>> calls = {{"sqrt", 1}, {"min", 2}, {"clamp", 3}, {"fabs", 1},
+                                                                   {"select", 3}, {"convert_int_sat", 1}};
+    if (depth == 0 || pick(4) == 0) return {leaves[pick(leaves.size())], {}};
+    switch (pick(6)) {
+        case 0: return {unary[pick(unary.size())], {random_tree(rng, depth - 1)}};
+        case 1: return {"cast:" + casts[pick(casts.size())], {random_tree(rng, depth - 1)}};
+        case 2: return {"?", {random_tree(rng, depth - 1), random_tree(rng, depth - 1), random_tree(rng, depth - 1)}};
+        case 3: {
+            const auto& [name, arity] = calls[pick(calls.size())];
+            Tree t{"call:" + name, {}};
+            for (int i = 0; i < arity; ++i) t.kids.push_back(random_tree(rng, depth - 1));
+            return t;
+        }
+        default: {
+            auto it = kBinding.begin();
+            std::advance(it, pick(kBinding.size()));
+            return {it->first, {random_tree(rng, depth - 1), random_tree(rng, depth - 1)}};
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("random expressions written with the fewest parentheses parse as C groups them", "[expression]") {
+    const std::uint64_t seed = run_seed();
+    INFO("seed " << seed);
+    std::mt19937_64 rng(seed ^ 0x5eed0001);
+    for (int i = 0; i < 3000; ++i) {
+        const Tree tree = random_tree(rng, 1 + i % 7);
+        const std::string written = minimal(tree);
+        INFO("written: " << written);
+        const std::string printed = transform_source(written);
+        CHECK(printed == full(tree));
+        CHECK(transform_source(printed) == printed);
+    }
+}
+
+TEST_CASE("random token soup and random bytes parse or are refused, never crash", "[expression]") {
+    const std::uint64_t seed = run_seed();
+    INFO("seed " << seed);
+    std::mt19937_64 rng(seed ^ 0x5eed0002);
+    const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    static const std::vector<std::string> vocabulary = {
+        "x", "x", "x", "1", "0x1p3f", "1e", "08", ".5h", "(", "(", ")", ")", "+", "-", "*", "/", "%", "<<", ">>", "<",
+        ">=", "==", "!=", "&", "^", "|", "&&", "||", "!", "~", "?", ":", ",", "=", "++", "--", "+=", "[", "]", ".",
+        "->", ";", "{", "}", "#", "\"", "\\", "sqrt", "pow", "clamp", "convert_int_rtz", "int", "unsigned", "long",
+        "float4", "get_global_id", "barrier", "__global", "sizeof", " ", "\t", "\n", "$", "/*", "y"};
+    int accepted = 0, refused = 0;
+    const auto attempt = [&](const std::string& text) {
+        INFO("expression: " << text);
+        try {
+            const std::string printed = transform_source(text);
+            ++accepted;
+            CHECK(printable_safely(printed));
+            CHECK(transform_source(printed) == printed);
+        } catch (const InvalidArgument& e) {
+            ++refused;
+            CHECK_THAT(e.what(), Catch::StartsWith("transform expression '"));
+        }
+    };
+    for (int i = 0; i < 20000; ++i) {
+        std::string text;
+        for (std::size_t n = 1 + pick(12); n > 0; --n) text += vocabulary[pick(vocabulary.size())] + (pick(2) ? " " : "");
+        attempt(text);
+    }
+    for (int i = 0; i < 5000; ++i) {
+        std::string text(pick(40), ' ');
+        for (char& c : text) c = static_cast<char>(pick(4) == 0 ? pick(256) : " x1+-*/()?:,.<>=!&|^~ef"[pick(23)]);
+        attempt(text);
+    }
+    std::cout << "random transform expressions (seed " << seed << "): " << accepted << " accepted, " << refused
+              << " refused\n";
+    CHECK(accepted > 100);
+    CHECK(refused > 100);
+}
+
+TEST_CASE("docs/expression-language.md lists exactly the built-in functions and arities", "[expression]") {
+    std::ifstream file(std::string(CLREDUCE_SOURCE_DIR) + "/docs/expression-language.md");
+    REQUIRE(file.good());
+    // Table rows "| <arguments> | `name`, `name`, ... |".
+    std::map<std::string, int> documented;
+    const std::regex row(R"(^\| ([0-9]) \| (.*)\|\s*$)");
+    const std::regex name("`([a-z0-9_]+)`");
+    std::string line;
+    while (std::getline(file, line)) {
+        std::smatch m;
+        if (!std::regex_match(line, m, row)) continue;
+        const std::string names = m[2];
+        for (auto it = std::sregex_iterator(names.begin(), names.end(), name); it != std::sregex_iterator(); ++it) {
+            INFO("documented twice: " << (*it)[1]);
+            CHECK(documented.emplace((*it)[1], std::stoi(m[1])).second);
+        }
+    }
+    std::map<std::string, int> table;
+    for (const expr::Builtin& b : expr::builtin_functions()) table.emplace(std::string(b.name), b.arity);
+    CHECK(documented == table);
+}
+
+}  // namespace clreduce::test
