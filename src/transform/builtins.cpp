@@ -82,8 +82,11 @@ bool is_integer_type(std::string_view name) { return contains(kIntegerTypes, nam
 
 bool is_scalar_type(std::string_view name) { return is_integer_type(name) || contains(kFloatTypes, name); }
 
-std::string unsigned_type(std::string_view base) {
-    if (base == "char" || base == "short" || base == "int" || base == "long") return "u" + std::string(base);
+std::string_view unsigned_type(std::string_view base) {
+    if (base == "char") return "uchar";
+    if (base == "short") return "ushort";
+    if (base == "int") return "uint";
+    if (base == "long") return "ulong";
     return "";
 }
 

@@ -1,6 +1,5 @@
 #pragma once
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +27,6 @@ bool is_scalar_type(std::string_view name);
 bool is_integer_type(std::string_view name);
 
 // "unsigned char" and the like as their one-word OpenCL names ("uchar"); "" for others.
-std::string unsigned_type(std::string_view base);
+std::string_view unsigned_type(std::string_view base);
 
 }  // namespace clreduce::expr

@@ -41,7 +41,7 @@ std::string transform_source(std::string_view expression) {
     try {
         const auto tokens = expr::tokenize(expression);
         if (tokens.size() == 1) throw expr::SyntaxError("empty (give one expression in x, such as 'x * x')");
-        return expr::print(expr::parse(tokens));
+        return expr::print(*expr::parse(tokens));
     } catch (const expr::SyntaxError& e) {
         throw InvalidArgument(what + e.what());
     }

@@ -1,5 +1,6 @@
 #pragma once
-#include <string>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "lexer.hpp"
@@ -11,22 +12,25 @@ namespace clreduce::expr {
 struct Node {
     enum class Kind { variable, number, unary, binary, ternary, cast, call };
     Kind kind;
-    std::string text;            // the number, operator ("?" for ?:), type or function name
-    std::vector<Node> operands;  // in source order
-    int depth = 0;               // nodes from here to the deepest leaf, this one included; 0 for leaves
+    std::string_view text;  // the number, operator ("?" for ?:), type or function name: a view
+                            // into the expression's text or a static type name
+    std::vector<std::unique_ptr<Node>> operands;  // in source order
+    int depth = 0;  // operations from here to the deepest leaf, this one included; 0 for leaves
 };
+using NodePtr = std::unique_ptr<Node>;
 
 // How deep operations (operators, casts, calls, ?:) may nest in the tree: a chain a + b + c is
-// ((a + b) + c), two levels. It bounds the printer's recursion and the nesting of the printed
-// text, which a compiler limits (clang: 256 brackets).
+// ((a + b) + c), two levels. It bounds the recursion of the printer and of the parser's ?:
+// branches, and the nesting of the printed text, which compilers limit (clang: 256).
 constexpr int kMaxDepth = 64;
-// How deep the text may nest parentheses (of groups, casts and calls), prefix operators and
-// ?: branches, redundant parentheses included. It bounds the parser's recursion; the printed
-// text of a tree kMaxDepth deep nests at most 2 * kMaxDepth ("((int)...)", "(-...)").
-constexpr int kMaxNesting = 2 * kMaxDepth;
+// How deep parentheses (around expressions and of calls) may nest in the text, redundant
+// ones included; a cast's parentheses nest nothing. It bounds the parser's recursion. The
+// printed text of a tree kMaxDepth deep nests at most kMaxDepth parentheses.
+constexpr int kMaxParentheses = 64;
 
 // Parses tokens (from tokenize()) as one expression of the transform language
 // (docs/expression-language.md); throws SyntaxError naming the first token that does not fit.
-Node parse(const std::vector<Token>& tokens);
+// The tree views the tokens' text: the expression must outlive it.
+NodePtr parse(const std::vector<Token>& tokens);
 
 }  // namespace clreduce::expr

@@ -16,6 +16,10 @@
 
 #include <clreduce/error.hpp>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
+
 #include "transform/builtins.hpp"
 #include "transform/expression.hpp"
 #include "transform/parser.hpp"
@@ -110,6 +114,8 @@ TEST_CASE("expressions that reach memory, synchronise or change x are refused at
         {"x ?" "?< ?" "?>", "unexpected '?' at column 4"},
         {"'a'", "unexpected character ''' at column 1"},
         {"x $ 1", "unexpected character '$' at column 3"},
+        {"x$", "unexpected character '$' at column 2"},
+        {"x@", "unexpected character '@' at column 2"},
         {"x \xc3\xa9", "unexpected byte 0xc3 at column 3"},
         {"x ?: 1", "unexpected ':' at column 4"},
         {"x ? 1", "unexpected end of expression at column 6"},
@@ -284,39 +290,87 @@ TEST_CASE("every built-in function takes exactly its number of arguments", "[exp
 
 TEST_CASE("nesting is bounded in the tree and in the text", "[expression]") {
     constexpr int depth = expr::kMaxDepth;
-    constexpr int nesting = expr::kMaxNesting;
+    constexpr int nesting = expr::kMaxParentheses;
     const auto deep_ok = [](const std::string& text) {
         INFO("expression of " << text.size() << " characters: " << text.substr(0, 80));
         const std::string printed = transform_source(text);
         CHECK(transform_source(printed) == printed);  // the printed text nests within the limits too
     };
     const std::string operations = "more than 64 operations nested";
-    const std::string parentheses = "more than 128 parentheses, prefix operators and ?: nested";
+    const std::string parentheses = "more than 64 parentheses nested";
     // A left-to-right chain is a tree as deep as it is long.
     deep_ok("x" + repeat(" + x", depth));
     CHECK_THAT(refusal("x" + repeat(" + x", depth + 1)), Catch::Contains(operations + " at '+' at column " + std::to_string(4 * depth + 3)));
     CHECK_THAT(refusal("x" + repeat(" + x", 1000)), Catch::Contains(operations));
     deep_ok(repeat("sqrt(", depth) + "x" + repeat(")", depth));
-    CHECK_THAT(refusal(repeat("sqrt(", depth + 1) + "x" + repeat(")", depth + 1)), Catch::Contains(operations + " at 'sqrt' at column 1"));
+    CHECK_THAT(refusal(repeat("sqrt(", depth + 1) + "x" + repeat(")", depth + 1)),
+               Catch::Contains(parentheses + " at '(' at column " + std::to_string(5 * depth + 5)));
     deep_ok(repeat("- ", depth) + "x");  // "--" would be one (refused) token
     CHECK_THAT(refusal(repeat("- ", depth + 1) + "x"), Catch::Contains(operations + " at '-' at column 1"));
     deep_ok(repeat("(int)", depth) + "x");
     CHECK_THAT(refusal(repeat("(int)", depth + 1) + "x"), Catch::Contains(operations + " at 'int' at column 2"));
     deep_ok(repeat("x ? 1 : ", depth) + "0");
-    CHECK_THAT(refusal(repeat("x ? 1 : ", depth + 1) + "0"), Catch::Contains(operations + " at '?' at column 3"));
+    // (?: branches are refused on the way down, at the first ?: too deep.)
+    CHECK_THAT(refusal(repeat("x ? 1 : ", depth + 1) + "0"),
+               Catch::Contains(operations + " at '?' at column " + std::to_string(8 * depth + 3)));
     deep_ok(repeat("x ? ", depth) + "1" + repeat(" : 0", depth));
-    // Redundant parentheses make no tree but count in the text.
+    CHECK_THAT(refusal(repeat("x ? ", depth + 1) + "1" + repeat(" : 0", depth + 1)),
+               Catch::Contains(operations + " at '?' at column " + std::to_string(4 * depth + 3)));
+    // Redundant parentheses make no tree but count in the text; a cast's do not.
     deep_ok(repeat("(", nesting) + "x" + repeat(")", nesting));
     CHECK_THAT(refusal(repeat("(", nesting + 1) + "x" + repeat(")", nesting + 1)),
                Catch::Contains(parentheses + " at '(' at column " + std::to_string(nesting + 1)));
-    CHECK_THAT(refusal(repeat("(-", nesting / 2) + "(x" + repeat(")", nesting / 2 + 1)), Catch::Contains(parentheses));
+    deep_ok(repeat("((int)", depth) + "x" + repeat(")", depth));
+    deep_ok(repeat("(x ? 1 : ", depth) + "0" + repeat(")", depth));
+    CHECK_THAT(refusal(repeat("(x ? 1 : ", depth + 1) + "0" + repeat(")", depth + 1)), Catch::Contains(parentheses));
     // Texts as long as allowed and as deep as they can be are refused, not a stack overflow.
     CHECK_THAT(refusal(repeat("(", 4000)), Catch::Contains(parentheses));
-    CHECK_THAT(refusal(repeat("- ", 2000) + "x"), Catch::Contains(parentheses));
-    CHECK_THAT(refusal(repeat("(int)", 800) + "x"), Catch::Contains(parentheses));
     CHECK_THAT(refusal(repeat("abs(", 800)), Catch::Contains(parentheses));
-    CHECK_THAT(refusal(repeat("x?", 2000)), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("x?", 2000)), Catch::Contains(operations));
+    CHECK_THAT(refusal(repeat("x||x&&x|x^x&x==x<x<<x+x*(", 150)), Catch::Contains(parentheses));
+    CHECK_THAT(refusal(repeat("- ", 2000) + "x"), Catch::Contains(operations));
+    CHECK_THAT(refusal(repeat("(int)", 800) + "x"), Catch::Contains(operations));
 }
+
+#if defined(__unix__) || defined(__APPLE__)
+TEST_CASE("the deepest texts are parsed or refused on a thread with 128 KiB of stack", "[expression]") {
+    // A stack overflow here ends the test program: the limits keep the parser's recursion
+    // within what small thread stacks (musl's default is 128 KiB) hold.
+    static const std::vector<std::string> texts = {
+        repeat("(", 64) + "x" + repeat(")", 64),
+        repeat("(x ? ", 64) + "1" + repeat(" : 0)", 64),
+        repeat("abs(x ? ", 64) + "1" + repeat(" : 0)", 64),
+        repeat("x||x&&x|x^x&x==x<x<<x+x*(", 64) + "x" + repeat(")", 64),
+        repeat("(", 4000),
+        repeat("abs(x ? ", 400),
+        repeat("x||x&&x|x^x&x==x<x<<x+x*(", 150),
+        repeat("x?", 2000),
+        repeat("- ", 2000) + "x",
+        "x" + repeat(" + x", 1000),
+    };
+    static int parsed = 0, refused = 0;
+    const auto run = [](void*) -> void* {
+        for (const std::string& text : texts) {
+            try {
+                transform_source(text);
+                ++parsed;
+            } catch (const InvalidArgument&) {
+                ++refused;
+            }
+        }
+        return nullptr;
+    };
+    pthread_attr_t attributes;
+    REQUIRE(pthread_attr_init(&attributes) == 0);
+    REQUIRE(pthread_attr_setstacksize(&attributes, 128 * 1024) == 0);
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, &attributes, run, nullptr) == 0);
+    REQUIRE(pthread_join(thread, nullptr) == 0);
+    pthread_attr_destroy(&attributes);
+    CHECK(parsed == 2);  // the first two; the others nest too deep
+    CHECK(refused == 8);
+}
+#endif
 
 namespace {
 
