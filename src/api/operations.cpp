@@ -8,7 +8,7 @@
 
 #include "api/reducer_state.hpp"
 #include "exec/image_layout.hpp"
-#include "transform.hpp"
+#include "transform/expression.hpp"
 
 namespace clreduce {
 
@@ -247,13 +247,13 @@ template <class T>
 sum_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                         std::string_view expression, Combine combine, const LaunchParams& params,
                                         CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    const Job job{combine_operation(combine), combine, transform_source(expression)};
     return transform_result<T>(state_->run<T>(job, buffer, offset, count, params, info), combine);
 }
 template <class T>
 sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
                                         Combine combine, const LaunchParams& params, CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, checked_transform(expression)};
+    const Job job{combine_operation(combine), combine, transform_source(expression)};
     return transform_result<T>(state_->run<T>(job, data, count, params, info), combine);
 }
 

@@ -79,7 +79,7 @@ std::string KernelSpec::build_options() const {
 std::string KernelSpec::source(const KernelSources& sources) const {
     std::string text = sources.get("prelude.cl") + sources.get("fixed_point.cl");
     if (map == ElementMap::transform) {
-        // The expression was checked to be one expression (src/transform.cpp); the
+        // The expression was parsed and printed back from its tree (src/transform/); the
         // parentheses keep it inside its slot.
         text += "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform +
                 ")); }\n";

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace clreduce {
+
+// The most characters a transform expression may have.
+constexpr std::size_t kMaxTransformLength = 4096;
+
+// The OpenCL C text of a transform expression, for the kernel's clreduce_transform(x): the
+// expression parsed as the transform language (docs/expression-language.md: x, numbers,
+// operators, ?:, casts to scalar types and a list of pure built-in functions) and printed
+// back from its tree, fully parenthesised, so that the kernel holds exactly what was parsed.
+// Throws InvalidArgument naming the expression, the column and the token
+// ("transform expression 'x = 0': unexpected '=' at column 3").
+std::string transform_source(std::string_view expression);
+
+}  // namespace clreduce

@@ -1,0 +1,101 @@
+#include "literal.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace clreduce::expr {
+namespace {
+
+bool is_decimal(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) { return is_decimal(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+int digit_value(char c) { return is_decimal(c) ? c - '0' : (c | 0x20) - 'a' + 10; }
+
+// Reads the text left to right; peek() is '\0' past the end.
+struct Cursor {
+    std::string_view text;
+    std::size_t at = 0;
+    char peek() const { return at < text.size() ? text[at] : '\0'; }
+    std::size_t skip(bool (*digit)(char)) {
+        const std::size_t start = at;
+        while (digit(peek())) ++at;
+        return at - start;
+    }
+    std::string_view rest() const { return text.substr(at); }
+};
+
+bool integer_suffix(std::string_view s) {
+    static constexpr std::string_view valid[] = {"", "u", "U", "l", "L", "ul", "uL", "Ul", "UL", "lu", "lU", "Lu", "LU"};
+    return std::find(std::begin(valid), std::end(valid), s) != std::end(valid);
+}
+
+bool float_suffix(std::string_view s) { return s.empty() || s == "f" || s == "F" || s == "h" || s == "H"; }
+
+bool fits_64_bits(std::string_view digits, unsigned base) {
+    std::uint64_t value = 0;
+    for (char c : digits) {
+        const auto d = static_cast<std::uint64_t>(digit_value(c));
+        if (value > (UINT64_MAX - d) / base) return false;
+        value = value * base + d;
+    }
+    return true;
+}
+
+std::string bad_suffix(std::string_view suffix, const char* kind) {
+    return "suffix '" + std::string(suffix) + "' on " + kind;
+}
+
+// After the mantissa of a float: the exponent (required in hexadecimal) and the suffix.
+std::string float_rest(Cursor& c, bool hexadecimal) {
+    const char mark = c.peek();
+    const bool has_exponent = hexadecimal ? (mark == 'p' || mark == 'P') : (mark == 'e' || mark == 'E');
+    if (hexadecimal && !has_exponent) return "a hexadecimal floating literal needs a 'p' exponent";
+    if (has_exponent) {
+        ++c.at;
+        if (c.peek() == '+' || c.peek() == '-') ++c.at;
+        if (c.skip(is_decimal) == 0) return "exponent without digits";
+    }
+    return float_suffix(c.rest()) ? "" : bad_suffix(c.rest(), "a floating literal");
+}
+
+std::string hexadecimal(Cursor& c) {
+    c.at = 2;
+    const std::size_t whole = c.skip(is_hex);
+    const std::string_view digits = c.text.substr(2, whole);
+    std::size_t fraction = 0;
+    const bool point = c.peek() == '.';
+    if (point) {
+        ++c.at;
+        fraction = c.skip(is_hex);
+    }
+    if (whole + fraction == 0) return "no digits after '0x'";
+    if (point || c.peek() == 'p' || c.peek() == 'P') return float_rest(c, true);
+    if (!integer_suffix(c.rest())) return bad_suffix(c.rest(), "an integer literal");
+    return fits_64_bits(digits, 16) ? "" : "too large for 64 bits";
+}
+
+std::string decimal(Cursor& c) {
+    const std::size_t whole = c.skip(is_decimal);
+    const std::string_view digits = c.text.substr(0, whole);
+    if (c.peek() == '.') {
+        ++c.at;
+        c.skip(is_decimal);
+        return float_rest(c, false);
+    }
+    if (c.peek() == 'e' || c.peek() == 'E') return float_rest(c, false);
+    if (!integer_suffix(c.rest())) return bad_suffix(c.rest(), "an integer literal");
+    const bool octal = digits.size() > 1 && digits[0] == '0';
+    if (octal && digits.find_first_of("89") != std::string_view::npos) return "digit 8 or 9 in an octal literal";
+    return fits_64_bits(digits, octal ? 8 : 10) ? "" : "too large for 64 bits";
+}
+
+}  // namespace
+
+std::string literal_fault(std::string_view text) {
+    Cursor c{text};
+    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return hexadecimal(c);
+    if (text.empty() || !(is_decimal(text[0]) || (text[0] == '.' && text.size() > 1 && is_decimal(text[1]))))
+        return "not a number";
+    return decimal(c);
+}
+
+}  // namespace clreduce::expr

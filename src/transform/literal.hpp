@@ -1,0 +1,13 @@
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace clreduce::expr {
+
+// Whether text is one OpenCL C numeric literal: decimal, octal or hexadecimal integers with
+// an optional u/U and l/L suffix (either order) and a value below 2^64; decimal floats
+// (digits with a '.', an exponent or both) and hexadecimal floats (binary exponent 'p'
+// required) with an optional f/F or h/H suffix. Returns why it is not, or "" when it is.
+std::string literal_fault(std::string_view text);
+
+}  // namespace clreduce::expr
