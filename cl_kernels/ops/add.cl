@@ -111,7 +111,10 @@ inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state s) {
     volatile __global ulong* bits = (volatile __global ulong*)p;
-    ulong seen = *bits, expected;
+    // Every access to the word is atomic: a plain read of it beside the other groups'
+    // compare-and-swaps would be a data race. The first guess is the identity's bits (right
+    // for the first group); a wrong guess returns the word's value for the next try.
+    ulong seen = as_ulong((double)0), expected;
     do {
         expected = seen;
         seen = atom_cmpxchg(bits, expected, as_ulong(as_double(expected) + s));
@@ -120,7 +123,7 @@ inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state 
 #else
 inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state s) {
     volatile __global uint* bits = (volatile __global uint*)p;
-    uint seen = *bits, expected;
+    uint seen = as_uint(0.0f), expected;  // a guess, as above
     do {
         expected = seen;
         seen = atomic_cmpxchg(bits, expected, as_uint(as_float(expected) + s));
