@@ -6,6 +6,7 @@
 
 #include <clreduce/error.hpp>
 
+#include "device/device_spec.hpp"
 #include "device/string_util.hpp"
 
 namespace clreduce {
@@ -55,11 +56,6 @@ std::string listing(const std::vector<Candidate>& all) {
     return out;
 }
 
-bool is_index(std::string_view s) {
-    return !s.empty() && s.size() < 10 &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
-}
-
 }  // namespace
 
 std::vector<cl::Device> all_devices() {
@@ -70,20 +66,9 @@ std::vector<cl::Device> all_devices() {
 
 cl::Device select_device(std::string_view spec) {
     const auto all = candidates();
-    const auto colon = spec.find(':');
-    if (colon != std::string_view::npos && is_index(spec.substr(0, colon)) && is_index(spec.substr(colon + 1))) {
-        const auto p = std::stoul(std::string(spec.substr(0, colon)));
-        const auto d = std::stoul(std::string(spec.substr(colon + 1)));
-        for (auto& c : all)
-            if (c.platform_index == p && c.device_index == d) return c.device;
-    } else if (is_index(spec)) {
-        const auto n = std::stoul(std::string(spec));
-        if (n < all.size()) return all[n].device;
-    } else if (!spec.empty()) {
-        const std::string needle = lower(spec);
-        for (auto& c : all)
-            if (lower(c.label).find(needle) != std::string::npos) return c.device;
-    }
+    std::vector<DeviceLabel> labels;
+    for (auto& c : all) labels.push_back({c.platform_index, c.device_index, c.label});
+    if (const auto found = match_device_spec(spec, labels)) return all[*found].device;
     throw InvalidArgument("no OpenCL device matches '" + std::string(spec) + "'; " + listing(all));
 }
 
