@@ -1,5 +1,7 @@
 #include "tuning/tuned_entry_json.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include <clreduce/error.hpp>
@@ -21,6 +23,17 @@ InterGroup parse_inter_group(const std::string& s) {
     if (s == "last_group") return InterGroup::last_group;
     if (s == "exact_atomic") return InterGroup::exact_atomic;
     throw InvalidArgument("unknown inter_group '" + s + "'");
+}
+
+// A count field: a JSON integer from 0 to T's maximum. A float, a negative number or a larger
+// one is a malformed entry (converting them would wrap around or be undefined behaviour).
+template <class T>
+T count_field(const json& j, const char* name) {
+    const json& v = j.at(name);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > std::numeric_limits<T>::max())
+        throw InvalidArgument(std::string(name) + " must be an integer from 0 to " +
+                              std::to_string(std::numeric_limits<T>::max()) + ", not " + v.dump());
+    return static_cast<T>(v.get<std::uint64_t>());
 }
 
 }  // namespace
@@ -45,13 +58,13 @@ TunedEntry entry_from_json(const json& j) {
     TunedEntry e;
     e.type = parse_type(j.at("type").get<std::string>());
     e.family = parse_family(j.at("family").get<std::string>());
-    e.n = j.at("n").get<std::uint64_t>();
+    e.n = count_field<std::uint64_t>(j, "n");
     if (e.n == 0) throw InvalidArgument("n must be positive");
     LaunchParams& p = e.params;
-    if (j.contains("times")) p.times = j["times"].get<std::uint32_t>();
-    if (j.contains("work_group_size")) p.work_group_size = j["work_group_size"].get<std::uint32_t>();
+    if (j.contains("times")) p.times = count_field<std::uint32_t>(j, "times");
+    if (j.contains("work_group_size")) p.work_group_size = count_field<std::uint32_t>(j, "work_group_size");
     if (j.contains("stride")) p.stride = parse_stride(j["stride"].get<std::string>());
-    if (j.contains("vector_width")) p.vector_width = j["vector_width"].get<std::uint32_t>();
+    if (j.contains("vector_width")) p.vector_width = count_field<std::uint32_t>(j, "vector_width");
     if (j.contains("inter_group")) p.inter_group = parse_inter_group(j["inter_group"].get<std::string>());
     e.kernel_us = j.value("kernel_us", 0.0);
     e.default_kernel_us = j.value("default_kernel_us", 0.0);

@@ -47,12 +47,24 @@ std::string describe(const TunedEntry& e) {
     return std::string(type_name(e.type)) + "/" + std::string(family_name(e.family)) + "/n=" + std::to_string(e.n);
 }
 
+// A string field of `j`, or "" when j is not an object or the field is missing or not a
+// string: a damaged file's values never make a reader or a merge throw.
+std::string text_field(const json& j, const char* name) {
+    if (!j.is_object()) return {};
+    const auto found = j.find(name);
+    return found != j.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::uint64_t unsigned_field(const json& j, const char* name) {
+    if (!j.is_object()) return 0;
+    const auto found = j.find(name);
+    return found != j.end() && found->is_number_unsigned() ? found->get<std::uint64_t>() : 0;
+}
+
 bool same_device(const json& d, const DeviceInfo& device) {
-    return d.is_object() && d.value("platform", std::string()) == device.platform_name &&
-           d.value("device", std::string()) == device.name &&
-           d.value("driver_version", std::string()) == device.driver_version &&
-           d.contains("compute_units") && d["compute_units"].is_number_unsigned() &&
-           d["compute_units"].get<std::uint64_t>() == device.compute_units;
+    return d.is_object() && text_field(d, "platform") == device.platform_name && text_field(d, "device") == device.name &&
+           text_field(d, "driver_version") == device.driver_version && d.contains("compute_units") &&
+           d["compute_units"].is_number_unsigned() && d["compute_units"].get<std::uint64_t>() == device.compute_units;
 }
 
 json empty_document() {
@@ -141,10 +153,7 @@ private:
 
 using EntryKey = std::tuple<std::string, std::string, std::uint64_t>;
 
-EntryKey key_of(const json& e) {
-    return {e.value("type", std::string()), e.value("family", std::string()),
-            e.contains("n") && e["n"].is_number_unsigned() ? e["n"].get<std::uint64_t>() : 0};
-}
+EntryKey key_of(const json& e) { return {text_field(e, "type"), text_field(e, "family"), unsigned_field(e, "n")}; }
 
 // Read-merge-write of this device's entries under the lock. `change` edits the device's
 // entry list (a json array).

@@ -1,0 +1,68 @@
+// Values of a tuning file's entries that are not what they claim: a count written as a float,
+// a negative number or one too large for its field makes the entry malformed (ignored with a
+// warning), never a wrapped-around or undefined conversion. Host only.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <clreduce/tuning.hpp>
+
+namespace clreduce::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+DeviceInfo device() {
+    DeviceInfo d;
+    d.platform_name = "Unit Platform";
+    d.name = "Unit Device";
+    d.driver_version = "1.0";
+    d.type = CL_DEVICE_TYPE_GPU;
+    d.compute_units = 8;
+    d.max_work_group_size = 1024;
+    d.local_mem_size = 48 * 1024;
+    d.global_mem_size = 8ull << 30;
+    d.max_alloc_size = 2ull << 30;
+    d.has_fp64 = true;
+    d.has_int64_atomics = true;
+    return d;
+}
+
+// A tuning file holding `entries` (JSON objects, comma-separated) for device().
+fs::path tuning_file(const std::string& entries) {
+    const fs::path file = fs::temp_directory_path() / ("clreduce-unit-tuning-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(file, std::ios::trunc)
+        << R"({"format": "clreduce tuning database", "schema_version": 1, "library_version": ")"
+        << library_version() << R"(", "devices": [{"platform": "Unit Platform", "device": "Unit Device",)"
+        << R"( "driver_version": "1.0", "compute_units": 8, "entries": [)" << entries << "]}]}";
+    return file;
+}
+
+}  // namespace
+
+TEST_CASE("tuning file: counts that are floats, negative or too large make their entry malformed", "[tuning-file]") {
+    const std::string head = R"({"type": "int32", "family": "additive", )";
+    const std::string good = head + R"("n": 4096, "times": 4, "work_group_size": 256, "vector_width": 4})";
+    const char* bad[] = {
+        R"("n": 4096, "times": 4.5})",        R"("n": 4096, "times": -1})",
+        R"("n": 4096, "times": 4294967297})", R"("n": 4096, "work_group_size": 1e300})",
+        R"("n": 1e300})",                     R"("n": -4096})",
+        R"("n": "4096"})",                    R"("n": 4096, "vector_width": 4.0})",
+    };
+    for (const char* value : bad) {
+        INFO(value);
+        const fs::path file = tuning_file(good + ", " + head + value);
+        const TuningLoad loaded = TuningDatabase(file).load(device());
+        REQUIRE(loaded.entries.size() == 1);
+        CHECK(loaded.entries[0].params.times == 4u);
+        REQUIRE(loaded.warnings.size() == 1);
+        CHECK_THAT(loaded.warnings[0], Catch::Matchers::Contains("malformed entry"));
+        fs::remove(file);
+    }
+}
+
+}  // namespace clreduce::test
