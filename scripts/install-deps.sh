@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything clreduce needs to build, test and benchmark on Debian 12.
+# Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
+# and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh).
 # Idempotent: packages already present are skipped by apt-get.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
   libopencv-core-dev
   nlohmann-json3-dev libclblast-dev
   libxml2-utils
+  oclgrind clang libclang-rt-dev
 )
 
 missing=()
