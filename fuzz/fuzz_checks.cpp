@@ -28,14 +28,14 @@ void require(bool holds, const std::string& what) {
 
 // Characters the printed kernel text may hold: no ';', braces, '#', quotes, backslashes or
 // line breaks, so it cannot end the expression or start a directive or a string.
+bool kernel_character(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view(" ()+-*/%<>=!&|^~?:.,_").find(c) != std::string_view::npos;
+}
+
 bool safe_kernel_text(const std::string& text) {
-    const std::string_view punctuation = " ()+-*/%<>=!&|^~?:.,_";
-    return std::all_of(text.begin(), text.end(),
-                       [&](char c) {
-                           return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-                                  punctuation.find(c) != std::string_view::npos;
-                       }) &&
-           text.find("//") == std::string::npos && text.find("/*") == std::string::npos;
+    return std::all_of(text.begin(), text.end(), kernel_character) && text.find("//") == std::string::npos &&
+           text.find("/*") == std::string::npos;
 }
 
 DeviceInfo fuzz_device() {
@@ -75,8 +75,8 @@ private:
 // A scratch file of this process, removed at exit.
 const std::filesystem::path& scratch_file() {
     struct Scratch {
-        std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("clreduce-fuzz-" + std::to_string(::getpid()) + ".json");
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("clreduce-fuzz-" + std::to_string(::getpid()) + ".json");
         ~Scratch() {
             std::error_code ignored;
             std::filesystem::remove(path, ignored);

@@ -33,7 +33,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -68,14 +67,15 @@ Data make_data(std::uint64_t seed) {
     return d;
 }
 
-// One kernel shape: runs the call on elements [offset, offset + n) of the device copy and
-// returns "" when the result equals the host reference, else what differs.
-struct Case {
-    std::string name;
-    FloatMode float_mode;
-    std::vector<InterGroup> finishes;  // the level 3s this shape has (last_group: every one)
-    std::function<std::string(const Reducer&, std::uint64_t offset, std::uint64_t n, const LaunchParams&, CallInfo*)>
-        run;
+// One call of a sweep: elements [o, o + n) of the device copies of `d`.
+struct Call {
+    const Reducer& r;
+    const Data& d;
+    const cl::Buffer& ints;
+    const cl::Buffer& floats;
+    std::uint64_t o, n;
+    const LaunchParams& p;
+    CallInfo* info;
 };
 
 template <class V>
@@ -84,69 +84,80 @@ std::string compare(const char* what, V got, V want) {
     return std::string(what) + " " + std::to_string(got) + ", expected " + std::to_string(want);
 }
 
-std::vector<Case> make_cases(const Data& d, const cl::Buffer& ints, const cl::Buffer& floats) {
-    std::vector<Case> cases;
-    cases.push_back({"sum int32", FloatMode::deterministic, {InterGroup::second_pass, InterGroup::atomic},
-                     [&d, &ints](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p, CallInfo* i) {
-                         std::int64_t want = 0;
-                         for (std::uint64_t k = o; k < o + n; ++k) want += d.ints[k];
-                         return compare("sum", r.sum<std::int32_t>(ints, o, n, p, i), want);
-                     }});
-    for (FloatMode mode :
-         {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded}) {
-        const std::vector<InterGroup> finishes =
-            mode == FloatMode::deterministic ? std::vector<InterGroup>{InterGroup::second_pass, InterGroup::exact_atomic}
-            : mode == FloatMode::atomic      ? std::vector<InterGroup>{InterGroup::atomic}
-                                             : std::vector<InterGroup>{InterGroup::second_pass};
-        cases.push_back({"sum float32 " + std::string(to_string(mode)), mode, finishes,
-                         [&d, &floats](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p,
-                                       CallInfo* i) {
-                             double want = 0;
-                             for (std::uint64_t k = o; k < o + n; ++k) want += d.floats[k];
-                             return compare("sum", static_cast<double>(r.sum<float>(floats, o, n, p, i)), want);
-                         }});
+// Each shape's call: "" when its result equals the exact host reference, else what differs.
+std::string sum_int32(const Call& c) {
+    std::int64_t want = 0;
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.ints[k];
+    return compare("sum", c.r.sum<std::int32_t>(c.ints, c.o, c.n, c.p, c.info), want);
+}
+
+std::string sum_float32(const Call& c) {  // in the float mode of c.p
+    double want = 0;
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.floats[k];
+    return compare("sum", static_cast<double>(c.r.sum<float>(c.floats, c.o, c.n, c.p, c.info)), want);
+}
+
+std::string minmax_float32(const Call& c) {
+    float lo = c.d.floats[c.o], hi = c.d.floats[c.o];
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) {
+        lo = std::min(lo, c.d.floats[k]);
+        hi = std::max(hi, c.d.floats[k]);
     }
-    cases.push_back({"minmax float32", FloatMode::deterministic, {InterGroup::second_pass},
-                     [&d, &floats](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p, CallInfo* i) {
-                         float lo = d.floats[o], hi = d.floats[o];
-                         for (std::uint64_t k = o; k < o + n; ++k) {
-                             lo = std::min(lo, d.floats[k]);
-                             hi = std::max(hi, d.floats[k]);
-                         }
-                         const MinMax<float> got = r.minmax<float>(floats, o, n, p, i);
-                         return compare("min", got.min, lo) + compare("max", got.max, hi);
-                     }});
-    cases.push_back({"min int32", FloatMode::deterministic, {InterGroup::second_pass, InterGroup::atomic},
-                     [&d, &ints](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p, CallInfo* i) {
-                         std::int32_t want = d.ints[o];
-                         for (std::uint64_t k = o; k < o + n; ++k) want = std::min(want, d.ints[k]);
-                         return compare("min", r.min<std::int32_t>(ints, o, n, p, i), want);
-                     }});
-    cases.push_back({"argmin int32", FloatMode::deterministic, {InterGroup::second_pass},
-                     [&d, &ints](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p, CallInfo* i) {
-                         std::uint64_t at = 0;
-                         for (std::uint64_t k = 1; k < n; ++k)
-                             if (d.ints[o + k] < d.ints[o + at]) at = k;
-                         const ArgResult<std::int32_t> got = r.argmin<std::int32_t>(ints, o, n, p, i);
-                         return compare("value", got.value, d.ints[o + at]) + compare("index", got.index, at);
-                     }});
-    cases.push_back({"product int32", FloatMode::deterministic, {InterGroup::second_pass},
-                     [&d, &ints](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p, CallInfo* i) {
-                         // Modulo 2^64, as the int64 accumulator wraps.
-                         std::uint64_t plain = 1;
-                         for (std::uint64_t k = o; k < o + n; ++k)
-                             plain *= static_cast<std::uint64_t>(static_cast<std::int64_t>(d.ints[k]));
-                         return compare("product", static_cast<std::uint64_t>(r.product<std::int32_t>(ints, o, n, p, i)),
-                                        plain);
-                     }});
-    cases.push_back({"count_nonzero float32", FloatMode::deterministic, {InterGroup::second_pass, InterGroup::atomic},
-                     [&d, &floats](const Reducer& r, std::uint64_t o, std::uint64_t n, const LaunchParams& p,
-                                   CallInfo* i) {
-                         std::uint64_t want = 0;
-                         for (std::uint64_t k = o; k < o + n; ++k) want += d.floats[k] != 0.0f ? 1 : 0;
-                         return compare("count", r.count_nonzero<float>(floats, o, n, p, i), want);
-                     }});
-    return cases;
+    const MinMax<float> got = c.r.minmax<float>(c.floats, c.o, c.n, c.p, c.info);
+    return compare("min", got.min, lo) + compare("max", got.max, hi);
+}
+
+std::string min_int32(const Call& c) {
+    std::int32_t want = c.d.ints[c.o];
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want = std::min(want, c.d.ints[k]);
+    return compare("min", c.r.min<std::int32_t>(c.ints, c.o, c.n, c.p, c.info), want);
+}
+
+std::string argmin_int32(const Call& c) {
+    std::uint64_t at = 0;
+    for (std::uint64_t k = 1; k < c.n; ++k)
+        if (c.d.ints[c.o + k] < c.d.ints[c.o + at]) at = k;
+    const ArgResult<std::int32_t> got = c.r.argmin<std::int32_t>(c.ints, c.o, c.n, c.p, c.info);
+    return compare("value", got.value, c.d.ints[c.o + at]) + compare("index", got.index, at);
+}
+
+std::string product_int32(const Call& c) {
+    std::uint64_t want = 1;  // modulo 2^64, as the int64 accumulator wraps
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k)
+        want *= static_cast<std::uint64_t>(static_cast<std::int64_t>(c.d.ints[k]));
+    return compare("product", static_cast<std::uint64_t>(c.r.product<std::int32_t>(c.ints, c.o, c.n, c.p, c.info)),
+                   want);
+}
+
+std::string count_nonzero_float32(const Call& c) {
+    std::uint64_t want = 0;
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.floats[k] != 0.0f ? 1 : 0;
+    return compare("count", c.r.count_nonzero<float>(c.floats, c.o, c.n, c.p, c.info), want);
+}
+
+// One kernel shape: a state, a float mode and the level 3s it has (last_group: every one).
+struct Case {
+    const char* name;
+    FloatMode float_mode;
+    std::vector<InterGroup> finishes;
+    std::string (*run)(const Call&);
+};
+
+const std::vector<Case>& cases() {
+    using IG = InterGroup;
+    static const std::vector<Case> all = {
+        {"sum int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, sum_int32},
+        {"sum float32 deterministic", FloatMode::deterministic, {IG::second_pass, IG::exact_atomic}, sum_float32},
+        {"sum float32 atomic", FloatMode::atomic, {IG::atomic}, sum_float32},
+        {"sum float32 compensated", FloatMode::compensated, {IG::second_pass}, sum_float32},
+        {"sum float32 correctly_rounded", FloatMode::correctly_rounded, {IG::second_pass}, sum_float32},
+        {"minmax float32", FloatMode::deterministic, {IG::second_pass}, minmax_float32},
+        {"min int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, min_int32},
+        {"argmin int32", FloatMode::deterministic, {IG::second_pass}, argmin_int32},
+        {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
+        {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
+    };
+    return all;
 }
 
 struct Tally {
@@ -164,16 +175,17 @@ LaunchParams shape(InterGroup finish, Stride stride, FloatMode mode) {
     return p;
 }
 
-void run_case(const Reducer& r, const Case& c, InterGroup finish, Stride stride, Tally& tally) {
+void run_case(const Reducer& r, const Data& d, const cl::Buffer& ints, const cl::Buffer& floats, const Case& c,
+              InterGroup finish, Stride stride, Tally& tally) {
     const std::string label =
-        c.name + " finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
+        std::string(c.name) + " finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
     const LaunchParams p = shape(finish, stride, c.float_mode);
     try {
         std::uint64_t bad = 0;
         for (std::uint64_t n : kSizes) {
             for (std::uint64_t offset : kOffsets) {
                 CallInfo info;
-                const std::string wrong = c.run(r, offset, n, p, &info);
+                const std::string wrong = c.run({r, d, ints, floats, offset, n, p, &info});
                 ++tally.calls;
                 if (info.plan.inter_group != finish) {
                     std::cout << "FAIL " << label << " n=" << n << " offset=" << offset << ": planned "
@@ -273,15 +285,15 @@ int main(int argc, char** argv) try {
     // scratch buffer is released and made again while the sweep runs.
     std::deque<Reducer> kept;
     Tally tally;
-    for (const Case& c : make_cases(d, ints, floats)) {
+    for (const Case& c : cases()) {
         std::vector<InterGroup> finishes = c.finishes;
         if (with_last_group) finishes.push_back(InterGroup::last_group);
         for (InterGroup finish : finishes) {
             for (Stride stride : {Stride::global, Stride::local}) {
-                const std::string label = c.name + " finish=" + std::string(to_string(finish)) +
+                const std::string label = std::string(c.name) + " finish=" + std::string(to_string(finish)) +
                                           " stride=" + std::string(to_string(stride));
                 if (!chosen(label)) continue;
-                run_case(kept.emplace_back(r.context(), r.queue()), c, finish, stride, tally);
+                run_case(kept.emplace_back(r.context(), r.queue()), d, ints, floats, c, finish, stride, tally);
             }
         }
     }
@@ -289,8 +301,8 @@ int main(int argc, char** argv) try {
     if (with_last_group) async_finishes.push_back(InterGroup::last_group);
     for (InterGroup finish : async_finishes) {
         for (Stride stride : {Stride::global, Stride::local}) {
-            const std::string label = "async finish=" + std::string(to_string(finish)) +
-                                      " stride=" + std::string(to_string(stride));
+            const std::string label =
+                "async finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
             if (!chosen(label)) continue;
             run_async(kept.emplace_back(r.context(), r.queue()), d, ints, floats, finish, stride, tally);
         }

@@ -57,8 +57,6 @@ TEST_CASE("fuzz inputs: program binary cache files", "[fuzz]") {
     CHECK(replay("program_file", fuzz::check_program_file) >= 5);
 }
 
-TEST_CASE("fuzz inputs: device specs", "[fuzz]") {
-    CHECK(replay("device_spec", fuzz::check_device_spec) >= 5);
-}
+TEST_CASE("fuzz inputs: device specs", "[fuzz]") { CHECK(replay("device_spec", fuzz::check_device_spec) >= 5); }
 
 }  // namespace clreduce::test

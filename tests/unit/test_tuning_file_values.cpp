@@ -36,8 +36,8 @@ DeviceInfo device() {
 fs::path tuning_file(const std::string& entries) {
     const fs::path file = fs::temp_directory_path() / ("clreduce-unit-tuning-" + std::to_string(::getpid()) + ".json");
     std::ofstream(file, std::ios::trunc)
-        << R"({"format": "clreduce tuning database", "schema_version": 1, "library_version": ")"
-        << library_version() << R"(", "devices": [{"platform": "Unit Platform", "device": "Unit Device",)"
+        << R"({"format": "clreduce tuning database", "schema_version": 1, "library_version": ")" << library_version()
+        << R"(", "devices": [{"platform": "Unit Platform", "device": "Unit Device",)"
         << R"( "driver_version": "1.0", "compute_units": 8, "entries": [)" << entries << "]}]}";
     return file;
 }
@@ -48,10 +48,14 @@ TEST_CASE("tuning file: counts that are floats, negative or too large make their
     const std::string head = R"({"type": "int32", "family": "additive", )";
     const std::string good = head + R"("n": 4096, "times": 4, "work_group_size": 256, "vector_width": 4})";
     const char* bad[] = {
-        R"("n": 4096, "times": 4.5})",        R"("n": 4096, "times": -1})",
-        R"("n": 4096, "times": 4294967297})", R"("n": 4096, "work_group_size": 1e300})",
-        R"("n": 1e300})",                     R"("n": -4096})",
-        R"("n": "4096"})",                    R"("n": 4096, "vector_width": 4.0})",
+        R"("n": 4096, "times": 4.5})",
+        R"("n": 4096, "times": -1})",
+        R"("n": 4096, "times": 4294967297})",
+        R"("n": 4096, "work_group_size": 1e300})",
+        R"("n": 1e300})",
+        R"("n": -4096})",
+        R"("n": "4096"})",
+        R"("n": 4096, "vector_width": 4.0})",
     };
     for (const char* value : bad) {
         INFO(value);
