@@ -1,5 +1,5 @@
 // `clreduce-perf accuracy`: the relative error of every floating-point sum mode against the
-// exact sum (tests/support/exact_float_sum), on data sets built to be hard to sum, beside
+// exact sum (reference/exact_float_sum), on data sets built to be hard to sum, beside
 // cv::sum on a cv::Mat and on a cv::UMat, with the median time of each so the cost of
 // determinism, compensation and correct rounding is stated.
 #include <algorithm>
@@ -15,11 +15,11 @@
 #include <clreduce/clreduce.hpp>
 #include <nlohmann/json.hpp>
 
-#include "adversarial_data.hpp"
 #include "commands.hpp"
-#include "exact_float_sum.hpp"
-#include "op_reference.hpp"
-#include "opencv_reference.hpp"
+#include "reference/adversarial_data.hpp"
+#include "reference/exact_float_sum.hpp"
+#include "reference/op_reference.hpp"
+#include "reference/opencv_reference.hpp"
 #include "timing.hpp"
 
 namespace clreduce::perf {

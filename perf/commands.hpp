@@ -5,8 +5,8 @@
 
 #include <clreduce/element_type.hpp>
 
-#include "adversarial_data.hpp"
 #include "output_files.hpp"
+#include "reference/adversarial_data.hpp"
 
 namespace CLI {
 class App;

@@ -17,7 +17,8 @@
 #include "embedded_perf_kernels.hpp"
 #include "output_files.hpp"
 #include "read_only_kernel.hpp"
-#include "reference.hpp"
+#include "reference/random_values.hpp"
+#include "reference/with_element_type.hpp"
 #include "result_check.hpp"
 #include "timing.hpp"
 

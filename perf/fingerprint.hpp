@@ -1,6 +1,6 @@
 #pragma once
 // FNV-1a hash of a data set's bytes: clreduce-cub-sum reports it so that compare can tell
-// that it summed the same data (its generator is tests/support's random_values, compiled in).
+// that it summed the same data (its generator is reference/random_values, linked in).
 #include <cstdint>
 #include <cstdio>
 #include <string>

@@ -13,9 +13,11 @@
 #include <CLI/CLI.hpp>
 #include <clreduce/clreduce.hpp>
 
-#include "child_process.hpp"
 #include "commands.hpp"
-#include "reference.hpp"
+#include "reference/child_process.hpp"
+#include "reference/expected_sum.hpp"
+#include "reference/random_values.hpp"
+#include "reference/with_element_type.hpp"
 #include "timing.hpp"
 
 namespace clreduce::perf {

@@ -8,7 +8,7 @@
 #include "compare_result.hpp"
 #include "competitors/competitor.hpp"
 #include "fingerprint.hpp"
-#include "reference.hpp"
+#include "reference/sum_reference.hpp"
 
 namespace clreduce::perf {
 

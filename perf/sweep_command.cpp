@@ -9,7 +9,10 @@
 #include <clreduce/clreduce.hpp>
 
 #include "commands.hpp"
-#include "reference.hpp"
+#include "reference/expected_sum.hpp"
+#include "reference/opencv_sum.hpp"
+#include "reference/random_values.hpp"
+#include "reference/with_element_type.hpp"
 #include "sweep_result.hpp"
 #include "timing.hpp"
 

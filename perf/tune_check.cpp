@@ -11,7 +11,8 @@
 #include <clreduce/tuning_data.hpp>
 
 #include "commands.hpp"
-#include "reference.hpp"
+#include "reference/sum_reference.hpp"
+#include "reference/with_element_type.hpp"
 #include "timing.hpp"
 #include "tune_check.hpp"
 

@@ -7,7 +7,8 @@
 
 #include "compare_result.hpp"
 #include "read_only_kernel.hpp"
-#include "reference.hpp"
+#include "reference/random_values.hpp"
+#include "reference/with_element_type.hpp"
 #include "result_check.hpp"
 #include "test_support.hpp"
 

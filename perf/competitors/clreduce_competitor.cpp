@@ -7,7 +7,7 @@
 
 #include "../timing.hpp"
 #include "competitor.hpp"
-#include "reference.hpp"
+#include "reference/with_element_type.hpp"
 
 namespace clreduce::perf {
 namespace {

@@ -1,4 +1,4 @@
-#include "child_process.hpp"
+#include "reference/child_process.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -14,7 +14,7 @@ namespace {
 
 // OCL_ICD_FILENAMES as it was before the first OpenCL call: ocl-icd splits the variable's
 // string in place (also the memory /proc/self/environ reads), so afterwards this process sees
-// only its first library (on the lent GPU machine: PoCL, not NVIDIA). Read at static
+// only its first library (with PoCL listed before NVIDIA: PoCL only). Read at static
 // initialisation, before main.
 const std::optional<std::string> initial_icd_files = [] {
     const char* value = std::getenv("OCL_ICD_FILENAMES");

@@ -1,7 +1,8 @@
 #pragma once
 // OpenCV's answers for the cases it has: cv::sum, cv::mean, cv::minMaxLoc,
 // cv::countNonZero, cv::norm on a cv::Mat, and cv::sum on a cv::UMat (OpenCV's OpenCL).
-// The library never links OpenCV; only tests/ and perf/ do, through this file.
+// The library never links OpenCV; only the tests and the perf tool do, through this file and
+// opencv_sum.hpp.
 //
 // Element types: OpenCV's Mat depths are CV_8U (uint8_t), CV_8S (int8_t), CV_16U
 // (uint16_t), CV_16S (int16_t), CV_32S (int32_t), CV_32F (float), CV_64F (double). There is

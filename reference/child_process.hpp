@@ -1,6 +1,7 @@
 #pragma once
 // Runs this very program again in a child process, for what one process cannot show: that a
-// second process finds the first one's disk caches (Linux: /proc/self/exe).
+// second process finds the first one's disk caches (Linux: /proc/self/exe). Used by the tests
+// and by `clreduce-perf first-result`, which times fresh processes.
 #include <optional>
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "adversarial_data.hpp"
+#include "reference/adversarial_data.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "exact_float_sum.hpp"
+#include "reference/exact_float_sum.hpp"
 
 namespace clreduce::testing {
 namespace {

@@ -1,6 +1,6 @@
 #include <climits>
 
-#include "reference.hpp"
+#include "reference/opencv_sum.hpp"
 
 #ifdef CLREDUCE_HAVE_OPENCV
 #include <opencv2/core.hpp>

@@ -1,4 +1,4 @@
-#include "op_reference.hpp"
+#include "reference/op_reference.hpp"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "opencv_reference.hpp"
+#include "reference/opencv_reference.hpp"
 
 #include <algorithm>
 #include <chrono>

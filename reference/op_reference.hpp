@@ -17,7 +17,7 @@
 
 #include <clreduce/element_type.hpp>
 
-#include "exact_float_sum.hpp"
+#include "reference/exact_float_sum.hpp"
 
 namespace clreduce::testing {
 

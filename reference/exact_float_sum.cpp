@@ -1,4 +1,4 @@
-#include "exact_float_sum.hpp"
+#include "reference/exact_float_sum.hpp"
 
 #include <cmath>
 #include <cstdio>
