@@ -10,7 +10,7 @@ endif()
 target_sources(clreduce-tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/test_svg_plot.cpp
                                      ${CMAKE_CURRENT_LIST_DIR}/test_result_check.cpp
                                      ${CMAKE_CURRENT_LIST_DIR}/test_compare_report.cpp)
-target_link_libraries(clreduce-tests PRIVATE clreduce_perf_common)
+target_link_libraries(clreduce-tests PRIVATE clreduce_perf_support)
 
 find_program(CLREDUCE_XMLLINT xmllint DOC "xmllint (Debian: libxml2-utils), checks the perf tool's SVG")
 if(NOT CLREDUCE_XMLLINT)

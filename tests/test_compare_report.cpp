@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "compare_result.hpp"
-#include "read_only_kernel.hpp"
+#include "measure/read_only_kernel.hpp"
+#include "measure/result_check.hpp"
 #include "reference/random_values.hpp"
 #include "reference/with_element_type.hpp"
-#include "result_check.hpp"
+#include "report/compare_result.hpp"
 #include "test_support.hpp"
 
 using namespace clreduce;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "result_check.hpp"
+#include "measure/result_check.hpp"
 
 using namespace clreduce;
 using namespace clreduce::perf;

@@ -3,7 +3,7 @@
 
 #include <clreduce/error.hpp>
 
-#include "svg_plot.hpp"
+#include "report/svg_plot.hpp"
 
 using namespace clreduce::perf;
 

@@ -5,8 +5,8 @@
 // calls.
 #include <fmt/format.h>
 
-#include "../timing.hpp"
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/timing.hpp"
 #include "reference/with_element_type.hpp"
 
 namespace clreduce::perf {

@@ -10,9 +10,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../fingerprint.hpp"
 #include "cub_sum.hpp"
 #include "reference/random_values.hpp"
+#include "report/fingerprint.hpp"
 
 namespace {
 

@@ -1,7 +1,8 @@
 #pragma once
-// perf/call_floor.cl's floor_read, the device's read bandwidth: one grid-stride pass of 16-byte
-// loads over a buffer, compute units x 16 groups of 256 work-items. `floor` times it on a
-// large buffer, `compare` on each competitor's buffer, as the bound a reduction can approach.
+// perf/measure/read_only.cl's floor_read, the device's read bandwidth: one grid-stride pass of
+// 16-byte loads over a buffer, compute units x 16 groups of 256 work-items. clreduce-floor times
+// it on a large buffer, `compare` on each competitor's buffer, as the bound a reduction can
+// approach.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ namespace clreduce::perf {
 class ReadOnlyKernel {
 public:
     ReadOnlyKernel() = default;
-    // program: perf/call_floor.cl built for the device `info` describes.
+    // program: perf/measure/read_only.cl built for the device `info` describes.
     ReadOnlyKernel(const cl::Program& program, const DeviceInfo& info);
 
     // Device times in µs (profiling events) of `repeats` passes after one warm-up, each reading

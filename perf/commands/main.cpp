@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
 
 namespace {
 

@@ -12,9 +12,8 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
-#include "timing.hpp"
-#include "tune_check.hpp"
+#include "commands/commands.hpp"
+#include "measure/timing.hpp"
 
 namespace clreduce::perf {
 namespace {

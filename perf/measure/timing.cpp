@@ -1,4 +1,4 @@
-#include "timing.hpp"
+#include "measure/timing.hpp"
 
 #include <clreduce/device_selection.hpp>
 #include <clreduce/error.hpp>

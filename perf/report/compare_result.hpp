@@ -42,7 +42,7 @@ struct CompareRow {
     bool ran() const { return error.empty(); }
 };
 
-// The read-only kernel (perf/read_only_kernel.hpp) on the competitors' buffer at one n: the
+// The read-only kernel (perf/measure/read_only_kernel.hpp) on the competitors' buffer at one n: the
 // device's read bandwidth over the same bytes, which a reduction can approach but not pass.
 struct ReadOnlyRow {
     std::uint64_t n = 0;
@@ -71,8 +71,8 @@ struct CompareResult {
     const ReadOnlyRow* find_read_only(std::uint64_t n) const;
     // n * sizeof(T) / the row's device time, in GB/s; empty without a device time.
     std::optional<double> device_gbps(const CompareRow& row) const;
-    // device_gbps / the read-only kernel's GB/s at the same n (issue 5's target for clreduce:
-    // >= 0.97 at n = 2^30); empty when either is missing.
+    // device_gbps / the read-only kernel's GB/s at the same n (clreduce's target: >= 0.97 at
+    // n = 2^30); empty when either is missing.
     std::optional<double> read_only_fraction(const CompareRow& row) const;
     // competitor time / clreduce time at the same n; empty when either is missing.
     std::optional<double> speedup_wall(const CompareRow& row) const;

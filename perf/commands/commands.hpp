@@ -1,15 +1,20 @@
 #pragma once
+// clreduce-perf's commands: the options each takes and the function that runs it.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <clreduce/element_type.hpp>
 
-#include "output_files.hpp"
 #include "reference/adversarial_data.hpp"
+#include "report/output_files.hpp"
 
 namespace CLI {
 class App;
+}
+
+namespace clreduce {
+class Reducer;
 }
 
 namespace clreduce::perf {
@@ -94,6 +99,10 @@ int run_accuracy(const AccuracyOptions& options);
 int run_first_result(FirstResultOptions options);
 int run_compare(const CompareOptions& options);
 int run_tune(const TuneCommandOptions& options);
+// tune --check (called by run_tune): measures, prints the table and the summary, writes
+// o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate
+// gave a wrong result.
+int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o);
 int run_floor(const FloorOptions& options);
 
 }  // namespace clreduce::perf

@@ -2,7 +2,7 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
 
 namespace clreduce::perf {
 

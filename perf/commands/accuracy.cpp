@@ -15,12 +15,12 @@
 #include <clreduce/clreduce.hpp>
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
+#include "measure/timing.hpp"
 #include "reference/adversarial_data.hpp"
 #include "reference/exact_float_sum.hpp"
 #include "reference/op_reference.hpp"
 #include "reference/opencv_reference.hpp"
-#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -188,7 +188,7 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
 int run_accuracy(const AccuracyOptions& o) {
     Reducer reducer = profiling_reducer(o.device);
     const DeviceInfo& d = reducer.device_info();
-    // 2^28 elements on a GPU (the size); a CPU device gets 2^22 to stay quick.
+    // 2^28 elements on a GPU; a CPU device gets 2^22 to stay quick.
     const std::uint64_t n = o.n ? o.n : d.is_gpu() ? (1ull << 28) : (1ull << 22);
     std::cout << "clreduce-perf accuracy: relative error |result - exact| / |exact| against the exact sum\n"
               << "device: " << d.platform_name << " / " << d.name << " (driver " << d.driver_version << ")\n"

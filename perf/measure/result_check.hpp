@@ -5,10 +5,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "compare_result.hpp"
 #include "competitors/competitor.hpp"
-#include "fingerprint.hpp"
 #include "reference/sum_reference.hpp"
+#include "report/compare_result.hpp"
+#include "report/fingerprint.hpp"
 
 namespace clreduce::perf {
 

@@ -1,4 +1,4 @@
-#include "svg_plot.hpp"
+#include "report/svg_plot.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
 
-#include "output_files.hpp"
+#include "report/output_files.hpp"
 
 namespace clreduce::perf {
 

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare_result.hpp"
-#include "csv.hpp"
-#include "output_files.hpp"
-#include "svg_plot.hpp"
+#include "report/compare_result.hpp"
+#include "report/csv.hpp"
+#include "report/output_files.hpp"
+#include "report/svg_plot.hpp"
 
 namespace clreduce::perf {
 
@@ -103,7 +103,7 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
         else
             fmt::print(out, "  {:<9} skipped: {}\n", c.name, c.unavailable);
     }
-    fmt::print(out, "  {:<9} perf/call_floor.cl's floor_read over the same buffer, {} (device time only)\n",
+    fmt::print(out, "  {:<9} perf/measure/read_only.cl's floor_read over the same buffer, {} (device time only)\n",
                "read-only", r.read_only_detail);
     fmt::print(out,
                "\nwall = synchronous call (launch + result on the host), timed in a loop of calls that do nothing else;\n"
@@ -243,7 +243,7 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
                                 {"dropped", r.dropped},
                                 {"competitors", competitors},
                                 {"results", rows},
-                                {"read_only", {{"kernel", "floor_read (perf/call_floor.cl)"},
+                                {"read_only", {{"kernel", "floor_read (perf/measure/read_only.cl)"},
                                                {"launch", r.read_only_detail},
                                                {"rows", read_only}}},
                                 {"clreduce_correct", r.clreduce_correct()}};

@@ -13,12 +13,12 @@
 #include <CLI/CLI.hpp>
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
+#include "measure/timing.hpp"
 #include "reference/child_process.hpp"
 #include "reference/expected_sum.hpp"
 #include "reference/random_values.hpp"
 #include "reference/with_element_type.hpp"
-#include "timing.hpp"
 
 namespace clreduce::perf {
 namespace {

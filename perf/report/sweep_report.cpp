@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "csv.hpp"
-#include "svg_plot.hpp"
-#include "sweep_result.hpp"
+#include "report/csv.hpp"
+#include "report/svg_plot.hpp"
+#include "report/sweep_result.hpp"
 
 namespace clreduce::perf {
 

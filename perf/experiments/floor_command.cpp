@@ -13,11 +13,11 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
-#include "embedded_perf_kernels.hpp"
-#include "output_files.hpp"
-#include "read_only_kernel.hpp"
-#include "timing.hpp"
+#include "commands/commands.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/read_only_kernel.hpp"
+#include "measure/timing.hpp"
+#include "report/output_files.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -64,7 +64,7 @@ public:
         touch_ = cl::Kernel(program, "floor_touch");
         touch2_ = cl::Kernel(program, "floor_touch");
         busy_ = cl::Kernel(program, "floor_busy");
-        read_ = ReadOnlyKernel(program, DeviceInfo::query(device));
+        read_ = ReadOnlyKernel(build_perf_program(context_, device, "read_only.cl"), DeviceInfo::query(device));
         result_ = cl::Buffer(context_, CL_MEM_READ_WRITE, 64);
         pinned_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
         pinned_host_ = static_cast<std::int64_t*>(

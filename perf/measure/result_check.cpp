@@ -1,4 +1,4 @@
-#include "result_check.hpp"
+#include "measure/result_check.hpp"
 
 #include <cmath>
 

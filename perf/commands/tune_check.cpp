@@ -10,11 +10,11 @@
 #include <clreduce/clreduce.hpp>
 #include <clreduce/tuning_data.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
+#include "measure/timing.hpp"
 #include "reference/sum_reference.hpp"
 #include "reference/with_element_type.hpp"
-#include "timing.hpp"
-#include "tune_check.hpp"
+#include "report/tune_check_result.hpp"
 
 namespace clreduce::perf {
 namespace {

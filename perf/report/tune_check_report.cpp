@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "csv.hpp"
-#include "output_files.hpp"
-#include "timing.hpp"
-#include "tune_check.hpp"
+#include "measure/timing.hpp"
+#include "report/csv.hpp"
+#include "report/output_files.hpp"
+#include "report/tune_check_result.hpp"
 
 namespace clreduce::perf {
 

@@ -1,6 +1,6 @@
 #pragma once
-// clreduce-perf tune --check: how close each tuned `times` is to the best of an exhaustive
-// sweep of `times` (the other parameters as tuned), measured in interleaved rounds.
+// What `clreduce-perf tune --check` measured: how close each tuned `times` is to the best of an
+// exhaustive sweep of `times` (the other parameters as tuned), measured in interleaved rounds.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,9 +8,6 @@
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
-#include <clreduce/reducer.hpp>
-
-#include "commands.hpp"
 
 namespace clreduce::perf {
 
@@ -47,10 +44,6 @@ struct CheckReport {
     std::vector<std::string> notes;  // types with nothing to check, and why
     std::size_t passed() const;
 };
-
-// Measures, prints the table and the summary, writes o.out.csv / o.out.json. Returns 0 (also
-// when buckets fail the 2%), 1 when some candidate gave a wrong result.
-int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o);
 
 void print_check_header();
 void print_check_row(const CheckRow& row);

@@ -1,4 +1,4 @@
-#include "read_only_kernel.hpp"
+#include "measure/read_only_kernel.hpp"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 
 #include <clreduce/error.hpp>
 
-#include "timing.hpp"
+#include "measure/timing.hpp"
 
 namespace clreduce::perf {
 

@@ -8,13 +8,13 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
+#include "commands/commands.hpp"
+#include "measure/timing.hpp"
 #include "reference/expected_sum.hpp"
 #include "reference/opencv_sum.hpp"
 #include "reference/random_values.hpp"
 #include "reference/with_element_type.hpp"
-#include "sweep_result.hpp"
-#include "timing.hpp"
+#include "report/sweep_result.hpp"
 
 namespace clreduce::perf {
 namespace {

@@ -11,16 +11,16 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "commands.hpp"
-#include "compare_result.hpp"
+#include "commands/commands.hpp"
 #include "competitors/competitor.hpp"
-#include "embedded_perf_kernels.hpp"
-#include "output_files.hpp"
-#include "read_only_kernel.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/read_only_kernel.hpp"
+#include "measure/result_check.hpp"
+#include "measure/timing.hpp"
 #include "reference/random_values.hpp"
 #include "reference/with_element_type.hpp"
-#include "result_check.hpp"
-#include "timing.hpp"
+#include "report/compare_result.hpp"
+#include "report/output_files.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -119,7 +119,7 @@ int run_compare(const CompareOptions& o) {
     result.sizes = fitting_sizes(o.sizes, result.device, o.type, result.dropped);
     if (result.sizes.empty()) throw InvalidArgument(fmt::format("no n fits the device: {}", fmt::join(result.dropped, "; ")));
     const cl::Device device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
-    ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), device, "call_floor.cl"), result.device);
+    ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), device, "read_only.cl"), result.device);
     result.read_only_detail = read_only.geometry();
 
     CompareSetup setup;

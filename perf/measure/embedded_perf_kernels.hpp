@@ -1,5 +1,6 @@
 #pragma once
-// The perf tool's own OpenCL files (perf/*.cl), embedded at build time like the library's.
+// The perf tools' own OpenCL files, embedded at build time like the library's: each executable
+// embeds those it builds (perf/CMakeLists.txt, clreduce_perf_embed_kernels), by file name.
 #include <string>
 #include <string_view>
 #include <vector>
