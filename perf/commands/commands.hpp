@@ -83,15 +83,6 @@ struct AccuracyOptions {
     bool skip_opencv = false;
 };
 
-struct FloorOptions {
-    std::string device;
-    int repeats = 200;
-    std::vector<std::uint64_t> sizes = {1ull << 10, 1ull << 20};  // clreduce's own call at these n
-    std::uint64_t read_bytes = 4ull << 30;                        // the read-only kernel's span
-    std::string json;
-    int trace = 0;  // calls of int32 sum at each n printed one by one: time and the read's wait
-};
-
 // Each returns the process exit code.
 int run_devices();
 int run_sweep(const SweepOptions& options);
@@ -103,6 +94,5 @@ int run_tune(const TuneCommandOptions& options);
 // o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate
 // gave a wrong result.
 int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o);
-int run_floor(const FloorOptions& options);
 
 }  // namespace clreduce::perf

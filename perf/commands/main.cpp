@@ -92,16 +92,6 @@ int main(int argc, char** argv) {
     tune_check->excludes(tune_cmd->get_option("--show"))->excludes(tune_cmd->get_option("--reset"));
     tune_cmd->add_option("--csv", tune.out.csv, "With --check: also write the rows as CSV to this file")->needs(tune_check);
     tune_cmd->add_option("--json", tune.out.json, "With --check: also write the rows and every candidate as JSON to this file")->needs(tune_check);
-    clreduce::perf::FloorOptions floor;
-    auto* floor_cmd = app.add_subcommand("floor", "What bounds a synchronous call: raw OpenCL launch and read costs, clreduce's call, read bandwidth");
-    floor_cmd->add_option("-d,--device", floor.device, "Device (as for sweep)");
-    floor_cmd->add_option("-r,--repeats", floor.repeats, "Timed calls per row")->capture_default_str()->check(CLI::Range(5, 100000));
-    floor_cmd->add_option("-n,--n", floor.sizes, "Sizes of clreduce's own calls")->capture_default_str();
-    floor_cmd->add_option("--read-bytes", floor.read_bytes, "Bytes the read-only kernel reads (capped by the device)")->capture_default_str();
-    floor_cmd->add_option("--json", floor.json, "Also write the rows as JSON to this file");
-    floor_cmd->add_option("--trace", floor.trace,
-                          "After the rows, time this many int32 sums at each n one by one (how paced reads learn)")
-        ->check(CLI::Range(0, 100000));
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -120,7 +110,6 @@ int main(int argc, char** argv) {
             return clreduce::perf::run_compare(compare);
         }
         if (app.got_subcommand("tune")) return clreduce::perf::run_tune(tune);
-        if (floor_cmd->parsed()) return clreduce::perf::run_floor(floor);
         sweep.type = clreduce::parse_type(type_name);
         return clreduce::perf::run_sweep(sweep);
     } catch (const std::invalid_argument& e) {  // an unknown data set name, a type a command does not take
