@@ -14,6 +14,7 @@
 
 #include "commands/commands.hpp"
 #include "measure/timing.hpp"
+#include "report/output_files.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -59,15 +60,6 @@ private:
     int last_tenth_ = -1;
 };
 
-std::string size_name(std::uint64_t n) {
-    if (n != 0 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while ((1ull << k) != n) ++k;
-        return "2^" + std::to_string(k);
-    }
-    return std::to_string(n);
-}
-
 template <class T>
 std::string field(const std::optional<T>& value) {
     if (!value) return "-";
@@ -87,7 +79,7 @@ void print_entries(const std::vector<TunedEntry>& entries, bool timed) {
     std::cout << "\n";
     for (const TunedEntry& e : entries) {
         std::cout << std::left << std::setw(9) << type_name(e.type) << std::setw(10) << family_name(e.family)
-                  << std::right << std::setw(7) << size_name(e.n) << std::setw(7) << field(e.params.times)
+                  << std::right << std::setw(7) << size_label(e.n) << std::setw(7) << field(e.params.times)
                   << std::setw(6) << field(e.params.work_group_size) << std::setw(8) << field(e.params.stride)
                   << std::setw(5) << field(e.params.vector_width) << std::setw(13) << field(e.params.inter_group);
         if (timed) {
@@ -144,7 +136,7 @@ int run_tune(const TuneCommandOptions& o) {
     ProgressBar bar;
     options.progress = [&](const TuneProgress& p) { bar(p); };
 
-    std::cout << "sizes " << size_name(o.min_n) << " .. " << size_name(o.max_n) << " in powers of 4, "
+    std::cout << "sizes " << size_label(o.min_n) << " .. " << size_label(o.max_n) << " in powers of 4, "
               << (o.quick ? "quick search, " : "") << "family additive (measured with sum)"
               << (o.dry_run ? ", dry run: nothing is saved" : "") << "\n\n";
     interrupted.store(false);
