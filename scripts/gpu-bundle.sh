@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds clreduce here (Debian 12) for a machine that has an OpenCL driver but none of the
-# build dependencies (the lent GPU machine: no CLHPP, Catch2, CLI11, C++ OpenCV or CLBlast, no
-# network). Writes .gpu/: the binaries, and lib/ with their non-system shared libraries
-# (OpenCV, CLBlast, fmt, ... for clreduce-perf compare).
-# Then scripts/gpu-run.sh runs there. .gpu/ is ignored by git; carry it.
+# Builds clreduce here (Debian 12) for a GPU machine with the NVIDIA driver but no build tools
+# (no compiler, CLHPP, Catch2, CLI11, C++ OpenCV or CLBlast, no network). Writes .gpu/: the
+# binaries, and lib/ with their non-system shared libraries (OpenCV, CLBlast, fmt, ... for
+# clreduce-perf compare). Copy the repository with .gpu/ (ignored by git) to that machine and
+# run scripts/gpu-run.sh there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.gpu
@@ -11,7 +11,8 @@ out=$root/.gpu
 CLREDUCE_BUILD_DIR=$out/build "$root/scripts/build.sh"
 rm -rf "$out/bin" "$out/lib"
 mkdir -p "$out/bin" "$out/lib"
-cp "$out/build/perf/clreduce-perf" "$out/build/tests/clreduce-tests" "$out/build/examples/clreduce-example" "$out/bin/"
+cp "$out/build/perf/clreduce-perf" "$out/build/perf/clreduce-floor" "$out/build/tests/clreduce-tests" \
+  "$out/build/examples/clreduce-example" "$out/bin/"
 # The CUB comparator of `clreduce-perf compare`, built where nvcc is found (CUDA runtime linked
 # statically: the target's driver is all it needs).
 if [ -x "$out/build/perf/clreduce-cub-sum" ]; then

@@ -6,7 +6,7 @@
 
 #include <clreduce/clreduce.hpp>
 
-#include "op_reference.hpp"
+#include "reference/op_reference.hpp"
 
 namespace clreduce::test {
 

@@ -16,10 +16,10 @@
 #include <optional>
 #include <thread>
 
-#include "adversarial_data.hpp"
-#include "exact_float_sum.hpp"
 #include "float_ops.hpp"
-#include "op_reference.hpp"
+#include "reference/adversarial_data.hpp"
+#include "reference/exact_float_sum.hpp"
+#include "reference/op_reference.hpp"
 #include "test_support.hpp"
 
 namespace ct = clreduce::testing;

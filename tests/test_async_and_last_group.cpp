@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include <reference.hpp>
+#include <reference/sum_reference.hpp>
 
 #include "test_ops_support.hpp"
 

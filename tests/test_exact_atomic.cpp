@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include <reference.hpp>
+#include <reference/sum_reference.hpp>
 
 #include "ops/exact_state.hpp"  // src/
 #include "kernels/kernel_spec.hpp"  // src/

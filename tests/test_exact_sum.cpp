@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "exact_float_sum.hpp"
+#include "reference/exact_float_sum.hpp"
 #include "test_support.hpp"
 
 using clreduce::testing::ExactSum;

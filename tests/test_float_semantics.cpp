@@ -13,9 +13,9 @@
 #include <limits>
 #include <random>
 
-#include "adversarial_data.hpp"
 #include "float_ops.hpp"
-#include "op_reference.hpp"
+#include "reference/adversarial_data.hpp"
+#include "reference/op_reference.hpp"
 #include "test_support.hpp"
 
 namespace ct = clreduce::testing;

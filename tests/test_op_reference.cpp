@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "adversarial_data.hpp"
-#include "op_reference.hpp"
-#include "opencv_reference.hpp"
-#include "reference.hpp"
+#include "reference/adversarial_data.hpp"
+#include "reference/op_reference.hpp"
+#include "reference/opencv_reference.hpp"
+#include "reference/opencv_sum.hpp"
 #include "test_support.hpp"
 
 namespace ct = clreduce::testing;

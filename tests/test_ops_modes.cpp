@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <adversarial_data.hpp>
+#include <reference/adversarial_data.hpp>
 
 #include "test_ops_support.hpp"
 

@@ -12,8 +12,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <op_reference.hpp>
-#include <opencv_reference.hpp>
+#include <reference/op_reference.hpp>
+#include <reference/opencv_reference.hpp>
 
 #include "test_support.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <reference.hpp>
+#include <reference/sum_reference.hpp>
 
 #include "delivery/result_read.hpp"  // src/
 #include "test_ops_support.hpp"

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "op_reference.hpp"
+#include "reference/op_reference.hpp"
 #include "test_support.hpp"
 
 using namespace clreduce;

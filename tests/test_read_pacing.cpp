@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <reference.hpp>
+#include <reference/sum_reference.hpp>
 
 #include "delivery/read_pacing.hpp"  // src/
 #include "test_ops_support.hpp"

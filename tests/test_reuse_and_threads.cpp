@@ -8,8 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "child_process.hpp"
-#include "reference.hpp"
+#include "reference/child_process.hpp"
+#include "reference/random_values.hpp"
+#include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 
 using namespace clreduce;

@@ -4,7 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "reference.hpp"
+#include "reference/random_values.hpp"
+#include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 
 using namespace clreduce;

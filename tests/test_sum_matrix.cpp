@@ -3,7 +3,9 @@
 // and cv::sum.
 #include <catch2/catch.hpp>
 
-#include "reference.hpp"
+#include "reference/expected_sum.hpp"
+#include "reference/random_values.hpp"
+#include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 
 using namespace clreduce;

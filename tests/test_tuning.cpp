@@ -11,7 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "reference.hpp"
+#include "reference/random_values.hpp"
+#include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 #include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
 #include "plan/planner.hpp"  // src/

@@ -1,8 +1,8 @@
-// The paper's naive kernel (perf/naive_sum.cl): one launch over the elements, then launches
+// The paper's naive kernel (perf/competitors/naive_sum.cl): one launch over the elements, then launches
 // over the partials until one value is left; the host reads that value.
-#include "../embedded_perf_kernels.hpp"
-#include "../timing.hpp"
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/timing.hpp"
 
 namespace clreduce::perf {
 namespace {
