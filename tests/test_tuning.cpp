@@ -14,6 +14,7 @@
 #include "reference/random_values.hpp"
 #include "reference/sum_reference.hpp"
 #include "test_support.hpp"
+#include "tuning/tuner_final_stage.hpp"  // src/: times_sweep
 #include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
 #include "plan/planner.hpp"  // src/
 

@@ -8,12 +8,13 @@
 #include <set>
 
 #include <clreduce/clreduce.hpp>
-#include <clreduce/tuning_data.hpp>
 
 #include "commands/commands.hpp"
 #include "measure/timing.hpp"
 #include "reference/sum_reference.hpp"
 #include "reference/with_element_type.hpp"
+#include "tuning/tuner_final_stage.hpp"  // src/: times_sweep
+#include "tuning/tuning_data.hpp"        // src/: the tuner's data
 #include "report/tune_check_result.hpp"
 
 namespace clreduce::perf {

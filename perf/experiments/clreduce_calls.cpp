@@ -31,8 +31,10 @@ FloorData floor_data(const Reducer& reducer, std::uint64_t n, std::uint32_t seed
 }  // namespace
 
 template <class T>
-FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label) {
+FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label,
+                       ResultDelivery delivery) {
     Reducer reducer(device);
+    reducer.set_result_delivery(delivery);
     const FloorData data = floor_data<T>(reducer, n, 11);
     const cl::Buffer& buffer = data.buffer;
     const long double expected = data.expected;
@@ -102,8 +104,9 @@ void trace_calls(const cl::Device& device, std::uint64_t n, int calls) {
     }
 }
 
-template FloorRow clreduce_call<std::int32_t>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string);
-template FloorRow clreduce_call<float>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string);
+template FloorRow clreduce_call<std::int32_t>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string,
+                                              ResultDelivery);
+template FloorRow clreduce_call<float>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string, ResultDelivery);
 template FloorRow clreduce_async_call<std::int32_t>(const cl::Device&, std::uint64_t, int, std::string, bool);
 template FloorRow clreduce_async_call<float>(const cl::Device&, std::uint64_t, int, std::string, bool);
 

@@ -37,32 +37,28 @@ int run_floor(const FloorOptions& options) {
         for (double target_us : {8.0, 10.0, 14.0})
             for (FloorRow& row : probe.wait_rows(options.repeats, target_us)) rows.push_back(std::move(row));
     }
-    // clreduce's sync call as it reads by default, then (on NVIDIA, where the defaults are
-    // polled and paced reads) each other way (README: CLREDUCE_READ_POLLING, CLREDUCE_READ_PACING)
-    // and the default again.
+    // clreduce's sync call as it delivers results by default, then (on NVIDIA, where the ways
+    // differ) each other way (ResultDelivery), and the default again: the first rows of a run
+    // can be slower (the GPU's clocks after the bandwidth and wait rows).
     struct ReadWay {
         const char* suffix;
-        const char* polling;
-        const char* pacing;
+        ResultDelivery delivery;
     };
-    std::vector<ReadWay> ways{{"", nullptr, nullptr}};
-    // The default again at the end: the first rows of a run can be slower (the GPU's clocks
-    // after the bandwidth and wait rows).
-    if (info.is_nvidia) ways.insert(ways.end(), {{", polled, unpaced", "1", "0"},
-                                                 {", blocking, paced", "0", "1"},
-                                                 {", blocking, unpaced", "0", "0"},
-                                                 {", default again", nullptr, nullptr}});
+    std::vector<ReadWay> ways{{"", ResultDelivery::automatic}};
+    if (info.is_nvidia) ways.insert(ways.end(), {{", polled, paced", ResultDelivery::polled_paced},
+                                                 {", polled, unpaced", ResultDelivery::polled},
+                                                 {", blocking, paced", ResultDelivery::paced},
+                                                 {", blocking, unpaced", ResultDelivery::blocking},
+                                                 {", default again", ResultDelivery::automatic}});
     for (const ReadWay& way : ways) {
-        if (way.polling != nullptr) ::setenv("CLREDUCE_READ_POLLING", way.polling, 1);
-        if (way.pacing != nullptr) ::setenv("CLREDUCE_READ_PACING", way.pacing, 1);
         for (std::uint64_t n : options.sizes) {
             rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {},
-                                                       fmt::format("clreduce sum int32, n = {}{}", n, way.suffix)));
+                                                       fmt::format("clreduce sum int32, n = {}{}", n, way.suffix),
+                                                       way.delivery));
             rows.push_back(clreduce_call<float>(device, n, options.repeats, {},
-                                                fmt::format("clreduce sum float32, n = {}{}", n, way.suffix)));
+                                                fmt::format("clreduce sum float32, n = {}{}", n, way.suffix),
+                                                way.delivery));
         }
-        ::unsetenv("CLREDUCE_READ_POLLING");
-        ::unsetenv("CLREDUCE_READ_PACING");
     }
     for (std::uint64_t n : options.sizes) {
         for (bool event : {true, false}) {

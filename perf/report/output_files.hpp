@@ -3,6 +3,8 @@
 #include <fstream>
 #include <string>
 
+#include <clreduce/tuning.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <clreduce/device_info.hpp>
@@ -28,14 +30,7 @@ inline nlohmann::json device_json(const DeviceInfo& d) {
             {"global_mem_bytes", d.global_mem_size}, {"max_alloc_bytes", d.max_alloc_size}};
 }
 
-// "2^k" for powers of two, else the number.
-inline std::string size_label(std::uint64_t n) {
-    if (n != 0 && (n & (n - 1)) == 0) {
-        int k = 0;
-        while ((std::uint64_t(1) << k) != n) ++k;
-        return "2^" + std::to_string(k);
-    }
-    return std::to_string(n);
-}
+// Sizes are named as the library names them: "2^k" for powers of two, else the number.
+inline std::string size_label(std::uint64_t n) { return size_name(n); }
 
 }  // namespace clreduce::perf
