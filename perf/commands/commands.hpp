@@ -41,6 +41,7 @@ struct CompareOptions {
     std::uint64_t seed = 20261121;
     std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf
     std::string self; // argv[0], to find clreduce-cub-sum beside it
+    ResultDelivery delivery = ResultDelivery::automatic;  // how clreduce's sync calls read their result
     OutputFiles out;
 };
 

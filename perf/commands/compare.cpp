@@ -108,7 +108,10 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-    const TimingReducers reducers = timing_reducers(o.device);
+    TimingReducers reducers = timing_reducers(o.device);
+    reducers.plain.set_result_delivery(o.delivery);
+    reducers.profiling.set_result_delivery(o.delivery);
+    fmt::print("clreduce's synchronous calls deliver their result: {}\n", to_string(o.delivery));
 
     CompareResult result;
     result.device = reducers.plain.device_info();

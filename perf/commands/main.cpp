@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
     compare_cmd->add_option("-r,--repeats", compare.repeats, "Timed calls per point (after one warm-up)")
         ->capture_default_str()->check(CLI::Range(1, 100000));
     compare_cmd->add_option("--seed", compare.seed, "Random seed of the data")->capture_default_str();
+    std::string compare_delivery = "automatic";
+    compare_cmd->add_option("--delivery", compare_delivery,
+                            "How clreduce's synchronous calls read their result: automatic, blocking, paced, polled "
+                            "or polled_paced")->capture_default_str();
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
     clreduce::perf::TuneCommandOptions tune;
@@ -106,6 +110,7 @@ int main(int argc, char** argv) {
         if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
         if (app.got_subcommand("compare")) {
             compare.type = clreduce::parse_type(compare_type);
+            compare.delivery = clreduce::parse_result_delivery(compare_delivery);
             compare.self = argv[0];
             return clreduce::perf::run_compare(compare);
         }
