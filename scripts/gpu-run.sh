@@ -43,6 +43,7 @@ want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
 step example "$bin/clreduce-example"
+step unit-tests "$bin/clreduce-unit-tests"
 step tests "$bin/clreduce-tests"
 fi
 if want huge; then
