@@ -56,7 +56,7 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
         throw InvalidArgument("result_offset " + std::to_string(result_offset) + " must be a multiple of " +
                               std::to_string(sizeof(R)) + " with room for the " + std::to_string(sizeof(R)) +
                               "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
-    if (count == 0 && job.op != Operation::sum)
+    if (count == 0 && !operation_info(job.op).empty_has_identity)
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
     Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
     KernelSpec first = first_spec(job, out);
@@ -115,22 +115,22 @@ sum_type_t<T> product_result(const Outcome& o) {
 }
 template <class T>
 T min_result(const Outcome& o) {
-    o.require_elements("min");
+    o.require_elements();
     return o.value<T>();
 }
 template <class T>
 T max_result(const Outcome& o) {
-    o.require_elements("max");
+    o.require_elements();
     return o.value<T>();
 }
 template <class T>
 MinMax<T> minmax_result(const Outcome& o) {
-    o.require_elements("minmax");
+    o.require_elements();
     return state_pair<T>(o.plan.accumulator, o.bits);
 }
 template <class T>
 ArgResult<T> arg_result(const Outcome& o) {
-    o.require_elements(o.kernel.op == KernelOp::argmin ? "argmin" : "argmax");
+    o.require_elements();
     return state_indexed<T>(o.plan.accumulator, o.bits);
 }
 template <class T>
@@ -139,8 +139,8 @@ std::uint64_t count_nonzero_result(const Outcome& o) {
 }
 template <class T>
 double mean_result(const Outcome& o) {
-    o.require_elements("mean");
-    return o.value<double>() / static_cast<double>(o.count);
+    o.require_elements();
+    return o.finalized();
 }
 template <class T>
 square_sum_t<T> sum_of_squares_result(const Outcome& o) {
@@ -152,7 +152,7 @@ double norm_l1_result(const Outcome& o) {
 }
 template <class T>
 double norm_l2_result(const Outcome& o) {
-    return o.count == 0 ? 0.0 : std::sqrt(o.value<double>());
+    return o.count == 0 ? 0.0 : o.finalized();
 }
 template <class T>
 double norm_inf_result(const Outcome& o) {
