@@ -16,7 +16,7 @@
 #include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 #include "tuning_support.hpp"
-#include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
+#include "tuning/tuning_table.hpp"  // src/: what a plan would take without the database
 #include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
