@@ -16,6 +16,7 @@
 #include "reference/sum_reference.hpp"
 #include "test_support.hpp"
 #include "tuning_support.hpp"
+#include "tuning/tuner_final_stage.hpp"  // src/: times_sweep
 #include "tuning/tuning_table.hpp"  // src/: what a plan would take without the database
 #include "plan/planner.hpp"  // src/
 
