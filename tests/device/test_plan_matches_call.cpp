@@ -283,4 +283,17 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
     }
 }
 
+TEST_CASE("times != power of two and the reducer's plan() agree with what sum uses", "[plan][sum]") {
+    Reducer& r = test::reducer();
+    LaunchParams params;
+    params.times = 3;
+    params.work_group_size = 8;
+    const std::vector<std::int32_t> data(10007, -3);
+    CallInfo info;
+    CHECK(r.sum(data, params, &info) == -30021);
+    const LaunchPlan planned = r.plan(ElementType::int32, data.size(), params);
+    CHECK(info.plan.describe() == planned.describe());
+    CHECK(info.kernel_events.size() == (planned.inter_group == InterGroup::second_pass ? 2u : 1u));
+}
+
 }  // namespace clreduce::test

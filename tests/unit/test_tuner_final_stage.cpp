@@ -7,7 +7,6 @@
 
 #include "test_support.hpp"
 #include "tuning/tuner_final_stage.hpp"  // src/
-#include "plan/planner.hpp"  // src/
 
 using namespace clreduce;
 using Catch::Matchers::Equals;

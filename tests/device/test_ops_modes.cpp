@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("float modes: deterministic, atomic and compensated sums with
     check_modes<TestType>();
 }
 
-TEST_CASE("float modes: correctly rounded is offered for sums (tests/test_accuracy.cpp); modes leave integers untouched",
+TEST_CASE("float modes: correctly rounded is offered for sums (device/test_accuracy.cpp); modes leave integers untouched",
           "[ops][modes][errors]") {
     Reducer& r = reducer();
     LaunchParams cr;
