@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Builds clreduce here (Debian 12) for a machine that has an OpenCL driver but none of the
-# build dependencies (the lent GPU machine: no CLHPP, Catch2, CLI11, C++ OpenCV or CLBlast, no
-# network). Writes .gpu/: the binaries, and lib/ with their non-system shared libraries
-# (OpenCV, CLBlast, fmt, ... for clreduce-perf compare).
-# Then scripts/gpu-run.sh runs there. .gpu/ is ignored by git; carry it.
+# Builds clreduce here (Debian 12) for a GPU machine with the NVIDIA driver but no build tools
+# (no compiler, CLHPP, Catch2, CLI11, C++ OpenCV or CLBlast, no network). Writes .gpu/: the
+# binaries, and lib/ with their non-system shared libraries (OpenCV, CLBlast, fmt, ... for
+# clreduce-perf compare). Copy the repository with .gpu/ (ignored by git) to that machine and
+# run scripts/gpu-run.sh there.
+# With a build folder as its argument (one scripts/build.sh made, e.g. build/) it bundles that
+# build instead of building afresh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.gpu
-"$root/scripts/install-deps.sh"
-CLREDUCE_BUILD_DIR=$out/build "$root/scripts/build.sh"
+if [ $# -ge 1 ]; then
+  build=$(cd "$1" && pwd)
+else
+  "$root/scripts/install-deps.sh"
+  build=$out/build
+  CLREDUCE_BUILD_DIR=$build "$root/scripts/build.sh"
+fi
 rm -rf "$out/bin" "$out/lib"
 mkdir -p "$out/bin" "$out/lib"
-cp "$out/build/perf/clreduce-perf" "$out/build/tests/clreduce-tests" "$out/build/examples/clreduce-example" "$out/bin/"
+cp "$build/perf/clreduce-perf" "$build/perf/clreduce-floor" "$build/tests/clreduce-tests" \
+  "$build/tests/unit/clreduce-unit-tests" "$build/examples/clreduce-example" "$out/bin/"
 # The CUB comparator of `clreduce-perf compare`, built where nvcc is found (CUDA runtime linked
 # statically: the target's driver is all it needs).
-if [ -x "$out/build/perf/clreduce-cub-sum" ]; then
-  cp "$out/build/perf/clreduce-cub-sum" "$out/bin/"
+if [ -x "$build/perf/clreduce-cub-sum" ]; then
+  cp "$build/perf/clreduce-cub-sum" "$out/bin/"
 else
   echo "gpu-bundle: no clreduce-cub-sum (no CUDA compiler here); compare will skip CUB"
 fi

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine from the repository root, after scripts/gpu-bundle.sh here:
+# Runs on a GPU machine with the NVIDIA driver but no build tools, from the repository root,
+# after scripts/gpu-bundle.sh has built .gpu/ on a machine with the build dependencies:
 # registers NVIDIA's OpenCL driver, then runs the example, the test suite, the sweeps and the
-# comparisons on the GPU. Every output goes into a results folder that is packed into ONE
-# ${OUT:-out}/results.tar.gz at the end (the device tool brings back at most 8 files), beside
-# a short summary.txt.
+# comparisons on the GPU. Every output goes into a results folder that is packed into one
+# results.tar.gz in the output folder ($OUT, default ./out), beside a short summary.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out}
-# The outputs are written outside $OUT and packed into it, so that $OUT holds two files only
-# (the device tool brings back at most 8), also when a call is stopped part-way.
+# The outputs are written into a scratch folder and packed into the output folder, so that it
+# holds two files only, also when a run is stopped part-way.
 work=$(mktemp -d)
 results=$work/results
 mkdir -p "$results" "$out" /tmp/vendors
@@ -29,21 +29,21 @@ step() {
   local rc=$?
   tail -n 3 "$results/$name.txt"
   echo "=== $name: exit $rc, $((SECONDS - start)) s" | tee -a "$summary"
-  # Packed after every step, so that a call stopped at its time limit still brings back all
-  # that was done.
+  # Packed after every step, so that a run stopped part-way still leaves all that was done.
   tar -czf "$out/results.tar.gz" -C "$work" results
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 # Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy first-result tune tune-check
-# sweeps sweep-plot compare. The default is what fits one call of the device tool (10
-# minutes): the test suite, the call floor, the sweeps and the comparisons for int32, float32,
-# int8 and float64 (docs/performance.md). Run "huge tune tune-check" in a call of its own.
+# sweeps sweep-plot compare. The default, under 10 minutes on an H100 or H200: the test
+# suite, the call floor, the sweeps and the comparisons for int32, float32, int8 and float64
+# (docs/performance.md). "huge tune tune-check" take longer; run them on their own.
 parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
 want() { [[ $parts == *" $1 "* ]]; }
 step devices "$bin/clreduce-perf" devices
 if want tests; then
 step example "$bin/clreduce-example"
+step unit-tests "$bin/clreduce-unit-tests"
 step tests "$bin/clreduce-tests"
 fi
 if want huge; then
@@ -53,9 +53,9 @@ if want first-result; then
 step first-result "$bin/clreduce-perf" first-result -r 7
 fi
 if want floor; then
-# What bounds a synchronous call: raw launch and read costs, clreduce's sync and async calls,
-# the device's read bandwidth.
-step floor "$bin/clreduce-perf" floor -r 300 -n 1024 -n 1048576 -n 16777216 --json "$results/floor.json"
+# What bounds a synchronous call (clreduce-floor, perf/experiments/): raw launch and read
+# costs, clreduce's sync and async calls, the device's read bandwidth.
+step floor "$bin/clreduce-floor" -r 300 -n 1024 -n 1048576 -n 16777216 --json "$results/floor.json"
 fi
 if want accuracy; then
 step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"

@@ -128,15 +128,15 @@ public:
     template <class T>
     cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
     template <class T>
     cl::Event min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
     template <class T>
     cl::Event max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
 
     // Product, in the accumulator (integers wrap around modulo 2^bits; empty range: 1).
     template <class T>
@@ -306,33 +306,46 @@ public:
 
     // Images (2-D, pitched, 1-4 interleaved channels; see Image): per-channel results like
     // cv::sum / cv::mean, and norms over all channels like cv::norm. Host pointers point at
-    // pixel (0, 0) and Image::offset must be 0 for them.
+    // pixel (0, 0) and Image::offset must be 0 for them. CallInfo gets the plan every channel
+    // runs and the kernel events of all channels.
     template <class T>
-    Channels<sum_type_t<T>> sum(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    Channels<sum_type_t<T>> sum(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<sum_type_t<T>> sum(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    Channels<sum_type_t<T>> sum(const T* data, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<double> mean(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    Channels<double> mean(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<double> mean(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    Channels<double> mean(const T* data, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> min(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    Channels<T> min(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> max(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {}) const;
+    Channels<T> max(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
     Channels<std::uint64_t> count_nonzero(const cl::Buffer& buffer, const Image& image,
-                                          const LaunchParams& params = {}) const;
+                                          const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    Channels<std::uint64_t> count_nonzero(const T* data, const Image& image, const LaunchParams& params = {}) const;
+    Channels<std::uint64_t> count_nonzero(const T* data, const Image& image, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     // norm_op: Operation::norm_l1, norm_l2 or norm_inf (else InvalidArgument).
     template <class T>
-    double norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params = {}) const;
+    double norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
     template <class T>
-    double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {}) const;
+    double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {},
+        CallInfo* info = nullptr) const;
 
 private:
     struct State;

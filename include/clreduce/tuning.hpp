@@ -67,14 +67,6 @@ private:
 // Entries clreduce ships for devices it was measured on (README), used below tuned entries.
 std::vector<TunedEntry> known_device_entries(const DeviceInfo& device);
 
-// The `times` values the tuner's final stage measures at n with `fixed`'s other parameters
-// (fixed.times is ignored), and `clreduce-perf tune --check` sweeps: every power of two from
-// 1 to kTimesSweepMax that makes a valid plan, up to the first that leaves a single work-group
-// (larger ones only add idle iterations to it).
-constexpr std::uint32_t kTimesSweepMax = 1024;
-std::vector<std::uint32_t> times_sweep(ElementType type, std::uint64_t n, const DeviceInfo& device,
-                                       const LaunchParams& fixed);
-
 // "2^24" for a power of two, else the decimal number: how sizes are named in tuning's
 // progress and reports.
 std::string size_name(std::uint64_t n);

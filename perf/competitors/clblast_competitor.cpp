@@ -1,5 +1,5 @@
 // CLBlast's xSUM (CLBlastSsum / CLBlastDsum) on the reducer's own queue and buffer.
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
 
 #ifdef CLREDUCE_HAVE_CLBLAST
 #include <clblast_c.h>

@@ -5,9 +5,9 @@
 // calls.
 #include <fmt/format.h>
 
-#include "../timing.hpp"
-#include "competitor.hpp"
-#include "reference.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/timing.hpp"
+#include "reference/with_element_type.hpp"
 
 namespace clreduce::perf {
 namespace {

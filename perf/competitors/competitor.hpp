@@ -33,7 +33,7 @@ struct Measurement {
     // Worst-case rounding of its floating-point accumulation: float32 or float64.
     ElementType accumulator = ElementType::float64;
     std::string note;  // e.g. the launch plan used
-    // Out-of-process competitors: FNV-1a of the data they summed (perf/fingerprint.hpp).
+    // Out-of-process competitors: FNV-1a of the data they summed (perf/report/fingerprint.hpp).
     std::optional<std::string> data_fingerprint;
 };
 

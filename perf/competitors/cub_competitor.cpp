@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
 
 namespace clreduce::perf {
 namespace {

@@ -1,28 +1,11 @@
-// The paper's naive kernel (perf/naive_sum.cl): one launch over the elements, then launches
+// The paper's naive kernel (perf/competitors/naive_sum.cl): one launch over the elements, then launches
 // over the partials until one value is left; the host reads that value.
-#include "../embedded_perf_kernels.hpp"
-#include "../timing.hpp"
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/timing.hpp"
 
 namespace clreduce::perf {
 namespace {
-
-std::string opencl_type(ElementType t) {
-    switch (t) {
-        case ElementType::int32: return "int";
-        case ElementType::uint32: return "uint";
-        case ElementType::int64: return "long";
-        case ElementType::uint64: return "ulong";
-        case ElementType::float32: return "float";
-        case ElementType::float64: return "double";
-        case ElementType::int8: return "char";
-        case ElementType::uint8: return "uchar";
-        case ElementType::int16: return "short";
-        case ElementType::uint16: return "ushort";
-        case ElementType::float16: break;
-    }
-    throw InvalidArgument("naive kernel: no OpenCL type for this element type");
-}
 
 class NaiveSum : public Competitor {
 public:
@@ -34,7 +17,7 @@ public:
         }
         accumulator_ = !is_floating(setup.type) ? (is_signed(setup.type) ? ElementType::int64 : ElementType::uint64)
                                                 : (d.has_fp64 ? ElementType::float64 : ElementType::float32);
-        std::string options = "-D NAIVE_T=" + opencl_type(setup.type) + " -D NAIVE_ACC=" + opencl_type(accumulator_);
+        std::string options = "-D NAIVE_T=" + std::string(opencl_type_name(setup.type)) + " -D NAIVE_ACC=" + std::string(opencl_type_name(accumulator_));
         if (accumulator_ == ElementType::float64) options += " -D NAIVE_FP64";
         const cl::Context& context = setup.reducer->context();
         const cl::Device device = setup.reducer->queue().getInfo<CL_QUEUE_DEVICE>();

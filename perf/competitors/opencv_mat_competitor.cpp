@@ -1,10 +1,10 @@
 // cv::sum on a cv::Mat: OpenCV's CPU sum (all its threads), the paper's CPU reference.
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
 
 #ifdef CLREDUCE_HAVE_OPENCV
 #include <climits>
 
-#include "opencv_types.hpp"
+#include "competitors/opencv_types.hpp"
 
 namespace clreduce::perf {
 namespace {

@@ -1,12 +1,12 @@
 // cv::sum on a cv::UMat: OpenCV's OpenCL sum, attached to the reducer's own context and device.
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
 
 #ifdef CLREDUCE_HAVE_OPENCV
 #include <climits>
 
 #include <opencv2/core/ocl.hpp>
 
-#include "opencv_types.hpp"
+#include "competitors/opencv_types.hpp"
 
 namespace clreduce::perf {
 namespace {

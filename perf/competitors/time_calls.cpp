@@ -1,7 +1,7 @@
 #include <chrono>
 
-#include "../timing.hpp"
-#include "competitor.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/timing.hpp"
 
 namespace clreduce::perf {
 namespace {

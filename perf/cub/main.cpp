@@ -10,9 +10,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../fingerprint.hpp"
 #include "cub_sum.hpp"
-#include "reference.hpp"
+#include "reference/random_values.hpp"
+#include "report/fingerprint.hpp"
 
 namespace {
 
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("-n,--n", sizes, "Number of elements; repeat for several")->required();
     app.add_option("-r,--repeats", repeats, "Timed calls after one warm-up")->capture_default_str();
-    app.add_option("--seed", seed, "Seed of tests/support's random_values")->capture_default_str();
+    app.add_option("--seed", seed, "Seed of the data generator (reference/random_values)")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     try {
         nlohmann::json doc = {{"device", perf::cub_sum::device_name()}, {"type", type}, {"repeats", repeats},

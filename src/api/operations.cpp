@@ -49,21 +49,21 @@ template <class T, class R>
 cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset,
                                     std::uint64_t count, const cl::Buffer& result, std::uint64_t result_offset,
                                     const LaunchParams& params, const std::vector<cl::Event>& wait,
-                                    bool make_event) {
+                                    bool make_event, CallInfo* call) {
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
     if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
         throw InvalidArgument("result_offset " + std::to_string(result_offset) + " must be a multiple of " +
                               std::to_string(sizeof(R)) + " with room for the " + std::to_string(sizeof(R)) +
                               "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
-    if (count == 0 && job.op != Operation::sum)
+    if (count == 0 && !operation_info(job.op).empty_has_identity)
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
-    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, nullptr);
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
     KernelSpec first = first_spec(job, out);
     first.device_result = true;
     first.result_type = element_traits<R>::type;
     auto slot = slots.acquire();
-    Chain chain = chain_for(*slot, nullptr, make_event);
+    Chain chain = chain_for(*slot, call, make_event);
     chain.wait_for(wait);
     const DeviceResult destination{&result, result_offset};
     reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
@@ -74,17 +74,17 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
 // One launch chain per channel over the pitched image: channel c reads element c of every pixel.
 template <class T>
 std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffer* buffer, const T* data,
-                                                 const Image& image, const LaunchParams& params) {
+                                                 const Image& image, const LaunchParams& params, CallInfo* call) {
     const std::uint64_t bytes = buffer != nullptr ? buffer_bytes(*buffer) : 0;
     const ImageLayout layout = image_layout(image, sizeof(T), buffer != nullptr ? &bytes : nullptr, data == nullptr);
     const std::uint64_t step = layout.step;
     const std::uint64_t span = layout.span;
     const std::uint64_t count = image.rows * image.cols;
     std::array<Outcome, 4> out;
-    out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, nullptr));
+    out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, call));
     if (count == 0) return out;
     auto slot = slots.acquire();
-    Chain chain = chain_for(*slot, nullptr);
+    Chain chain = chain_for(*slot, call);
     const cl::Buffer* input = buffer;
     if (buffer == nullptr) input = &upload(*slot, chain, data, span);
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
@@ -115,22 +115,22 @@ sum_type_t<T> product_result(const Outcome& o) {
 }
 template <class T>
 T min_result(const Outcome& o) {
-    o.require_elements("min");
+    o.require_elements();
     return o.value<T>();
 }
 template <class T>
 T max_result(const Outcome& o) {
-    o.require_elements("max");
+    o.require_elements();
     return o.value<T>();
 }
 template <class T>
 MinMax<T> minmax_result(const Outcome& o) {
-    o.require_elements("minmax");
+    o.require_elements();
     return state_pair<T>(o.plan.accumulator, o.bits);
 }
 template <class T>
 ArgResult<T> arg_result(const Outcome& o) {
-    o.require_elements(o.kernel.op == KernelOp::argmin ? "argmin" : "argmax");
+    o.require_elements();
     return state_indexed<T>(o.plan.accumulator, o.bits);
 }
 template <class T>
@@ -139,8 +139,8 @@ std::uint64_t count_nonzero_result(const Outcome& o) {
 }
 template <class T>
 double mean_result(const Outcome& o) {
-    o.require_elements("mean");
-    return o.value<double>() / static_cast<double>(o.count);
+    o.require_elements();
+    return o.finalized();
 }
 template <class T>
 square_sum_t<T> sum_of_squares_result(const Outcome& o) {
@@ -152,7 +152,7 @@ double norm_l1_result(const Outcome& o) {
 }
 template <class T>
 double norm_l2_result(const Outcome& o) {
-    return o.count == 0 ? 0.0 : std::sqrt(o.value<double>());
+    return o.count == 0 ? 0.0 : o.finalized();
 }
 template <class T>
 double norm_inf_result(const Outcome& o) {
@@ -205,23 +205,23 @@ CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
 template <class T>
 cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event) const {
+                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
     return state_->run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
-                                               params, wait, make_event);
+                                               params, wait, make_event, info);
 }
 template <class T>
 cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event) const {
+                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
     return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
-                                   make_event);
+                                   make_event, info);
 }
 template <class T>
 cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event) const {
+                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
     return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
-                                   make_event);
+                                   make_event, info);
 }
 
 template <class T>
@@ -259,13 +259,14 @@ sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std:
 
 #define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                        \
     template <class T>                                                                                           \
-    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params) const {  \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params), image.channels, \
+    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,           \
+                              CallInfo* info) const {                                                          \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params, info), image.channels, \
                                  NAME##_result<T>);                                                              \
     }                                                                                                            \
     template <class T>                                                                                           \
-    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params) const {             \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params), image.channels,  \
+    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const { \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels,  \
                                  NAME##_result<T>);                                                              \
     }
 CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
@@ -297,15 +298,17 @@ void require_norm(Operation op) {
 }  // namespace
 
 template <class T>
-double Reducer::norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params) const {
+double Reducer::norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params,
+                     CallInfo* info) const {
     require_norm(norm_op);
-    return combine_norms(state_->run_image<T>(job_of(norm_op), &buffer, nullptr, image, params), image.channels,
+    return combine_norms(state_->run_image<T>(job_of(norm_op), &buffer, nullptr, image, params, info), image.channels,
                          norm_op);
 }
 template <class T>
-double Reducer::norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params) const {
+double Reducer::norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params,
+                     CallInfo* info) const {
     require_norm(norm_op);
-    return combine_norms(state_->run_image<T>(job_of(norm_op), nullptr, data, image, params), image.channels,
+    return combine_norms(state_->run_image<T>(job_of(norm_op), nullptr, data, image, params, info), image.channels,
                          norm_op);
 }
 
@@ -314,8 +317,8 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
         const;                                                                                                 \
     template R Reducer::NAME<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
 #define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                              \
-    template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&) const; \
-    template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&) const;
+    template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&, CallInfo*) const; \
+    template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&, CallInfo*) const;
 #define CLREDUCE_INSTANTIATE(T)                                                                                     \
     CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                              \
     CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                          \
@@ -340,16 +343,16 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                          \
-    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&) const;       \
-    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&) const;                 \
+    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*) const;       \
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;                 \
     template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
         const;                                                                                                     \
     template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
         const;                                                                                                     \
     template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool) \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
         const;
 CLREDUCE_INSTANTIATE(std::int8_t)
 CLREDUCE_INSTANTIATE(std::uint8_t)

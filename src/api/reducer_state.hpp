@@ -4,6 +4,7 @@
 // and operations.cpp.
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,8 +39,21 @@ struct Outcome {
     R value() const {
         return state_value<R>(kernel.op, plan.accumulator, bits);
     }
-    void require_elements(std::string_view what) const {
-        if (count == 0) throw InvalidArgument(std::string(what) + " of an empty range is undefined");
+    // Throws for an empty range where the operation has no identity (its table row says).
+    void require_elements() const {
+        const OperationInfo& row = operation_info(plan.operation);
+        if (count == 0 && !row.empty_has_identity)
+            throw InvalidArgument(std::string(row.name) + " of an empty range is undefined");
+    }
+    // The value of a one-value state after the operation's Finalize.
+    double finalized() const {
+        const double v = value<double>();
+        switch (operation_info(plan.operation).finalize) {
+            case Finalize::divide_by_count: return v / static_cast<double>(count);
+            case Finalize::square_root: return std::sqrt(v);
+            case Finalize::none: break;
+        }
+        return v;
     }
 };
 
@@ -100,7 +114,7 @@ struct Reducer::State {
     template <class T, class R>
     cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                         const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                        const std::vector<cl::Event>& wait, bool make_event);
+                        const std::vector<cl::Event>& wait, bool make_event, CallInfo* call);
     // The chain of one call through `slot`: on an out-of-order queue it starts after the
     // slot's previous asynchronous call.
     Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {
@@ -110,7 +124,7 @@ struct Reducer::State {
     }
     template <class T>
     std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
-                                     const LaunchParams& params);
+                                     const LaunchParams& params, CallInfo* call);
 
     KernelSources sources;
     cl::Context context;

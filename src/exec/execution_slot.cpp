@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include <clreduce/error.hpp>
-#include <clreduce/tuning_data.hpp>
+#include "tuning/tuning_data.hpp"
 
 namespace clreduce {
 

@@ -64,7 +64,7 @@ FloatMode resolve_float_mode(ElementType, const LaunchParams& params) {
 // magnitudes; squares would first be rounded, so sum_of_squares and norm_l2 do not offer it.
 ElementType resolve_exact(Operation op, ElementType element, ElementType accumulator, const LaunchParams& params) {
     if (operation_family(op) == OperationFamily::extremum) return accumulator;  // exact already
-    if (op != Operation::sum && op != Operation::mean && op != Operation::norm_l1)
+    if (!operation_info(op).correctly_rounded)
         throw Unsupported("FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
                           "with Combine::sum, not " + std::string(operation_name(op)));
     if (element == ElementType::float64 && accumulator == ElementType::float32)

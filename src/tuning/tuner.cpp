@@ -27,7 +27,7 @@
 #include <type_traits>
 
 #include <clreduce/error.hpp>
-#include <clreduce/tuning_data.hpp>
+#include "tuning/tuning_data.hpp"
 
 namespace clreduce {
 namespace {

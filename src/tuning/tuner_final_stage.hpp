@@ -8,7 +8,19 @@
 #include <optional>
 #include <vector>
 
+#include <clreduce/device_info.hpp>
+#include <clreduce/element_type.hpp>
+#include <clreduce/launch_params.hpp>
+
 namespace clreduce {
+
+// The `times` values the tuner's final stage measures at n with `fixed`'s other parameters
+// (fixed.times is ignored), and `clreduce-perf tune --check` sweeps: every power of two from
+// 1 to kTimesSweepMax that makes a valid plan, up to the first that leaves a single work-group
+// (larger ones only add idle iterations to it).
+constexpr std::uint32_t kTimesSweepMax = 1024;
+std::vector<std::uint32_t> times_sweep(ElementType type, std::uint64_t n, const DeviceInfo& device,
+                                       const LaunchParams& fixed);
 
 double median_of(std::vector<double> samples);  // 0 for none
 

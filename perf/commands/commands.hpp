@@ -1,0 +1,99 @@
+#pragma once
+// clreduce-perf's commands: the options each takes and the function that runs it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <clreduce/element_type.hpp>
+
+#include "reference/adversarial_data.hpp"
+#include "report/output_files.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace clreduce {
+class Reducer;
+}
+
+namespace clreduce::perf {
+
+struct SweepOptions {
+    std::string device;  // spec for select_device; empty: default_device()
+    ElementType type = ElementType::uint32;
+    std::vector<std::uint64_t> sizes = {1ull << 24};
+    std::uint32_t min_times = 1;
+    std::uint32_t max_times = 1024;
+    std::uint32_t work_group_size = 0;  // 0: device default
+    std::uint32_t vector_width = 0;     // 0: device default
+    int repeats = 20;
+    std::uint64_t seed = 20261121;
+    OutputFiles out;
+    std::string plot_y = "gbps";  // or "time"
+};
+
+struct CompareOptions {
+    std::string device;
+    ElementType type = ElementType::int32;
+    std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^30; those that do not fit the device are left out
+    int repeats = 20;
+    std::uint64_t seed = 20261121;
+    std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf
+    std::string self; // argv[0], to find clreduce-cub-sum beside it
+    ResultDelivery delivery = ResultDelivery::automatic;  // how clreduce's sync calls read their result
+    OutputFiles out;
+};
+
+struct FirstResultOptions {
+    std::string device;
+    std::string type_name = "uint32";
+    ElementType type = ElementType::uint32;
+    std::uint64_t n = 1ull << 20;
+    int repeats = 5;
+    std::uint64_t seed = 20261121;
+    bool keep_driver_cache = false;
+    bool child = false;  // this process is the one measured
+};
+CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
+struct TuneCommandOptions {
+    std::string device;
+    std::vector<std::string> types;  // empty: every type the device supports
+    std::uint64_t min_n = 1ull << 12;
+    std::uint64_t max_n = 1ull << 30;
+    bool quick = false;
+    int repeats = 0;  // 0: 5 for a tune, 15 rounds for --check
+    double time_budget_s = 0;
+    std::string file;  // empty: the default tuning file
+    bool dry_run = false;
+    bool show = false;
+    bool reset = false;
+    bool check = false;  // measure how close the tuned times are to the best (tune_check.hpp)
+    OutputFiles out;     // --check's CSV and JSON
+    std::uint64_t seed = 20261121;
+};
+
+struct AccuracyOptions {
+    std::string device;
+    std::vector<ElementType> types{ElementType::float32, ElementType::float64};
+    std::vector<testing::Dataset> datasets = testing::all_datasets();
+    std::uint64_t n = 0;  // 0: 2^28 on a GPU, 2^22 otherwise
+    int repeats = 5;
+    std::uint64_t seed = 20261121;
+    std::string json;  // also write the report here
+    bool skip_opencv = false;
+};
+
+// Each returns the process exit code.
+int run_devices();
+int run_sweep(const SweepOptions& options);
+int run_accuracy(const AccuracyOptions& options);
+int run_first_result(FirstResultOptions options);
+int run_compare(const CompareOptions& options);
+int run_tune(const TuneCommandOptions& options);
+// tune --check (called by run_tune): measures, prints the table and the summary, writes
+// o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate
+// gave a wrong result.
+int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o);
+
+}  // namespace clreduce::perf

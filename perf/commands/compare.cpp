@@ -1,0 +1,160 @@
+// clreduce against other reductions over a range of n, on the same data and device: each
+// competitor's median synchronous-call time (from a loop of calls that do nothing else) and
+// device time (from a separate loop that records it), each result checked against the exact
+// CPU sum (integers) or a long double reference (floats); beside them the read-only kernel's
+// device time over the same bytes, the bandwidth bound.
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <clreduce/clreduce.hpp>
+
+#include "commands/commands.hpp"
+#include "competitors/competitor.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/read_only_kernel.hpp"
+#include "measure/result_check.hpp"
+#include "measure/timing.hpp"
+#include "reference/random_values.hpp"
+#include "reference/with_element_type.hpp"
+#include "report/compare_result.hpp"
+#include "report/output_files.hpp"
+
+namespace clreduce::perf {
+namespace {
+
+// The competitors, in the order of the table's rows.
+const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
+    static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
+        {"clreduce", make_clreduce_competitor},    {"naive", make_naive_competitor},
+        {"cv::Mat", make_opencv_mat_competitor},   {"cv::UMat", make_opencv_umat_competitor},
+        {"CLBlast", make_clblast_competitor},      {"CUB", make_cub_competitor}};
+    return factories;
+}
+
+// 2^10, 2^12, ..., 2^30 unless given; sizes whose data does not fit the device are left out.
+std::vector<std::uint64_t> fitting_sizes(std::vector<std::uint64_t> sizes, const DeviceInfo& d, ElementType type,
+                                         std::vector<std::string>& dropped) {
+    if (sizes.empty())
+        for (int k = 10; k <= 30; k += 2) sizes.push_back(std::uint64_t(1) << k);
+    // The data lives on the device twice at most (the shared buffer, OpenCV's UMat copy).
+    const std::uint64_t limit = std::min<std::uint64_t>(d.max_alloc_size, d.global_mem_size / 3);
+    std::vector<std::uint64_t> fit;
+    for (std::uint64_t n : sizes) {
+        if (n == 0) throw InvalidArgument("compare needs n >= 1");
+        if (n <= limit / type_size(type))
+            fit.push_back(n);
+        else
+            dropped.push_back(fmt::format("{}: {} MiB is more than the device allows for it ({} MiB: the smaller of "
+                                          "its largest allocation and a third of its memory)",
+                                          size_label(n), (n * type_size(type)) >> 20, limit >> 20));
+    }
+    return fit;
+}
+
+void progress(std::uint64_t n, const std::string& what, const std::string& result) {
+    std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, what, result);
+}
+
+ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, const cl::Buffer& buffer,
+                           std::uint64_t n, std::uint64_t bytes, int repeats) {
+    ReadOnlyRow row;
+    row.n = n;
+    row.bytes = ReadOnlyKernel::bytes_read(bytes);
+    try {
+        row.device_us = median(kernel.time(profiling.queue(), buffer, bytes, repeats));
+    } catch (const std::exception& e) {
+        row.error = e.what();
+    }
+    return row;
+}
+
+template <class T>
+void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingReducers& reducers,
+                      ReadOnlyKernel& read_only, std::vector<std::unique_ptr<Competitor>>& competitors,
+                      CompareResult& result) {
+    const auto data = testing::random_values<T>(n, o.seed);
+    const Reference ref = make_reference(data);
+    cl_int err = CL_SUCCESS;
+    cl::Buffer buffer(reducers.plain.context(), CL_MEM_READ_ONLY, n * sizeof(T), nullptr, &err);
+    check(err, "clCreateBuffer");
+    check(reducers.plain.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()),
+          "clEnqueueWriteBuffer");
+    result.read_only.push_back(time_read_only(read_only, reducers.profiling, buffer, n, n * sizeof(T), o.repeats));
+    const ReadOnlyRow& bound = result.read_only.back();
+    progress(n, "read-only", bound.ran() ? fmt::format("{:.1f} us device", bound.device_us) : "failed: " + bound.error);
+    const Workload w{o.type, n, data.data(), &buffer};
+    for (auto& c : competitors) {
+        if (!c->unavailable().empty()) continue;
+        CompareRow row;
+        row.n = n;
+        row.competitor = c->name();
+        try {
+            const Measurement m = c->measure(w);
+            row.wall_us = m.wall_us;
+            row.device_us = m.device_us;
+            row.note = m.note;
+            check_result(ref, m, row);
+        } catch (const std::exception& e) {
+            row.error = e.what();
+        }
+        progress(n, row.competitor, row.ran() ? fmt::format("{:.1f} us", row.wall_us) : "failed: " + row.error);
+        result.rows.push_back(row);
+    }
+}
+
+}  // namespace
+
+int run_compare(const CompareOptions& o) {
+    TimingReducers reducers = timing_reducers(o.device);
+    reducers.plain.set_result_delivery(o.delivery);
+    reducers.profiling.set_result_delivery(o.delivery);
+    fmt::print("clreduce's synchronous calls deliver their result: {}\n", to_string(o.delivery));
+
+    CompareResult result;
+    result.device = reducers.plain.device_info();
+    result.type = o.type;
+    result.repeats = o.repeats;
+    result.seed = o.seed;
+    result.data = testing::random_values_description(o.type);
+    result.sizes = fitting_sizes(o.sizes, result.device, o.type, result.dropped);
+    if (result.sizes.empty()) throw InvalidArgument(fmt::format("no n fits the device: {}", fmt::join(result.dropped, "; ")));
+    const cl::Device device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
+    ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), device, "read_only.cl"), result.device);
+    result.read_only_detail = read_only.geometry();
+
+    CompareSetup setup;
+    setup.reducer = &reducers.plain;
+    setup.profiling = &reducers.profiling;
+    setup.type = o.type;
+    setup.sizes = result.sizes;
+    setup.repeats = o.repeats;
+    setup.seed = o.seed;
+    setup.cub_path = o.cub;
+    setup.self = o.self;
+    std::vector<std::unique_ptr<Competitor>> competitors;
+    for (const auto& [name, make] : competitor_factories()) {
+        try {
+            competitors.push_back(make(setup));
+        } catch (const std::exception& e) {  // a competitor that cannot even start is skipped
+            competitors.push_back(make_unavailable(name, std::string("could not be set up: ") + e.what()));
+        }
+        const Competitor& c = *competitors.back();
+        result.competitors.push_back({c.name(), c.unavailable(), c.unavailable().empty() ? c.detail() : ""});
+    }
+    std::cerr << "clreduce-perf compare: measuring\n";
+    for (std::uint64_t n : result.sizes)
+        testing::with_element_type(o.type, [&](auto tag) {
+            compare_one_size<decltype(tag)>(n, o, reducers, read_only, competitors, result);
+        });
+
+    print_compare_table(result, std::cout);
+    if (!o.out.csv.empty()) write_compare_csv(result, o.out.csv);
+    if (!o.out.json.empty()) write_compare_json(result, o.out.json);
+    if (!o.out.svg.empty()) write_compare_svg(result, o.out.svg);
+    return result.clreduce_correct() ? 0 : 1;
+}
+
+}  // namespace clreduce::perf

@@ -1,0 +1,48 @@
+// Paced reads on the device: ResultDelivery::paced gives the same results as a plain read,
+// each wait within its bound, and a paced call allocates and creates nothing.
+#include <catch2/catch.hpp>
+
+#include <reference/sum_reference.hpp>
+
+#include "delivery/read_pacing.hpp"  // src/: the wait's bound
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+TEST_CASE("paced reads (ResultDelivery::paced) give the same results", "[pacing]") {
+    using namespace clreduce::testing;
+    const auto paced = reducer_delivering(ResultDelivery::paced);
+    Reducer& r = *paced;
+    const std::uint64_t seed = seed_for(4, 61);
+    INFO("data seed " << seed);
+    const auto ints = op_values<std::int32_t>(100003, seed);
+    const auto floats = op_values<float>(100003, seed + 1);
+    const cl::Buffer ibuf = device_copy(r, ints);
+    const cl::Buffer fbuf = device_copy(r, floats);
+    const auto exact_float = r.sum<float>(fbuf, 0, floats.size());
+    check_approx(reference_sum(floats.data(), floats.size(), unit_roundoff(ElementType::float64)), exact_float, "sum");
+    CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size()) == exact_sum(ints.data(), ints.size()));
+    CHECK(r.sum<std::int32_t>(ibuf, 7, 33) == exact_sum(ints.data() + 7, 33));
+    const Counters before = r.counters();
+    // Enough calls for the pacing to start and its wait to move. CallInfo reports each wait,
+    // within its bound; on a CPU device reads are slow (they "slept"), so some call waited
+    // after a flush (on a GPU that depends on how soon the kernel ends).
+    bool waited = false;
+    for (int k = 0; k < 40; ++k) {
+        CallInfo info;
+        CHECK(r.sum<std::int32_t>(ibuf, 0, ints.size(), {}, &info) == exact_sum(ints.data(), ints.size()));
+        CHECK(info.read_wait_us >= 0);
+        CHECK(info.read_wait_us <= ReadPacing::kMaxDelayUs);
+        waited = waited || info.read_wait_us > 0;
+        CHECK(r.sum<std::int32_t>(ibuf, 7, 33) == exact_sum(ints.data() + 7, 33));
+        CHECK(same_bits(r.sum<float>(fbuf, 0, floats.size()), exact_float));
+    }
+    if ((r.device_info().type & CL_DEVICE_TYPE_CPU) != 0) CHECK(waited);
+    const Counters after = r.counters();
+    CHECK(after.buffers_allocated == before.buffers_allocated);
+    CHECK(after.kernels_created == before.kernels_created);
+}
+
+}  // namespace
+}  // namespace clreduce::test

@@ -1,0 +1,225 @@
+// The one planner on a described (not real) device: defaults, overrides and what they imply,
+// tuned buckets, and per operation the accumulators, level-3 strategies, float modes and the
+// work-group cap of large states.
+#include "test_support.hpp"
+
+#include <catch2/catch.hpp>
+#include "plan/planner.hpp"  // src/
+
+using namespace clreduce;
+
+using test::fake_gpu;
+
+TEST_CASE("operation plans: accumulators and level-3 strategies per operation", "[ops][plan]") {
+    const DeviceInfo gpu = fake_gpu();
+    const std::uint64_t n = 1ull << 24;
+    CHECK(make_plan(Operation::sum, ElementType::int8, n, gpu).accumulator == ElementType::int64);
+    CHECK(make_plan(Operation::sum, ElementType::uint16, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::sum, ElementType::int8, n, gpu).vector_width == 16);
+    CHECK(make_plan(Operation::sum, ElementType::int16, n, gpu).vector_width == 8);
+    CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::sum_of_squares, ElementType::int32, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int16, n, gpu).accumulator == ElementType::uint64);
+    CHECK(make_plan(Operation::norm_inf, ElementType::float32, n, gpu).accumulator == ElementType::float32);
+    CHECK(make_plan(Operation::min, ElementType::uint8, n, gpu).accumulator == ElementType::uint8);
+    CHECK(make_plan(Operation::argmax, ElementType::float64, n, gpu).accumulator == ElementType::float64);
+    // Integer additive operations finish atomically; the others store partials that the last
+    // group combines (on NVIDIA and CPU devices; a second pass elsewhere, below).
+    CHECK(make_plan(Operation::count_nonzero, ElementType::float32, n, gpu).inter_group == InterGroup::atomic);
+    // Integer min/max finish with atomic_min/max: 32-bit always, 64-bit with the extension.
+    CHECK(make_plan(Operation::min, ElementType::int32, n, gpu).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::max, ElementType::uint32, n, gpu).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::min, ElementType::int64, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::min, ElementType::int8, n, gpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, gpu).inter_group == InterGroup::last_group);
+    DeviceInfo extended = gpu;
+    extended.has_int64_min_max_atomics = true;
+    CHECK(make_plan(Operation::min, ElementType::int64, n, extended).inter_group == InterGroup::atomic);
+    CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, extended).inter_group == InterGroup::atomic);
+    CHECK_THROWS_WITH(make_plan(Operation::max, ElementType::int64, n, gpu, [] {
+                          LaunchParams p;
+                          p.inter_group = InterGroup::atomic;
+                          return p;
+                      }()),
+                      Catch::Contains("cl_khr_int64_extended_atomics"));
+    CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
+    // Deterministic float sums add the group results exactly (64-bit integer atomics).
+    CHECK(make_plan(Operation::mean, ElementType::float32, n, gpu).inter_group == InterGroup::exact_atomic);
+    CHECK(make_plan(Operation::norm_l2, ElementType::float64, n, gpu).inter_group == InterGroup::exact_atomic);
+    LaunchParams atomic;
+    atomic.inter_group = InterGroup::atomic;
+    CHECK_THROWS_WITH(make_plan(Operation::argmin, ElementType::int32, n, gpu, atomic),
+                      Catch::Contains("only additive operations, min and max"));
+    // Float atomic mode: compare-and-swap, where 64-bit atomics exist for a double accumulator.
+    LaunchParams fast;
+    fast.float_mode = FloatMode::atomic;
+    const LaunchPlan cas = make_plan(Operation::sum, ElementType::float32, n, gpu, fast);
+    CHECK(cas.inter_group == InterGroup::atomic);
+    CHECK(cas.float_mode == FloatMode::atomic);
+    CHECK_THAT(cas.describe(), Catch::Contains("mode=atomic"));
+    DeviceInfo no64 = gpu;
+    no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::last_group);
+    fast.accumulator = ElementType::float32;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, no64, fast).inter_group == InterGroup::atomic);
+    CHECK_THAT(make_plan(Operation::argmin, ElementType::int32, n, gpu).describe(), Catch::StartsWith("argmin int32"));
+    CHECK(make_plan(ElementType::int32, n, gpu).describe() ==
+          make_plan(Operation::sum, ElementType::int32, n, gpu).describe());
+}
+
+TEST_CASE("operation plans: types the device lacks and large states", "[ops][plan]") {
+    DeviceInfo gpu = fake_gpu();
+    CHECK_THROWS_WITH(make_plan(Operation::min, ElementType::float16, 100, gpu), Catch::Contains("cl_khr_fp16"));
+    gpu.has_fp16 = true;
+    CHECK(make_plan(Operation::min, ElementType::float16, 100, gpu).accumulator == ElementType::float32);
+    CHECK(make_plan(Operation::sum, ElementType::float16, 100, gpu).accumulator == ElementType::float64);
+    gpu.has_fp64 = false;
+    CHECK(make_plan(Operation::sum, ElementType::float16, 100, gpu).accumulator == ElementType::float32);
+    LaunchParams wide;
+    wide.accumulator = ElementType::float64;
+    CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::float32, 100, gpu, wide), Unsupported);
+    // The correctly rounded double state (68 words) shrinks the default group to fit local memory.
+    gpu = fake_gpu();
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    const LaunchPlan p = make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact);
+    CHECK(p.work_group_size < 256);
+    CHECK(p.work_group_size * 544 <= gpu.local_mem_size);
+    exact.work_group_size = 256;
+    CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact),
+                      Catch::Contains("more local memory"));
+    // Extremum operations are exact whatever the mode asks.
+    LaunchParams cr;
+    cr.float_mode = FloatMode::correctly_rounded;
+    CHECK(make_plan(Operation::max, ElementType::float32, 100, gpu, cr).accumulator == ElementType::float32);
+}
+
+TEST_CASE("the last-group finish is the default only where clreduce knows a device-wide fence", "[plan]") {
+    const std::uint64_t n = 1 << 20;
+    DeviceInfo other = test::fake_gpu();
+    other.is_nvidia = false;
+    other.name = "fake non-NVIDIA GPU";
+    CHECK(has_last_group_finish(test::fake_gpu()));
+    CHECK_FALSE(has_last_group_finish(other));
+    DeviceInfo cpu = other;
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    CHECK(has_last_group_finish(cpu));
+    CHECK(make_plan(Operation::max, ElementType::float32, n, other).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::argmin, ElementType::int32, n, other).inter_group == InterGroup::second_pass);
+    CHECK(make_plan(Operation::max, ElementType::float32, n, cpu).inter_group == InterGroup::last_group);
+    // Float sums: added exactly wherever 64-bit atomics are, else the same fallbacks.
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, other).inter_group == InterGroup::exact_atomic);
+    DeviceInfo other_no64 = other;
+    other_no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, other_no64).inter_group == InterGroup::second_pass);
+    DeviceInfo cpu_no64 = cpu;
+    cpu_no64.has_int64_atomics = false;
+    CHECK(make_plan(Operation::sum, ElementType::float32, n, cpu_no64).inter_group == InterGroup::last_group);
+    LaunchParams last;
+    last.inter_group = InterGroup::last_group;
+    CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::int32, n, other, last), Unsupported);
+    CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::int32, n, other, last),
+                      Catch::Contains("fake non-NVIDIA GPU") && Catch::Contains("InterGroup::second_pass"));
+    CHECK(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).inter_group == InterGroup::last_group);
+    CHECK_THAT(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).describe(),
+               Catch::Contains("level3=last_group"));
+}
+
+TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compute unit", "[plan]") {
+    const DeviceInfo gpu = fake_gpu();
+    const LaunchPlan p = make_plan(ElementType::int32, 1ull << 30, gpu);
+    CHECK(p.work_group_size == 256);
+    CHECK(p.vector_width == 4);
+    CHECK(p.accumulator == ElementType::int64);
+    CHECK(p.stride == Stride::global);
+    CHECK(p.inter_group == InterGroup::atomic);
+    CHECK(p.times == 64);  // capped: 2^28 vectors would want more
+    CHECK(p.groups == (1ull << 28) / (256 * 64));
+
+    const LaunchPlan mid = make_plan(ElementType::int32, 1ull << 24, gpu);
+    CHECK(mid.times == 16);
+    CHECK(mid.groups == 1024);
+    CHECK(mid.groups <= 8 * gpu.compute_units);
+
+    const LaunchPlan d = make_plan(ElementType::float64, 1000, gpu);
+    CHECK(d.vector_width == 2);
+    CHECK(d.inter_group == InterGroup::exact_atomic);  // group results added exactly (64-bit atomics)
+    CHECK(d.times == 1);
+    CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
+}
+
+TEST_CASE("CPU defaults: 64 work-items, times capped at 16", "[plan]") {
+    DeviceInfo cpu = fake_gpu();
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    cpu.compute_units = 2;
+    cpu.is_nvidia = false;
+    cpu.wavefront_width = 1;
+    const LaunchPlan p = make_plan(ElementType::uint32, 1ull << 24, cpu);
+    CHECK(p.work_group_size == 64);
+    CHECK(p.times == 16);
+    CHECK(p.groups == 4096);
+    CHECK(make_plan(ElementType::uint32, 4096, cpu).times == 1);  // 1024 vectors: 16 groups of 64
+    CHECK(make_plan(ElementType::uint32, 8192, cpu).times == 2);  // 2048 vectors: still 16 groups
+}
+
+TEST_CASE("overrides win and the group count follows", "[plan]") {
+    LaunchParams params;
+    params.times = 3;  // times need not be a power of two
+    params.work_group_size = 64;
+    params.vector_width = 1;
+    params.stride = Stride::local;
+    params.inter_group = InterGroup::second_pass;
+    const LaunchPlan p = make_plan(ElementType::uint32, 1000, fake_gpu(), params);
+    CHECK(p.times == 3);
+    CHECK(p.work_group_size == 64);
+    CHECK(p.vector_width == 1);
+    CHECK(p.stride == Stride::local);
+    CHECK(p.inter_group == InterGroup::second_pass);
+    CHECK(p.groups == 6);  // ceil(1000 / 192)
+    CHECK(make_plan(ElementType::uint32, 0, fake_gpu()).groups == 1);
+    CHECK_THAT(p.describe(), Catch::Matchers::Contains("times=3"));
+}
+
+TEST_CASE("a plan needing too many work-groups asks for a larger times", "[plan]") {
+    LaunchParams params;
+    params.times = 1;
+    params.work_group_size = 1;
+    params.vector_width = 1;
+    CHECK_THROWS_WITH(make_plan(ElementType::uint64, 1ull << 32, fake_gpu(), params), Catch::Matchers::Contains("raise times"));
+}
+
+TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bucket had", "[plan][tuning]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    LaunchParams p;
+    p.times = 16;
+    p.work_group_size = 128;
+    p.vector_width = 1;
+    p.stride = Stride::global;
+    p.inter_group = InterGroup::atomic;
+    const TunedParams bucket{p, ParamSource::known_device, 1u << 12};  // 2 groups at 2^12
+    CHECK(make_plan(ElementType::int32, 1u << 12, gpu, {}, bucket).times == 16);
+    CHECK(make_plan(ElementType::int32, 1u << 12, gpu, {}, bucket).groups == 2);
+    const LaunchPlan small = make_plan(ElementType::int32, 1u << 10, gpu, {}, bucket);
+    CHECK(small.times == 4);  // 1024 elements over 2 groups of 128
+    CHECK(small.groups == 2);
+    CHECK(small.sources.times == ParamSource::known_device);
+    CHECK(make_plan(ElementType::int32, 100, gpu, {}, bucket).times == 1);
+    CHECK(make_plan(ElementType::int32, 3000, gpu, {}, bucket).times == 8);  // rounded down to a power of two
+    CHECK(make_plan(ElementType::int32, 1u << 14, gpu, {}, bucket).times == 16);  // larger sizes keep it
+    LaunchParams explicit_times;
+    explicit_times.times = 16;
+    CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
+}
+
+TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    const LaunchPlan planned = make_plan(ElementType::float32, 1u << 20, gpu);
+    const LaunchParams shape = launch_shape(planned);
+    CHECK_FALSE(shape.float_mode.has_value());
+    CHECK_FALSE(shape.accumulator.has_value());
+    const LaunchPlan again = make_plan(ElementType::float32, 1u << 20, gpu, shape);
+    CHECK(again.describe() == planned.describe());
+    CHECK(again.sources.times == ParamSource::override);
+    CHECK(again.sources.inter_group == ParamSource::override);
+}
