@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
-# and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh).
+# and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh;
+# clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh).
 # Idempotent: packages already present are skipped by apt-get.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ packages=(
   nlohmann-json3-dev libclblast-dev
   libxml2-utils
   oclgrind clang libclang-rt-dev
+  clang-format clang-tidy cppcheck
 )
 
 missing=()
