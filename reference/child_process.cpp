@@ -1,8 +1,8 @@
 #include "reference/child_process.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,12 +67,15 @@ ChildResult run_self(const std::vector<std::string>& args,
     char buffer[4096];
     for (;;) {
         const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
-        if (n > 0) result.output.append(buffer, static_cast<std::size_t>(n));
-        else if (n == 0 || errno != EINTR) break;
+        if (n > 0)
+            result.output.append(buffer, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR)
+            break;
     }
     ::close(pipe_fds[0]);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
 }

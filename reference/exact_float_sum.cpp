@@ -24,9 +24,7 @@ int highest_bit(const std::array<std::uint64_t, ExactSum::kLimbs>& limbs) {
     return -1;
 }
 
-bool bit(const std::array<std::uint64_t, ExactSum::kLimbs>& limbs, int b) {
-    return (limbs[b / 64] >> (b % 64)) & 1u;
-}
+bool bit(const std::array<std::uint64_t, ExactSum::kLimbs>& limbs, int b) { return (limbs[b / 64] >> (b % 64)) & 1u; }
 
 // Any bit set among bits [0, b] (b may be negative: none).
 bool any_bit_up_to(const std::array<std::uint64_t, ExactSum::kLimbs>& limbs, int b) {
@@ -202,8 +200,7 @@ long double ExactSum::to_long_double() const {
 
 bool ExactSum::operator==(const ExactSum& other) const {
     if (is_nan() || other.is_nan()) return is_nan() && other.is_nan();
-    if (is_infinite() || other.is_infinite())
-        return is_infinite() && other.is_infinite() && pos_inf_ == other.pos_inf_;
+    if (is_infinite() || other.is_infinite()) return is_infinite() && other.is_infinite() && pos_inf_ == other.pos_inf_;
     return limbs_ == other.limbs_;
 }
 

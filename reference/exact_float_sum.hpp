@@ -23,7 +23,7 @@ namespace clreduce::testing {
 // zero keeps its sign.
 class ExactSum {
 public:
-    static constexpr int kLimbs = 35;          // 2240 bits: 1074 + 1024 + 64 + sign, rounded up
+    static constexpr int kLimbs = 35;           // 2240 bits: 1074 + 1024 + 64 + sign, rounded up
     static constexpr int kMinExponent = -1074;  // weight of the lowest bit
 
     ExactSum() = default;

@@ -15,8 +15,8 @@ namespace clreduce::testing {
 template <class T>
 struct Expected {
     std::uint64_t n = 0;
-    sum_type_t<T> exact{};   // integers: the exact sum modulo 2^64; floats: unused
-    FloatReference floats;   // floats only
+    sum_type_t<T> exact{};  // integers: the exact sum modulo 2^64; floats: unused
+    FloatReference floats;  // floats only
     OpenCVSum opencv;
 
     static Expected compute(const T* data, std::uint64_t n);

@@ -25,7 +25,7 @@ std::uint16_t float_to_half(float f) {
     x &= 0x7fffffff;
     if (x >= 0x7f800000u) return sign | (x > 0x7f800000u ? 0x7e00 : 0x7c00);
     if (x >= 0x477ff000u) return sign | 0x7c00;  // >= 65520 rounds (to even) past 65504
-    if (x < 0x38800000u) {                        // below 2^-14: a subnormal half, unit 2^-24
+    if (x < 0x38800000u) {                       // below 2^-14: a subnormal half, unit 2^-24
         // Scaling by a power of two is exact; nearbyint rounds to nearest even.
         const float m = std::nearbyint(std::ldexp(std::fabs(f), 24));
         return sign | static_cast<std::uint16_t>(m);  // 1024 is the smallest normal's encoding
@@ -64,8 +64,8 @@ std::string Approx::mismatch(long double got) const {
     return buffer;
 }
 
-Approx sum_approx(const ExactSum& exact, const ExactSum& abs_sum, std::uint64_t n, long double u,
-                  Summation summation, long double overflow_threshold) {
+Approx sum_approx(const ExactSum& exact, const ExactSum& abs_sum, std::uint64_t n, long double u, Summation summation,
+                  long double overflow_threshold) {
     Approx a;
     // The correctly rounded sum is a double: that value and no other.
     a.value = summation == Summation::exact ? exact.to_double() : exact.to_long_double();

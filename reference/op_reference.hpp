@@ -296,7 +296,8 @@ Approx reference_mean(const T* data, std::uint64_t n, long double u, Summation s
     a.value /= n;
     // The mean is returned as a double: the sum's conversion to double and the division
     // round twice more (also for exact integer sums, u = 0).
-    a.tolerance = a.tolerance / n + (u + std::ldexp(1.0L, -52)) * std::fabs(a.value) + std::ldexp(std::fabs(a.value), -62);
+    a.tolerance =
+        a.tolerance / n + (u + std::ldexp(1.0L, -52)) * std::fabs(a.value) + std::ldexp(std::fabs(a.value), -62);
     a.rule = "mean: " + a.rule + " / n + (u + 2^-52)|mean|";
     return a;
 }

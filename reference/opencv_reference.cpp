@@ -107,8 +107,8 @@ std::optional<double> cv_norm([[maybe_unused]] const T* data, [[maybe_unused]] I
 }
 
 template <class T>
-CvTimedSum cv_sum_timed([[maybe_unused]] const T* data, [[maybe_unused]] std::uint64_t n,
-                        [[maybe_unused]] bool on_umat, [[maybe_unused]] int repeats) {
+CvTimedSum cv_sum_timed([[maybe_unused]] const T* data, [[maybe_unused]] std::uint64_t n, [[maybe_unused]] bool on_umat,
+                        [[maybe_unused]] int repeats) {
     CvTimedSum r;
 #ifdef CLREDUCE_HAVE_OPENCV
     const auto mat = as_mat(data, row_of(n));
@@ -158,12 +158,12 @@ CvTimedSum cv_sum_timed([[maybe_unused]] const T* data, [[maybe_unused]] std::ui
     return r;
 }
 
-#define CLREDUCE_CV_INSTANTIATE(T)                                                                \
-    template std::optional<std::array<double, 4>> cv_sum(const T*, ImageShape);                   \
-    template std::optional<std::array<double, 4>> cv_mean(const T*, ImageShape);                  \
-    template std::optional<CvMinMax> cv_min_max_loc(const T*, ImageShape);                        \
-    template std::optional<std::uint64_t> cv_count_nonzero(const T*, ImageShape);                 \
-    template std::optional<double> cv_norm(const T*, ImageShape, CvNorm);                         \
+#define CLREDUCE_CV_INSTANTIATE(T)                                                \
+    template std::optional<std::array<double, 4>> cv_sum(const T*, ImageShape);   \
+    template std::optional<std::array<double, 4>> cv_mean(const T*, ImageShape);  \
+    template std::optional<CvMinMax> cv_min_max_loc(const T*, ImageShape);        \
+    template std::optional<std::uint64_t> cv_count_nonzero(const T*, ImageShape); \
+    template std::optional<double> cv_norm(const T*, ImageShape, CvNorm);         \
     template CvTimedSum cv_sum_timed(const T*, std::uint64_t, bool, int);
 CLREDUCE_CV_INSTANTIATE(std::int8_t)
 CLREDUCE_CV_INSTANTIATE(std::uint8_t)

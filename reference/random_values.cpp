@@ -53,7 +53,7 @@ std::string random_values_description(bool narrow) {
     }
 }
 
-#define CLREDUCE_RANDOM_VALUES(T)                                           \
+#define CLREDUCE_RANDOM_VALUES(T)                                              \
     template std::vector<T> random_values(std::uint64_t, std::uint64_t, bool); \
     template std::string random_values_description<T>(bool);
 CLREDUCE_RANDOM_VALUES(std::int8_t)

@@ -14,11 +14,14 @@ namespace clreduce::testing {
 template <class F>
 decltype(auto) with_element_type(ElementType type, F&& f) {
     if (type == ElementType::float16)
-        throw std::invalid_argument("this command takes int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
-                                    "float32 or float64, not float16");
+        throw std::invalid_argument(
+            "this command takes int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+            "float32 or float64, not float16");
     return visit_type(type, [&](auto tag) -> decltype(f(std::int32_t{})) {
-        if constexpr (std::is_same_v<decltype(tag), half>) return f(std::int32_t{});  // not reached
-        else return f(tag);
+        if constexpr (std::is_same_v<decltype(tag), half>)
+            return f(std::int32_t{});  // not reached
+        else
+            return f(tag);
     });
 }
 

@@ -25,9 +25,9 @@ struct DeviceInfo {
     bool is_nvidia = false;
     std::uint32_t nvidia_compute_capability = 0;  // major * 10 + minor (NVIDIA only; 90 for Hopper)
     bool has_fp64 = false;
-    bool has_int64_atomics = false;  // cl_khr_int64_base_atomics
+    bool has_int64_atomics = false;          // cl_khr_int64_base_atomics
     bool has_int64_min_max_atomics = false;  // cl_khr_int64_extended_atomics (atom_min/atom_max)
-    bool has_fp16 = false;           // cl_khr_fp16
+    bool has_fp16 = false;                   // cl_khr_fp16
 
     static DeviceInfo query(const cl::Device& device);
     bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }

@@ -28,8 +28,8 @@ enum class Operation {
 //   product:  a multiply combine
 enum class OperationFamily { additive, extremum, product };
 
-std::string_view operation_name(Operation op);        // "sum", "argmin", ...
-Operation parse_operation(std::string_view name);     // throws InvalidArgument
+std::string_view operation_name(Operation op);     // "sum", "argmin", ...
+Operation parse_operation(std::string_view name);  // throws InvalidArgument
 OperationFamily operation_family(Operation op);
 std::string_view family_name(OperationFamily family);  // "additive", "extremum", "product"
 OperationFamily parse_family(std::string_view name);   // throws InvalidArgument

@@ -49,7 +49,7 @@ struct Counters {
 // reuse one Reducer: its compiled programs, kernels and scratch buffers are cached.
 class Reducer {
 public:
-    Reducer();                                   // default_device()
+    Reducer();                                       // default_device()
     explicit Reducer(std::string_view device_spec);  // select_device(spec)
     explicit Reducer(const cl::Device& device);
     // Uses the caller's context and queue (never replaces the queue). The queue must
@@ -128,23 +128,26 @@ public:
     template <class T>
     cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
     template <class T>
     cl::Event min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
     template <class T>
     cl::Event max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true, CallInfo* info = nullptr) const;
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
 
     // Product, in the accumulator (integers wrap around modulo 2^bits; empty range: 1).
     template <class T>
     sum_type_t<T> product(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                          const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     sum_type_t<T> product(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                          CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     sum_type_t<T> product(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return product<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -152,11 +155,10 @@ public:
 
     // Smallest element. Floats: NaN is ignored (like fmin); all-NaN gives NaN. Empty range: InvalidArgument.
     template <class T>
-    T min(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    T min(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
+          CallInfo* info = nullptr) const;
     template <class T>
-    T min(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+    T min(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     T min(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return min<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -164,11 +166,10 @@ public:
 
     // Largest element; NaN as for min.
     template <class T>
-    T max(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    T max(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
+          CallInfo* info = nullptr) const;
     template <class T>
-    T max(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+    T max(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     T max(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return max<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -177,10 +178,10 @@ public:
     // Both extremes in one pass; NaN as for min.
     template <class T>
     MinMax<T> minmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     MinMax<T> minmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                     CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     MinMax<T> minmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return minmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -189,10 +190,10 @@ public:
     // Smallest element and the lowest index holding it. NaN is ignored; all-NaN gives (NaN, 0).
     template <class T>
     ArgResult<T> argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                        const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     ArgResult<T> argmin(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                        CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     ArgResult<T> argmin(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return argmin<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -201,10 +202,10 @@ public:
     // Largest element and the lowest index holding it; NaN as for argmin.
     template <class T>
     ArgResult<T> argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                        const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     ArgResult<T> argmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                        CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     ArgResult<T> argmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return argmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -213,10 +214,10 @@ public:
     // Elements != 0 (NaN counts, -0.0 does not), like cv::countNonZero.
     template <class T>
     std::uint64_t count_nonzero(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     std::uint64_t count_nonzero(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                                CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     std::uint64_t count_nonzero(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return count_nonzero<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -224,11 +225,10 @@ public:
 
     // sum / count, in double. Empty range: InvalidArgument.
     template <class T>
-    double mean(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    double mean(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
+                CallInfo* info = nullptr) const;
     template <class T>
-    double mean(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+    double mean(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     double mean(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return mean<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -237,22 +237,22 @@ public:
     // Sum of x*x: integers exactly in uint64 (wrapping modulo 2^64), floats as sum.
     template <class T>
     square_sum_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     square_sum_t<T> sum_of_squares(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                                   CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
-    square_sum_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+    square_sum_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {},
+                                   CallInfo* info = nullptr) const {
         return sum_of_squares<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
     // Sum of |x|: integers in uint64 (exact below 2^64), floats as sum; like cv::norm(NORM_L1).
     template <class T>
-    double norm_l1(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    double norm_l1(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
+                   CallInfo* info = nullptr) const;
     template <class T>
-    double norm_l1(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+    double norm_l1(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     double norm_l1(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return norm_l1<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -260,11 +260,10 @@ public:
 
     // sqrt(sum_of_squares), like cv::norm(NORM_L2).
     template <class T>
-    double norm_l2(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    double norm_l2(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
+                   CallInfo* info = nullptr) const;
     template <class T>
-    double norm_l2(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+    double norm_l2(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     double norm_l2(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return norm_l2<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -273,10 +272,10 @@ public:
     // Largest |x| (NaN ignored), like cv::norm(NORM_INF).
     template <class T>
     double norm_inf(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+                    const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     double norm_inf(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
+                    CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     double norm_inf(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return norm_inf<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
@@ -291,17 +290,16 @@ public:
     // compiler rejects throws BuildError with the build log. Min/max ignore NaN as min() does.
     template <class T>
     sum_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                   std::string_view expression, Combine combine,
-                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    sum_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
-                                   Combine combine, const LaunchParams& params = {},
+                                   std::string_view expression, Combine combine, const LaunchParams& params = {},
                                    CallInfo* info = nullptr) const;
+    template <class T>
+    sum_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression, Combine combine,
+                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
     sum_type_t<T> transform_reduce(const Range& range, std::string_view expression, Combine combine,
                                    const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return transform_reduce<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), expression,
-                                   combine, params, info);
+        return transform_reduce<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), expression, combine,
+                                   params, info);
     }
 
     // Images (2-D, pitched, 1-4 interleaved channels; see Image): per-channel results like
@@ -310,42 +308,39 @@ public:
     // runs and the kernel events of all channels.
     template <class T>
     Channels<sum_type_t<T>> sum(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                                CallInfo* info = nullptr) const;
     template <class T>
     Channels<sum_type_t<T>> sum(const T* data, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                                CallInfo* info = nullptr) const;
     template <class T>
     Channels<double> mean(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                          CallInfo* info = nullptr) const;
     template <class T>
     Channels<double> mean(const T* data, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                          CallInfo* info = nullptr) const;
     template <class T>
     Channels<T> min(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                    CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     Channels<T> max(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                    CallInfo* info = nullptr) const;
     template <class T>
-    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
-    Channels<std::uint64_t> count_nonzero(const cl::Buffer& buffer, const Image& image,
-                                          const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+    Channels<std::uint64_t> count_nonzero(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+                                          CallInfo* info = nullptr) const;
     template <class T>
     Channels<std::uint64_t> count_nonzero(const T* data, const Image& image, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                                          CallInfo* info = nullptr) const;
     // norm_op: Operation::norm_l1, norm_l2 or norm_inf (else InvalidArgument).
     template <class T>
     double norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                CallInfo* info = nullptr) const;
     template <class T>
     double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {},
-        CallInfo* info = nullptr) const;
+                CallInfo* info = nullptr) const;
 
 private:
     struct State;

@@ -48,7 +48,7 @@ public:
     // else <cache_directory()>/tuning.json; none when the disk caches are off.
     static std::optional<std::filesystem::path> default_file();
 
-    TuningDatabase();                                    // default_file(), resolved now
+    TuningDatabase();                                     // default_file(), resolved now
     explicit TuningDatabase(std::filesystem::path file);  // an empty path: no file at all
     const std::optional<std::filesystem::path>& file() const { return file_; }
 
@@ -80,13 +80,13 @@ struct TuneProgress {
 };
 
 struct TuneOptions {
-    std::vector<ElementType> types;        // empty: every type the device supports
+    std::vector<ElementType> types;         // empty: every type the device supports
     std::vector<OperationFamily> families;  // empty: every family the engine can measure
     // Size buckets: min_n, 4*min_n, 16*min_n, ... up to max_n, capped by device memory.
     std::uint64_t min_n = 1ull << 12;
     std::uint64_t max_n = 1ull << 30;
-    bool quick = false;       // fewer candidates per stage and fewer repeats
-    int repeats = 5;          // timed runs per candidate after one warm-up (median taken)
+    bool quick = false;        // fewer candidates per stage and fewer repeats
+    int repeats = 5;           // timed runs per candidate after one warm-up (median taken)
     double time_budget_s = 0;  // stop when exceeded (0: no limit); what was measured is kept
     std::uint64_t seed = 20261121;
     const std::atomic<bool>* stop = nullptr;  // set it (e.g. from SIGINT) to stop early

@@ -45,8 +45,8 @@ struct Row {
     std::string accumulator;  // "float64", ...; OpenCV: its device
     std::optional<double> result;
     double relative_error = 0;
-    bool correctly_rounded = false;  // result == the exact sum rounded to double
-    bool repeatable = true;          // every timed run gave the same bits
+    bool correctly_rounded = false;    // result == the exact sum rounded to double
+    bool repeatable = true;            // every timed run gave the same bits
     std::optional<bool> within_bound;  // clreduce only: the mode's stated error bound holds
     double kernel_us = 0, call_us = 0;
     std::string note;  // why there is no result
@@ -55,16 +55,16 @@ struct Row {
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 template <class T>
-std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::Buffer& buffer, const std::vector<T>& data,
-                         const testing::ExactSum& exact, const testing::ExactSum& abs_sum) {
+std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::Buffer& buffer,
+                         const std::vector<T>& data, const testing::ExactSum& exact, const testing::ExactSum& abs_sum) {
     const DeviceInfo& device = reducer.device_info();
     const double rounded = exact.to_double();
     std::vector<Row> rows;
     std::vector<std::optional<ElementType>> accumulators{std::nullopt};
     if (std::is_same_v<T, float> && device.has_fp64) accumulators.push_back(ElementType::float32);
     for (const auto& accumulator : accumulators) {
-        for (FloatMode mode : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated,
-                               FloatMode::correctly_rounded}) {
+        for (FloatMode mode :
+             {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded}) {
             if (accumulator && mode == FloatMode::correctly_rounded) continue;  // has its own accumulator
             LaunchParams params;
             params.float_mode = mode;
@@ -91,8 +91,8 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
                 const auto summation = mode == FloatMode::correctly_rounded ? testing::Summation::exact
                                        : mode == FloatMode::compensated     ? testing::Summation::compensated
                                                                             : testing::Summation::plain;
-                row.within_bound = testing::sum_approx(exact, abs_sum, data.size(), testing::unit_roundoff(plan.accumulator),
-                                                       summation)
+                row.within_bound = testing::sum_approx(exact, abs_sum, data.size(),
+                                                       testing::unit_roundoff(plan.accumulator), summation)
                                        .accepts(*row.result);
             } catch (const Error& e) {
                 row.result.reset();
@@ -124,12 +124,14 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
 template <class T>
 void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohmann::json& report, bool& all_good) {
     const ElementType type = element_traits<T>::type;
-    std::cout << "\n" << type_name(type) << ", n = " << n << " (" << fixed(double(n) * sizeof(T) / (1 << 20))
+    std::cout << "\n"
+              << type_name(type) << ", n = " << n << " (" << fixed(double(n) * sizeof(T) / (1 << 20))
               << " MiB), median of " << o.repeats << " runs after a warm-up, seed " << o.seed << "\n";
     std::cout << std::left << std::setw(18) << "dataset" << std::setw(10) << "cond" << std::setw(31) << "method"
-              << std::setw(12) << "accumulator" << std::right << std::setw(11) << "rel.error" << std::setw(8)
-              << "exact" << std::setw(8) << "repeat" << std::setw(7) << "bound" << std::setw(12) << "kernel_us"
-              << std::setw(12) << "call_us" << "\n";
+              << std::setw(12) << "accumulator" << std::right << std::setw(11) << "rel.error" << std::setw(8) << "exact"
+              << std::setw(8) << "repeat" << std::setw(7) << "bound" << std::setw(12) << "kernel_us" << std::setw(12)
+              << "call_us"
+              << "\n";
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, std::max<std::uint64_t>(1, n) * sizeof(T));
     for (const auto d : o.datasets) {
         const auto data = testing::make_dataset<T>(d, n, o.seed);
@@ -138,7 +140,8 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
             exact.add(x);
             abs_sum.add(std::fabs(x));
         }
-        const double cond = exact.is_zero() ? HUGE_VAL : double(abs_sum.to_long_double() / std::fabs(exact.to_long_double()));
+        const double cond =
+            exact.is_zero() ? HUGE_VAL : double(abs_sum.to_long_double() / std::fabs(exact.to_long_double()));
         if (n > 0)
             check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()),
                   "clEnqueueWriteBuffer");
@@ -167,7 +170,11 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
                 if (row.within_bound == false || (must_repeat && !row.repeatable)) all_good = false;
                 std::cout << std::setw(11) << scientific(row.relative_error) << std::setw(8)
                           << (row.correctly_rounded ? "yes" : "no") << std::setw(8) << (row.repeatable ? "yes" : "no")
-                          << std::setw(7) << (!row.within_bound ? "-" : *row.within_bound ? "ok" : "NO") << std::setw(12) << (row.kernel_us > 0 ? fixed(row.kernel_us) : "-") << std::setw(12)
+                          << std::setw(7)
+                          << (!row.within_bound   ? "-"
+                              : *row.within_bound ? "ok"
+                                                  : "NO")
+                          << std::setw(12) << (row.kernel_us > 0 ? fixed(row.kernel_us) : "-") << std::setw(12)
                           << fixed(row.call_us) << "\n";
                 j["result"] = *row.result;
                 j["relative_error"] = row.relative_error;

@@ -39,8 +39,8 @@ struct CompareOptions {
     std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^30; those that do not fit the device are left out
     int repeats = 20;
     std::uint64_t seed = 20261121;
-    std::string cub;  // clreduce-cub-sum; empty: next to clreduce-perf
-    std::string self; // argv[0], to find clreduce-cub-sum beside it
+    std::string cub;                                      // clreduce-cub-sum; empty: next to clreduce-perf
+    std::string self;                                     // argv[0], to find clreduce-cub-sum beside it
     ResultDelivery delivery = ResultDelivery::automatic;  // how clreduce's sync calls read their result
     OutputFiles out;
 };

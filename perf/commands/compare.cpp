@@ -28,9 +28,9 @@ namespace {
 // The competitors, in the order of the table's rows.
 const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
     static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
-        {"clreduce", make_clreduce_competitor},    {"naive", make_naive_competitor},
-        {"cv::Mat", make_opencv_mat_competitor},   {"cv::UMat", make_opencv_umat_competitor},
-        {"CLBlast", make_clblast_competitor},      {"CUB", make_cub_competitor}};
+        {"clreduce", make_clreduce_competitor},  {"naive", make_naive_competitor},
+        {"cv::Mat", make_opencv_mat_competitor}, {"cv::UMat", make_opencv_umat_competitor},
+        {"CLBlast", make_clblast_competitor},    {"CUB", make_cub_competitor}};
     return factories;
 }
 
@@ -47,9 +47,10 @@ std::vector<std::uint64_t> fitting_sizes(std::vector<std::uint64_t> sizes, const
         if (n <= limit / type_size(type))
             fit.push_back(n);
         else
-            dropped.push_back(fmt::format("{}: {} MiB is more than the device allows for it ({} MiB: the smaller of "
-                                          "its largest allocation and a third of its memory)",
-                                          size_label(n), (n * type_size(type)) >> 20, limit >> 20));
+            dropped.push_back(
+                fmt::format("{}: {} MiB is more than the device allows for it ({} MiB: the smaller of "
+                            "its largest allocation and a third of its memory)",
+                            size_label(n), (n * type_size(type)) >> 20, limit >> 20));
     }
     return fit;
 }
@@ -58,8 +59,8 @@ void progress(std::uint64_t n, const std::string& what, const std::string& resul
     std::cerr << fmt::format("  n = {:>10} {:<9} {}\n", n, what, result);
 }
 
-ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, const cl::Buffer& buffer,
-                           std::uint64_t n, std::uint64_t bytes, int repeats) {
+ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, const cl::Buffer& buffer, std::uint64_t n,
+                           std::uint64_t bytes, int repeats) {
     ReadOnlyRow row;
     row.n = n;
     row.bytes = ReadOnlyKernel::bytes_read(bytes);
@@ -120,7 +121,8 @@ int run_compare(const CompareOptions& o) {
     result.seed = o.seed;
     result.data = testing::random_values_description(o.type);
     result.sizes = fitting_sizes(o.sizes, result.device, o.type, result.dropped);
-    if (result.sizes.empty()) throw InvalidArgument(fmt::format("no n fits the device: {}", fmt::join(result.dropped, "; ")));
+    if (result.sizes.empty())
+        throw InvalidArgument(fmt::format("no n fits the device: {}", fmt::join(result.dropped, "; ")));
     const cl::Device device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
     ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), device, "read_only.cl"), result.device);
     result.read_only_detail = read_only.geometry();

@@ -15,7 +15,10 @@ int run_devices() {
     for (std::size_t i = 0; i < devices.size(); ++i) {
         const DeviceInfo d = DeviceInfo::query(devices[i]);
         std::cout << "[" << i << "] " << d.platform_name << " / " << d.name << "\n"
-                  << "    type " << (d.is_gpu() ? "GPU" : (d.type & CL_DEVICE_TYPE_CPU) ? "CPU" : "other")
+                  << "    type "
+                  << (d.is_gpu()                      ? "GPU"
+                      : (d.type & CL_DEVICE_TYPE_CPU) ? "CPU"
+                                                      : "other")
                   << ", " << d.version << ", driver " << d.driver_version << "\n"
                   << "    compute units " << d.compute_units << ", max work-group " << d.max_work_group_size
                   << ", wavefront " << (d.wavefront_width > 1 ? std::to_string(d.wavefront_width) : "unknown")

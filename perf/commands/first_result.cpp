@@ -66,8 +66,8 @@ Sample run_one(const FirstResultOptions& o, const fs::path& cache, const fs::pat
         env.push_back({"POCL_CACHE_DIR", driver_cache.string()});
         env.push_back({"CUDA_CACHE_PATH", driver_cache.string()});
     }
-    std::vector<std::string> args{"first-result", "--child", "-t", std::string(type_name(o.type)), "-n",
-                                  std::to_string(o.n), "--seed", std::to_string(o.seed)};
+    std::vector<std::string> args{"first-result", "--child",           "-t",     std::string(type_name(o.type)),
+                                  "-n",           std::to_string(o.n), "--seed", std::to_string(o.seed)};
     if (!o.device.empty()) args.insert(args.end(), {"-d", o.device});
     const std::int64_t start = now_ns();
     const auto result = testing::run_self(args, env);
@@ -114,13 +114,15 @@ int run_first_result(FirstResultOptions o) {
               << " cold/warm pairs of fresh processes\n"
               << "device: " << d.platform_name << " / " << d.name << " (driver " << d.driver_version << ")\n"
               << "driver kernel cache: "
-              << (o.keep_driver_cache ? "the driver's own, as usual" : "empty for every process (POCL_CACHE_DIR, CUDA_CACHE_PATH)")
+              << (o.keep_driver_cache ? "the driver's own, as usual"
+                                      : "empty for every process (POCL_CACHE_DIR, CUDA_CACHE_PATH)")
               << "\n\n";
     const fs::path root = fs::temp_directory_path() / ("clreduce-first-result-" + std::to_string(::getpid()));
     fs::remove_all(root);
     std::cout << std::left << std::setw(5) << "run" << std::setw(6) << "cache" << std::right << std::setw(17)
               << "start_to_result" << std::setw(19) << "reducer_to_result" << std::setw(7) << "built" << std::setw(8)
-              << "loaded" << std::setw(9) << "correct" << "\n";
+              << "loaded" << std::setw(9) << "correct"
+              << "\n";
     std::vector<double> cold_start, cold_reducer, warm_start, warm_reducer;
     bool all_correct = true;
     std::cout << std::fixed << std::setprecision(1);

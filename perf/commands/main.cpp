@@ -28,30 +28,43 @@ int main(int argc, char** argv) {
     auto* sweep_cmd = app.add_subcommand("sweep", "Time the sum for times = 1, 2, 4, ... with both strides");
     for (auto* cmd : {static_cast<CLI::App*>(&app), sweep_cmd}) {
         // The options also work without the subcommand, since plain `clreduce-perf` sweeps.
-        cmd->add_option("-d,--device", sweep.device, "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
-        cmd->add_option("-t,--type", type_name, "Element type: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64")
+        cmd->add_option("-d,--device", sweep.device,
+                        "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
+        cmd->add_option("-t,--type", type_name,
+                        "Element type: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64")
             ->capture_default_str();
         cmd->add_option("-n,--n", sweep.sizes, "Number of elements; repeat for several (one curve per n and stride)")
             ->capture_default_str();
-        cmd->add_option("--min-times", sweep.min_times, "Smallest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
-        cmd->add_option("--max-times", sweep.max_times, "Largest times")->capture_default_str()->check(CLI::Range(1u, 1u << 20));
+        cmd->add_option("--min-times", sweep.min_times, "Smallest times")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1u << 20));
+        cmd->add_option("--max-times", sweep.max_times, "Largest times")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1u << 20));
         cmd->add_option("--wg", sweep.work_group_size, "Work-group size (0: device default)")->capture_default_str();
         cmd->add_option("--vec", sweep.vector_width, "Vector width (0: device default)")->capture_default_str();
         cmd->add_option("-r,--repeats", sweep.repeats, "Timed runs per point (after one warm-up)")
-            ->capture_default_str()->check(CLI::Range(1, 100000));
+            ->capture_default_str()
+            ->check(CLI::Range(1, 100000));
         cmd->add_option("--seed", sweep.seed, "Random seed of the data")->capture_default_str();
         add_output_options(cmd, sweep.out);
         cmd->add_option("--plot-y", sweep.plot_y, "What the SVG plots against times: gbps or time")
-            ->capture_default_str()->check(CLI::IsMember({"gbps", "time"}));
+            ->capture_default_str()
+            ->check(CLI::IsMember({"gbps", "time"}));
     }
     clreduce::perf::AccuracyOptions accuracy;
     std::vector<std::string> accuracy_types, accuracy_sets;
-    auto* accuracy_cmd = app.add_subcommand("accuracy", "Relative error of every float sum mode vs the exact sum, beside cv::sum");
+    auto* accuracy_cmd =
+        app.add_subcommand("accuracy", "Relative error of every float sum mode vs the exact sum, beside cv::sum");
     accuracy_cmd->add_option("-d,--device", accuracy.device, "Device (default: $CLREDUCE_DEVICE, else first GPU)");
     accuracy_cmd->add_option("-n,--n", accuracy.n, "Elements per data set (default 2^28 on a GPU, 2^22 otherwise)");
     accuracy_cmd->add_option("-t,--type", accuracy_types, "float32 and/or float64 (default both)");
-    accuracy_cmd->add_option("--dataset", accuracy_sets, "Data sets (default all): benign, ones, small_integers, mixed_magnitudes, cancellation, ill_conditioned");
-    accuracy_cmd->add_option("-r,--repeats", accuracy.repeats, "Timed runs per mode")->capture_default_str()->check(CLI::Range(1, 1000));
+    accuracy_cmd->add_option(
+        "--dataset", accuracy_sets,
+        "Data sets (default all): benign, ones, small_integers, mixed_magnitudes, cancellation, ill_conditioned");
+    accuracy_cmd->add_option("-r,--repeats", accuracy.repeats, "Timed runs per mode")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
     accuracy_cmd->add_option("--seed", accuracy.seed, "Random seed of the data")->capture_default_str();
     accuracy_cmd->add_option("--json", accuracy.json, "Also write the report as JSON to this file");
     accuracy_cmd->add_flag("--no-opencv", accuracy.skip_opencv, "Skip cv::sum on Mat and UMat");
@@ -61,41 +74,66 @@ int main(int argc, char** argv) {
     clreduce::perf::CompareOptions compare;
     std::string compare_type = "int32";
     auto* compare_cmd = app.add_subcommand(
-        "compare", "Time clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB over a range of n, "
-                   "beside a read-only kernel over the same bytes");
+        "compare",
+        "Time clreduce against the naive kernel, cv::sum (Mat, UMat), CLBlast and CUB over a range of n, "
+        "beside a read-only kernel over the same bytes");
     compare_cmd->add_option("-d,--device", compare.device, "Device (as for sweep)");
     compare_cmd->add_option("-t,--type", compare_type, "Element type (as for sweep)")->capture_default_str();
-    compare_cmd->add_option("-n,--n", compare.sizes, "Number of elements; repeat for several (default: 2^10 to 2^30 by "
-                                                     "powers of 4; sizes the device memory cannot hold are left out)");
+    compare_cmd->add_option("-n,--n", compare.sizes,
+                            "Number of elements; repeat for several (default: 2^10 to 2^30 by "
+                            "powers of 4; sizes the device memory cannot hold are left out)");
     compare_cmd->add_option("-r,--repeats", compare.repeats, "Timed calls per point (after one warm-up)")
-        ->capture_default_str()->check(CLI::Range(1, 100000));
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     compare_cmd->add_option("--seed", compare.seed, "Random seed of the data")->capture_default_str();
     std::string compare_delivery = "automatic";
-    compare_cmd->add_option("--delivery", compare_delivery,
-                            "How clreduce's synchronous calls read their result: automatic, blocking, paced, polled "
-                            "or polled_paced")->capture_default_str();
+    compare_cmd
+        ->add_option("--delivery", compare_delivery,
+                     "How clreduce's synchronous calls read their result: automatic, blocking, paced, polled "
+                     "or polled_paced")
+        ->capture_default_str();
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
     clreduce::perf::TuneCommandOptions tune;
-    auto* tune_cmd = app.add_subcommand("tune", "Find the best launch parameters per type and size; store them in the tuning database");
+    auto* tune_cmd =
+        app.add_subcommand("tune",
+                           "Find the best launch parameters per type and size; store them in the tuning database");
     tune_cmd->add_option("-d,--device", tune.device, "Device: index, P:D, or part of its name");
-    tune_cmd->add_option("-t,--types", tune.types, "Element types (default: every type the device supports)")->delimiter(',');
-    tune_cmd->add_option("--min-n", tune.min_n, "Smallest size bucket")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
-    tune_cmd->add_option("--max-n", tune.max_n, "Largest size bucket (capped by device memory)")->capture_default_str()->check(CLI::Range(1ull, 1ull << 40));
+    tune_cmd->add_option("-t,--types", tune.types, "Element types (default: every type the device supports)")
+        ->delimiter(',');
+    tune_cmd->add_option("--min-n", tune.min_n, "Smallest size bucket")
+        ->capture_default_str()
+        ->check(CLI::Range(1ull, 1ull << 40));
+    tune_cmd->add_option("--max-n", tune.max_n, "Largest size bucket (capped by device memory)")
+        ->capture_default_str()
+        ->check(CLI::Range(1ull, 1ull << 40));
     tune_cmd->add_flag("-q,--quick", tune.quick, "Fewer candidates per stage, at most 3 timed runs");
-    tune_cmd->add_option("-r,--repeats", tune.repeats, "Timed runs per candidate after one warm-up (default 5; with --check: interleaved rounds, default 15)")->check(CLI::Range(1, 1000));
-    tune_cmd->add_option("--budget", tune.time_budget_s, "Stop after this many seconds, keeping what was measured (0: no limit)")->capture_default_str();
-    tune_cmd->add_option("-o,--file", tune.file, "Tuning file (default: $CLREDUCE_TUNING_FILE, else <cache folder>/tuning.json)");
+    tune_cmd
+        ->add_option(
+            "-r,--repeats", tune.repeats,
+            "Timed runs per candidate after one warm-up (default 5; with --check: interleaved rounds, default 15)")
+        ->check(CLI::Range(1, 1000));
+    tune_cmd
+        ->add_option("--budget", tune.time_budget_s,
+                     "Stop after this many seconds, keeping what was measured (0: no limit)")
+        ->capture_default_str();
+    tune_cmd->add_option("-o,--file", tune.file,
+                         "Tuning file (default: $CLREDUCE_TUNING_FILE, else <cache folder>/tuning.json)");
     tune_cmd->add_flag("--dry-run", tune.dry_run, "Measure and print, but save nothing");
     tune_cmd->add_flag("--show", tune.show, "Print this device's entries in the tuning file and exit");
     tune_cmd->add_flag("--reset", tune.reset, "Remove this device's entries from the tuning file and exit");
     tune_cmd->add_option("--seed", tune.seed, "Random seed of the data")->capture_default_str();
-    auto* tune_check = tune_cmd->add_flag("--check", tune.check,
+    auto* tune_check = tune_cmd->add_flag(
+        "--check", tune.check,
         "Measure nothing new: time every times (1 .. 1024 by powers of 2, the other parameters as tuned) at each "
         "tuned bucket in interleaved rounds and say whether the tuned times is within 2% of the best");
     tune_check->excludes(tune_cmd->get_option("--show"))->excludes(tune_cmd->get_option("--reset"));
-    tune_cmd->add_option("--csv", tune.out.csv, "With --check: also write the rows as CSV to this file")->needs(tune_check);
-    tune_cmd->add_option("--json", tune.out.json, "With --check: also write the rows and every candidate as JSON to this file")->needs(tune_check);
+    tune_cmd->add_option("--csv", tune.out.csv, "With --check: also write the rows as CSV to this file")
+        ->needs(tune_check);
+    tune_cmd
+        ->add_option("--json", tune.out.json,
+                     "With --check: also write the rows and every candidate as JSON to this file")
+        ->needs(tune_check);
     CLI11_PARSE(app, argc, argv);
 
     try {

@@ -30,11 +30,13 @@ void sweep_one_size(const SweepOptions& o, std::uint64_t n, Reducer& reducer, Sw
     else
         reference << "long double CPU sum " << std::setprecision(17) << double(expected.floats.sum);
     reference << ", cv::sum "
-              << (expected.opencv.has_value ? std::to_string(expected.opencv.value)
-                                            : std::string(testing::have_opencv() ? "has no such case" : "not built in"));
+              << (expected.opencv.has_value
+                      ? std::to_string(expected.opencv.value)
+                      : std::string(testing::have_opencv() ? "has no such case" : "not built in"));
     result.references.push_back(reference.str());
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(1, data.size()) * sizeof(T));
-    if (n > 0) check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, data.data()), "clEnqueueWriteBuffer");
+    if (n > 0)
+        check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, data.data()), "clEnqueueWriteBuffer");
 
     for (Stride stride : {Stride::global, Stride::local}) {
         for (std::uint64_t times = o.min_times; times <= o.max_times; times *= 2) {

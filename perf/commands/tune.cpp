@@ -153,7 +153,8 @@ int run_tune(const TuneCommandOptions& o) {
     bar.finish();
 
     print_entries(result.entries, true);
-    std::cout << "\n" << result.measurements << " candidates measured (" << reducer.counters().programs_built
+    std::cout << "\n"
+              << result.measurements << " candidates measured (" << reducer.counters().programs_built
               << " programs built), " << result.rejected
               << " rejected (wrong result or failed to run); every accepted result matched the CPU sum\n";
     if (result.saved_to)

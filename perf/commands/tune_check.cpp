@@ -13,9 +13,9 @@
 #include "measure/timing.hpp"
 #include "reference/sum_reference.hpp"
 #include "reference/with_element_type.hpp"
+#include "report/tune_check_result.hpp"
 #include "tuning/tuner_final_stage.hpp"  // src/: times_sweep
 #include "tuning/tuning_data.hpp"        // src/: the tuner's data
-#include "report/tune_check_result.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -84,10 +84,9 @@ CheckRow check_bucket(const Reducer& r, const cl::Buffer& buffer, std::uint64_t 
     return row;
 }
 
-constexpr ElementType kTypes[] = {ElementType::int8,   ElementType::uint8,   ElementType::int16, ElementType::uint16,
-                                  ElementType::int32,  ElementType::uint32,  ElementType::int64, ElementType::uint64,
+constexpr ElementType kTypes[] = {ElementType::int8,    ElementType::uint8,  ElementType::int16, ElementType::uint16,
+                                  ElementType::int32,   ElementType::uint32, ElementType::int64, ElementType::uint64,
                                   ElementType::float32, ElementType::float64};
-
 
 // The size buckets of `type`'s additive entries within [min_n, max_n].
 std::vector<std::uint64_t> buckets_of(const std::vector<TunedEntry>& entries, ElementType type, std::uint64_t min_n,
@@ -99,9 +98,8 @@ std::vector<std::uint64_t> buckets_of(const std::vector<TunedEntry>& entries, El
 }
 
 bool has_entry(const std::vector<TunedEntry>& entries, ElementType type) {
-    return std::any_of(entries.begin(), entries.end(), [&](const TunedEntry& e) {
-        return e.type == type && e.family == OperationFamily::additive;
-    });
+    return std::any_of(entries.begin(), entries.end(),
+                       [&](const TunedEntry& e) { return e.type == type && e.family == OperationFamily::additive; });
 }
 
 }  // namespace
@@ -136,7 +134,8 @@ int run_tune_check(const Reducer& reducer, const TuneCommandOptions& o) {
         const bool from_tuning = has_entry(tuned, type);
         std::vector<std::uint64_t> sizes = buckets_of(from_tuning ? tuned : known, type, o.min_n, o.max_n);
         const std::size_t listed = sizes.size();
-        sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::uint64_t n) { return n > byte_cap / type_size(type); }),
+        sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
+                                   [&](std::uint64_t n) { return n > byte_cap / type_size(type); }),
                     sizes.end());
         if (sizes.size() < listed)
             report.notes.push_back(name + ": " + std::to_string(listed - sizes.size()) +

@@ -32,9 +32,9 @@ public:
         cl_command_queue queue = setup_.reducer->queue()();
         Measurement m = time_calls(setup_.repeats, [&] {
             const bool single = w.type == ElementType::float32;
-            const CLBlastStatusCode status =
-                single ? CLBlastSsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr)
-                       : CLBlastDsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr);
+            const CLBlastStatusCode status = single
+                                                 ? CLBlastSsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr)
+                                                 : CLBlastDsum(w.n, result_(), 0, (*w.buffer)(), 0, 1, &queue, nullptr);
             if (status != CLBlastSuccess) throw Error("CLBlast xSUM failed with status " + std::to_string(status));
             if (single) {
                 float v = 0;

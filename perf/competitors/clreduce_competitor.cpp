@@ -37,15 +37,17 @@ public:
             if (const LaunchPlan other = profiling.plan(w.type, w.n); other.describe() != plan.describe())
                 throw Error(fmt::format("the plain and the profiling reducer plan differently: {} / {}",
                                         plan.describe(), other.describe()));
-            Measurement m = time_calls(setup_.repeats, [&] {
-                return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n));
-            });
+            Measurement m =
+                time_calls(setup_.repeats, [&] { return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n)); });
             CallInfo info;
-            time_device(setup_.repeats, [&] {
+            time_device(
+                setup_.repeats,
+                [&] {
                 info = CallInfo{};
                 const auto sum = profiling.sum<T>(*w.buffer, 0, w.n, {}, &info);
                 return DeviceCall{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
-            }, m);
+                },
+                m);
             if (info.plan.describe() != plan.describe())
                 throw Error("the profiled call used another plan: " + info.plan.describe());
             m.accumulator = plan.accumulator;

@@ -25,7 +25,7 @@ struct Workload {
 // that do nothing else (no events, no profiling queue), the device time from separate calls
 // that record it.
 struct Measurement {
-    double wall_us = 0;                // synchronous call: launch(es) + result on the host
+    double wall_us = 0;               // synchronous call: launch(es) + result on the host
     std::optional<double> device_us;  // kernel time where the competitor exposes it
     // Its result of every call (warm-up first), so that a call that differs is caught too.
     // long double holds 64-bit integer sums exactly (x87 extended precision).

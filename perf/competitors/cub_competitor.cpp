@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "competitors/competitor.hpp"
 
@@ -49,7 +49,8 @@ public:
         std::filesystem::remove(errors);
         while (!error_text.empty() && (error_text.back() == '\n' || error_text.back() == '\r')) error_text.pop_back();
         if (status != 0) {
-            why_ = "clreduce-cub-sum did not run (" + (error_text.empty() ? "exit status " + std::to_string(status) : error_text) + ")";
+            why_ = "clreduce-cub-sum did not run (" +
+                   (error_text.empty() ? "exit status " + std::to_string(status) : error_text) + ")";
             return;
         }
         try {
@@ -74,7 +75,7 @@ public:
         m.wall_us = r.at("wall_us").get<double>();
         m.device_us = r.at("device_us").get<double>();
         for (const auto& sum : r.at("sums"))
-            m.values.push_back(sum.is_number_unsigned() ? static_cast<long double>(sum.get<std::uint64_t>())
+            m.values.push_back(sum.is_number_unsigned()  ? static_cast<long double>(sum.get<std::uint64_t>())
                                : sum.is_number_integer() ? static_cast<long double>(sum.get<std::int64_t>())
                                                          : static_cast<long double>(sum.get<double>()));
         m.accumulator = ElementType::float64;  // it sums into clreduce's result type (int64, uint64, double)

@@ -17,7 +17,8 @@ public:
         }
         accumulator_ = !is_floating(setup.type) ? (is_signed(setup.type) ? ElementType::int64 : ElementType::uint64)
                                                 : (d.has_fp64 ? ElementType::float64 : ElementType::float32);
-        std::string options = "-D NAIVE_T=" + std::string(opencl_type_name(setup.type)) + " -D NAIVE_ACC=" + std::string(opencl_type_name(accumulator_));
+        std::string options = "-D NAIVE_T=" + std::string(opencl_type_name(setup.type)) +
+                              " -D NAIVE_ACC=" + std::string(opencl_type_name(accumulator_));
         if (accumulator_ == ElementType::float64) options += " -D NAIVE_FP64";
         const cl::Context& context = setup.reducer->context();
         const cl::Device device = setup.reducer->queue().getInfo<CL_QUEUE_DEVICE>();
@@ -57,11 +58,14 @@ public:
         cl::Buffer b(context, CL_MEM_READ_WRITE, second * acc_size, nullptr, &err);
         check(err, "clCreateBuffer");
         Measurement m = time_calls(setup_.repeats, [&] { return run(setup_.reducer->queue(), w, a, b, nullptr); });
-        time_device(setup_.repeats, [&] {
+        time_device(
+            setup_.repeats,
+            [&] {
             std::vector<cl::Event> events;
             const long double value = run(setup_.profiling->queue(), w, a, b, &events);
             return DeviceCall{value, device_microseconds(events)};
-        }, m);
+            },
+            m);
         m.accumulator = accumulator_;
         m.note = std::to_string((w.n + wg_ - 1) / wg_) + " groups of " + std::to_string(wg_) + " in the first launch";
         return m;

@@ -26,8 +26,8 @@ public:
         const cl_platform_id platform = device.getInfo<CL_DEVICE_PLATFORM>();
         const std::string platform_name = cl::Platform(platform, true).getInfo<CL_PLATFORM_NAME>();
         try {
-            context_ = cv::ocl::OpenCLExecutionContext::create(platform_name, platform, setup.reducer->context()(),
-                                                               device());
+            context_ =
+                cv::ocl::OpenCLExecutionContext::create(platform_name, platform, setup.reducer->context()(), device());
             context_.bind();
             cv::ocl::setUseOpenCL(true);
         } catch (const cv::Exception& e) {

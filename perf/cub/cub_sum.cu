@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
+#include <cub/device/device_reduce.cuh>
 
 namespace clreduce::perf::cub_sum {
 namespace {

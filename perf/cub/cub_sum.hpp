@@ -9,8 +9,8 @@ namespace clreduce::perf::cub_sum {
 // Two loops of one warm-up and `repeats` timed calls each: the wall-time loop times the call
 // alone (Sum + copy of the result), the device-time loop records cudaEvents around Sum.
 struct Timing {
-    double wall_us = 0;    // median synchronous call: Sum + copy of the result to the host
-    double device_us = 0;  // median time between cudaEvents around Sum
+    double wall_us = 0;               // median synchronous call: Sum + copy of the result to the host
+    double device_us = 0;             // median time between cudaEvents around Sum
     std::vector<long double> values;  // every call's result, both loops, warm-ups included
 };
 

@@ -22,7 +22,9 @@ template <class T>
 nlohmann::json run(std::uint64_t n, int repeats, std::uint64_t seed) {
     const auto data = testing::random_values<T>(n, seed);
     const auto t = perf::cub_sum::measure<T, sum_type_t<T>>(data.data(), n, repeats);
-    nlohmann::json j = {{"n", n}, {"wall_us", t.wall_us}, {"device_us", t.device_us},
+    nlohmann::json j = {{"n", n},
+                        {"wall_us", t.wall_us},
+                        {"device_us", t.device_us},
                         {"data_fnv1a", perf::data_fingerprint(data.data(), n * sizeof(T))}};
     nlohmann::json sums = nlohmann::json::array();
     for (long double v : t.values) sums.push_back(static_cast<sum_type_t<T>>(v));
@@ -46,13 +48,16 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed, "Seed of the data generator (reference/random_values)")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     try {
-        nlohmann::json doc = {{"device", perf::cub_sum::device_name()}, {"type", type}, {"repeats", repeats},
-                              {"seed", seed}, {"results", nlohmann::json::array()}};
+        nlohmann::json doc = {{"device", perf::cub_sum::device_name()},
+                              {"type", type},
+                              {"repeats", repeats},
+                              {"seed", seed},
+                              {"results", nlohmann::json::array()}};
         const std::map<std::string, ElementType> types = {
-            {"int8", ElementType::int8},       {"uint8", ElementType::uint8},     {"int16", ElementType::int16},
-            {"uint16", ElementType::uint16},   {"int32", ElementType::int32},     {"uint32", ElementType::uint32},
-            {"int64", ElementType::int64},     {"uint64", ElementType::uint64},   {"float32", ElementType::float32},
-            {"float", ElementType::float32},   {"float64", ElementType::float64}, {"double", ElementType::float64}};
+            {"int8", ElementType::int8},     {"uint8", ElementType::uint8},     {"int16", ElementType::int16},
+            {"uint16", ElementType::uint16}, {"int32", ElementType::int32},     {"uint32", ElementType::uint32},
+            {"int64", ElementType::int64},   {"uint64", ElementType::uint64},   {"float32", ElementType::float32},
+            {"float", ElementType::float32}, {"float64", ElementType::float64}, {"double", ElementType::float64}};
         if (!types.count(type)) throw std::runtime_error("unknown type " + type);
         const ElementType element = types.at(type);
         for (std::uint64_t n : sizes) {

@@ -56,8 +56,9 @@ FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, L
         waited_us += info.read_wait_us;
     }
     row.note = info.plan.describe();
-    if (paced > 0) row.note += fmt::format(", paced in {} of the next 100 calls, reads {:.2f} us after the enqueue",
-                                           paced, waited_us / paced);
+    if (paced > 0)
+        row.note += fmt::format(", paced in {} of the next 100 calls, reads {:.2f} us after the enqueue", paced,
+                                waited_us / paced);
     return row;
 }
 
@@ -85,15 +86,16 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     reducer.queue().enqueueReadBuffer(results, CL_TRUE, 0, chain * sizeof(R), got.data());
     for (const R v : got)
         if (static_cast<long double>(v) != expected) throw Error("floor: clreduce's asynchronous sum is wrong");
-    return summarize(label, us, fmt::format("host cost of each call in chains of {}, none waited for{}", chain,
-                                            make_event ? "" : "; no event"));
+    return summarize(label, us,
+                     fmt::format("host cost of each call in chains of {}, none waited for{}", chain,
+                                 make_event ? "" : "; no event"));
 }
 
 void trace_calls(const cl::Device& device, std::uint64_t n, int calls) {
     Reducer reducer(device);
     const FloorData data = floor_data<std::int32_t>(reducer, n, 17);
-    std::cout << fmt::format("\ntrace: int32 sum, n = {}, {} calls from the reducer's first (us: call, read's wait)\n", n,
-                             calls);
+    std::cout << fmt::format("\ntrace: int32 sum, n = {}, {} calls from the reducer's first (us: call, read's wait)\n",
+                             n, calls);
     for (int k = 0; k < calls; ++k) {
         CallInfo info;
         const auto t0 = Clock::now();
@@ -106,7 +108,8 @@ void trace_calls(const cl::Device& device, std::uint64_t n, int calls) {
 
 template FloorRow clreduce_call<std::int32_t>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string,
                                               ResultDelivery);
-template FloorRow clreduce_call<float>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string, ResultDelivery);
+template FloorRow clreduce_call<float>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string,
+                                       ResultDelivery);
 template FloorRow clreduce_async_call<std::int32_t>(const cl::Device&, std::uint64_t, int, std::string, bool);
 template FloorRow clreduce_async_call<float>(const cl::Device&, std::uint64_t, int, std::string, bool);
 

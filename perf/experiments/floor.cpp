@@ -45,11 +45,12 @@ int run_floor(const FloorOptions& options) {
         ResultDelivery delivery;
     };
     std::vector<ReadWay> ways{{"", ResultDelivery::automatic}};
-    if (info.is_nvidia) ways.insert(ways.end(), {{", polled, paced", ResultDelivery::polled_paced},
-                                                 {", polled, unpaced", ResultDelivery::polled},
-                                                 {", blocking, paced", ResultDelivery::paced},
-                                                 {", blocking, unpaced", ResultDelivery::blocking},
-                                                 {", default again", ResultDelivery::automatic}});
+    if (info.is_nvidia)
+        ways.insert(ways.end(), {{", polled, paced", ResultDelivery::polled_paced},
+                                 {", polled, unpaced", ResultDelivery::polled},
+                                 {", blocking, paced", ResultDelivery::paced},
+                                 {", blocking, unpaced", ResultDelivery::blocking},
+                                 {", default again", ResultDelivery::automatic}});
     for (const ReadWay& way : ways) {
         for (std::uint64_t n : options.sizes) {
             rows.push_back(clreduce_call<std::int32_t>(device, n, options.repeats, {},
@@ -65,13 +66,15 @@ int run_floor(const FloorOptions& options) {
             const char* how = event ? "" : ", no event";
             rows.push_back(clreduce_async_call<std::int32_t>(
                 device, n, options.repeats, fmt::format("clreduce sum_async int32, n = {} (host{})", n, how), event));
-            rows.push_back(clreduce_async_call<float>(
-                device, n, options.repeats, fmt::format("clreduce sum_async float32, n = {} (host{})", n, how), event));
+            rows.push_back(
+                clreduce_async_call<float>(device, n, options.repeats,
+                                           fmt::format("clreduce sum_async float32, n = {} (host{})", n, how), event));
         }
     }
     std::cout << fmt::format("{:<58} {:>9} {:>9} {:>9}  {}\n", "what", "median", "p10", "p90", "note");
     for (const auto& r : rows)
-        std::cout << fmt::format("{:<58} {:>9.1f} {:>9.1f} {:>9.1f}  {}\n", r.name, r.median_us, r.p10_us, r.p90_us, r.note);
+        std::cout << fmt::format("{:<58} {:>9.1f} {:>9.1f} {:>9.1f}  {}\n", r.name, r.median_us, r.p10_us, r.p90_us,
+                                 r.note);
     if (options.trace > 0)
         for (std::uint64_t n : options.sizes) trace_calls(device, n, options.trace);
     if (!options.json.empty()) {
@@ -79,8 +82,11 @@ int run_floor(const FloorOptions& options) {
         j["device"] = device_json(info);
         j["repeats"] = options.repeats;
         for (const auto& r : rows)
-            j["rows"].push_back({{"what", r.name}, {"median_us", r.median_us}, {"p10_us", r.p10_us},
-                                 {"p90_us", r.p90_us}, {"note", r.note}});
+            j["rows"].push_back({{"what", r.name},
+                                 {"median_us", r.median_us},
+                                 {"p10_us", r.p10_us},
+                                 {"p90_us", r.p90_us},
+                                 {"note", r.note}});
         open_output(options.json) << j.dump(2) << "\n";
     }
     return 0;

@@ -11,12 +11,15 @@
 #include "experiments/floor.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"clreduce-floor: what bounds a synchronous call: raw OpenCL launch and read costs, clreduce's call, "
-                 "read bandwidth"};
+    CLI::App app{
+        "clreduce-floor: what bounds a synchronous call: raw OpenCL launch and read costs, clreduce's call, "
+        "read bandwidth"};
     clreduce::perf::experiments::FloorOptions floor;
     app.add_option("-d,--device", floor.device,
                    "Device: index, P:D, or part of its name (default: $CLREDUCE_DEVICE, else first GPU)");
-    app.add_option("-r,--repeats", floor.repeats, "Timed calls per row")->capture_default_str()->check(CLI::Range(5, 100000));
+    app.add_option("-r,--repeats", floor.repeats, "Timed calls per row")
+        ->capture_default_str()
+        ->check(CLI::Range(5, 100000));
     app.add_option("-n,--n", floor.sizes, "Sizes of clreduce's own calls")->capture_default_str();
     app.add_option("--read-bytes", floor.read_bytes, "Bytes the read-only kernel reads (capped by the device)")
         ->capture_default_str();

@@ -24,8 +24,8 @@ Probe::Probe(const cl::Device& device) {
     read_ = ReadOnlyKernel(build_perf_program(context_, device, "read_only.cl"), DeviceInfo::query(device));
     result_ = cl::Buffer(context_, CL_MEM_READ_WRITE, 64);
     pinned_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
-    pinned_host_ = static_cast<std::int64_t*>(
-        queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
+    pinned_host_ =
+        static_cast<std::int64_t*>(queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
     touch_.setArg(0, result_);
     touch2_.setArg(0, result_);
     busy_.setArg(0, result_);
@@ -121,90 +121,129 @@ std::vector<FloorRow> Probe::rows(int repeats) {
         }
         out.push_back(summarize(with_event ? "enqueue kernel with an event, in chains (host)"
                                            : "enqueue kernel, in chains (host)",
-                                us, fmt::format("as the sum_async rows: chains of {}{}", kAsyncChain,
-                                                with_event ? ", the event released in the call" : "")));
+                                us,
+                                fmt::format("as the sum_async rows: chains of {}{}", kAsyncChain,
+                                            with_event ? ", the event released in the call" : "")));
     }
     // The driver calls an asynchronous clreduce call makes beside its enqueue.
-    out.push_back(time_wall("clGetMemObjectInfo x4 (host cost only)", repeats, [&] {
+    out.push_back(time_wall(
+        "clGetMemObjectInfo x4 (host cost only)", repeats,
+        [&] {
         for (int i = 0; i < 2; ++i) {
             cl_context owner = nullptr;
             size_t bytes = 0;
             check(clGetMemObjectInfo(result_(), CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo");
             check(clGetMemObjectInfo(result_(), CL_MEM_SIZE, sizeof bytes, &bytes, nullptr), "clGetMemObjectInfo");
         }
-    }, "a buffer's context and size, for two buffers"));
-    out.push_back(time_wall("clSetKernelArg x8 (host cost only)", repeats, [&] {
+        },
+        "a buffer's context and size, for two buffers"));
+    out.push_back(time_wall(
+        "clSetKernelArg x8 (host cost only)", repeats,
+        [&] {
         for (int i = 0; i < 4; ++i) {
             check(touch_.setArg(0, result_), "clSetKernelArg");
             check(touch_.setArg(1, cl_long(value_)), "clSetKernelArg");
         }
-    }, "4 buffers, 4 scalars"));
-    out.push_back(time_wall("kernel + clFinish", repeats, [&] {
+        },
+        "4 buffers, 4 scalars"));
+    out.push_back(time_wall(
+        "kernel + clFinish", repeats,
+        [&] {
         launch(queue_, touch_);
         queue_.finish();
-    }, "no result read"));
-    out.push_back(time_wall("kernel + blocking read (pageable)", repeats, [&] {
+        },
+        "no result read"));
+    out.push_back(time_wall(
+        "kernel + blocking read (pageable)", repeats,
+        [&] {
         launch(queue_, touch_);
         read_pageable(queue_);
-    }, "what clreduce's int32 sum does"));
-    out.push_back(time_wall("kernel + clFlush + blocking read (pinned host)", repeats, [&] {
+        },
+        "what clreduce's int32 sum does"));
+    out.push_back(time_wall(
+        "kernel + clFlush + blocking read (pinned host)", repeats,
+        [&] {
         launch(queue_, touch_);
         queue_.flush();
         read_pinned(queue_);
-    }, "the kernel submitted before the read is enqueued"));
-    out.push_back(time_wall("kernel + blocking read (pinned host)", repeats, [&] {
+        },
+        "the kernel submitted before the read is enqueued"));
+    out.push_back(time_wall(
+        "kernel + blocking read (pinned host)", repeats,
+        [&] {
         launch(queue_, touch_);
         read_pinned(queue_);
-    }, "destination from a mapped CL_MEM_ALLOC_HOST_PTR buffer"));
-    out.push_back(time_wall("kernel + polled read (pinned host)", repeats, [&] {
+        },
+        "destination from a mapped CL_MEM_ALLOC_HOST_PTR buffer"));
+    out.push_back(time_wall(
+        "kernel + polled read (pinned host)", repeats,
+        [&] {
         launch(queue_, touch_);
         polled_read(queue_);
-    }, "non-blocking read, clFlush, spin until the pinned word changes"));
+        },
+        "non-blocking read, clFlush, spin until the pinned word changes"));
     out.push_back(time_wall("kernel + non-blocking read + clFinish", repeats, [&] {
         launch(queue_, touch_);
         check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_), "clEnqueueReadBuffer");
         queue_.finish();
         verify(host_value_);
     }));
-    out.push_back(time_wall("kernel + read + flush + spin on event", repeats, [&] {
+    out.push_back(time_wall(
+        "kernel + read + flush + spin on event", repeats,
+        [&] {
         launch(queue_, touch_);
         cl::Event done;
-        check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_, nullptr, &done),
-              "clEnqueueReadBuffer");
+        check(queue_.enqueueReadBuffer(result_, CL_FALSE, 0, 8, &host_value_, nullptr, &done), "clEnqueueReadBuffer");
         queue_.flush();
         while (done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) {
         }
         verify(host_value_);
-    }, "busy-wait instead of the driver's blocking wait"));
-    out.push_back(time_wall("kernel + blocking map/unmap (pinned buffer)", repeats, [&] {
+        },
+        "busy-wait instead of the driver's blocking wait"));
+    out.push_back(time_wall(
+        "kernel + blocking map/unmap (pinned buffer)", repeats,
+        [&] {
         touch_.setArg(0, pinned_);
         launch(queue_, touch_);
         void* p = queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ, 0, 8);
         verify(*static_cast<std::int64_t*>(p));
         queue_.enqueueUnmapMemObject(pinned_, p);
         touch_.setArg(0, result_);
-    }, "kernel writes a CL_MEM_ALLOC_HOST_PTR buffer"));
-    out.push_back(time_wall("2 kernels + blocking read", repeats, [&] {
+        },
+        "kernel writes a CL_MEM_ALLOC_HOST_PTR buffer"));
+    out.push_back(time_wall(
+        "2 kernels + blocking read", repeats,
+        [&] {
         launch(queue_, touch2_);
         launch(queue_, touch_);
         read_pageable(queue_);
-    }, "a second pass"));
-    out.push_back(time_wall("fill 8 B + kernel + blocking read", repeats, [&] {
+        },
+        "a second pass"));
+    out.push_back(time_wall(
+        "fill 8 B + kernel + blocking read", repeats,
+        [&] {
         check(queue_.enqueueFillBuffer(result_, cl_long(0), 8, 8), "clEnqueueFillBuffer");
         launch(queue_, touch_);
         read_pageable(queue_);
-    }, "zeroing a result word first"));
-    out.push_back(time_wall("kernel with event + blocking read", repeats, [&] {
+        },
+        "zeroing a result word first"));
+    out.push_back(time_wall(
+        "kernel with event + blocking read", repeats,
+        [&] {
         cl::Event event;
         launch(queue_, touch_, &event);
         read_pageable(queue_);
-    }, "an event object per call"));
-    out.push_back(time_wall("profiling queue: kernel with event + blocking read", repeats, [&] {
+        },
+        "an event object per call"));
+    out.push_back(time_wall(
+        "profiling queue: kernel with event + blocking read", repeats,
+        [&] {
         cl::Event event;
         launch(profiling_queue_, touch_, &event);
         read_pageable(profiling_queue_);
         (void)event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    }, "as a profiled call"));
+        },
+        "as a profiled call"));
     {
         // The device's own floor: what profiling reports for a launch that does nothing.
         std::vector<double> us;
@@ -247,7 +286,9 @@ std::vector<FloorRow> Probe::wait_rows(int repeats, double target_us) {
     for (const bool polled : {false, true}) {
         for (double delay_us : {2.0, 4.0, 6.0, 8.0}) {
             const std::string how = polled ? "polled read" : "read";
-            out.push_back(time_wall(fmt::format("{} + flush, {:.0f} us spin, {}", what, delay_us, how), repeats, [&] {
+            out.push_back(time_wall(
+                fmt::format("{} + flush, {:.0f} us spin, {}", what, delay_us, how), repeats,
+                [&] {
                 const auto t0 = Clock::now();
                 launch(queue_, busy_);
                 queue_.flush();
@@ -258,7 +299,8 @@ std::vector<FloorRow> Probe::wait_rows(int repeats, double target_us) {
                 } else {
                     read_pinned(queue_);
                 }
-            }, "the read starts this long after the enqueue's 5 us"));
+                },
+                "the read starts this long after the enqueue's 5 us"));
         }
     }
     return out;

@@ -17,7 +17,8 @@ void check_result(const Reference& ref, const Measurement& m, CompareRow& row) {
         if (v == Verdict::wrong || row.verdict == Verdict::correct) row.verdict = v, row.problem = std::move(why);
     };
     if (m.data_fingerprint && *m.data_fingerprint != ref.fingerprint)
-        fail(Verdict::wrong, "it summed other data (fingerprint " + *m.data_fingerprint + ", expected " + ref.fingerprint + ")");
+        fail(Verdict::wrong,
+             "it summed other data (fingerprint " + *m.data_fingerprint + ", expected " + ref.fingerprint + ")");
     const long double expected = ref.integral ? ref.exact : ref.floats.sum;
     for (long double got : m.values) {
         const long double error = std::fabs(got - expected);

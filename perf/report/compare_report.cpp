@@ -105,12 +105,13 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
     }
     fmt::print(out, "  {:<9} perf/measure/read_only.cl's floor_read over the same buffer, {} (device time only)\n",
                "read-only", r.read_only_detail);
-    fmt::print(out,
-               "\nwall = synchronous call (launch + result on the host), timed in a loop of calls that do nothing else;\n"
-               "device = kernel time from profiling events (CUB: cudaEvents), timed in a separate loop;\n"
-               "GB/s = n * {} bytes / device time; of_read = that / the read-only kernel's GB/s at the same n;\n"
-               "x = competitor time / clreduce time (above 1: clreduce is faster)\n\n",
-               type_size(r.type));
+    fmt::print(
+        out,
+        "\nwall = synchronous call (launch + result on the host), timed in a loop of calls that do nothing else;\n"
+        "device = kernel time from profiling events (CUB: cudaEvents), timed in a separate loop;\n"
+        "GB/s = n * {} bytes / device time; of_read = that / the read-only kernel's GB/s at the same n;\n"
+        "x = competitor time / clreduce time (above 1: clreduce is faster)\n\n",
+        type_size(r.type));
     fmt::print(out, "{:>11} {:<9}{:>12}{:>12}{:>10}{:>9}{:>9}{:>9}  {:<10}{:>10}  {}\n", "n", "reduction", "wall_us",
                "device_us", "dev_GB/s", "of_read", "x wall", "x dev", "check", "rel.err", "result");
     std::uint64_t last_n = 0;
@@ -149,11 +150,11 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
         if (row.competitor == "clreduce")
             if (const auto f = r.read_only_fraction(row))
                 fractions += fmt::format("{}{} {:.3f}", fractions.empty() ? "" : ", ", size_label(row.n), *f);
-    if (!fractions.empty())
-        fmt::print(out, "\nclreduce's device GB/s / the read-only kernel's: {}\n", fractions);
+    if (!fractions.empty()) fmt::print(out, "\nclreduce's device GB/s / the read-only kernel's: {}\n", fractions);
     bool any_wrong = false;
     for (const CompareRow& row : r.rows) any_wrong = any_wrong || (row.ran() && row.verdict == Verdict::wrong);
-    fmt::print(out, "\n{}{}\n", r.clreduce_correct() ? "clreduce: all results correct" : "clreduce: SOME RESULTS WERE WRONG",
+    fmt::print(out, "\n{}{}\n",
+               r.clreduce_correct() ? "clreduce: all results correct" : "clreduce: SOME RESULTS WERE WRONG",
                any_wrong ? "; SOME OTHER REDUCTIONS GAVE WRONG RESULTS (marked above)" : "");
 }
 
@@ -165,20 +166,20 @@ void write_compare_csv(const CompareResult& r, const std::string& path) {
     for (std::uint64_t n : r.sizes) {
         for (const ReadOnlyRow& b : r.read_only)
             if (b.n == n)
-                out << csv_row({std::to_string(n), type, "read-only", "", b.ran() ? fmt::format("{:.3f}", b.device_us) : "",
-                                optional_number(b.gbps(), "{:.3f}"), "", "", "", b.ran() ? "n/a" : "failed", "", "", "",
+                out << csv_row({std::to_string(n), type, "read-only", "",
+                                b.ran() ? fmt::format("{:.3f}", b.device_us) : "", optional_number(b.gbps(), "{:.3f}"),
+                                "", "", "", b.ran() ? "n/a" : "failed", "", "", "",
                                 fmt::format("floor_read, {}, {} bytes", r.read_only_detail, b.bytes), b.error});
         for (const CompareRow& row : r.rows)
             if (row.n == n)
-                out << csv_row({std::to_string(n), type, row.competitor,
-                                row.ran() ? fmt::format("{:.3f}", row.wall_us) : "",
-                                optional_number(row.device_us, "{:.3f}"), optional_number(r.device_gbps(row), "{:.3f}"),
-                                optional_number(r.read_only_fraction(row), "{:.4f}"),
-                                optional_number(r.speedup_wall(row), "{:.4f}"),
-                                optional_number(r.speedup_device(row), "{:.4f}"),
-                                row.ran() ? std::string(to_string(row.verdict)) : "failed",
-                                row.ran() ? fmt::format("{:.3e}", row.relative_error) : "",
-                                row.ran() ? value_text(row.value) : "", row.problem, row.note, row.error});
+                out << csv_row(
+                    {std::to_string(n), type, row.competitor, row.ran() ? fmt::format("{:.3f}", row.wall_us) : "",
+                     optional_number(row.device_us, "{:.3f}"), optional_number(r.device_gbps(row), "{:.3f}"),
+                     optional_number(r.read_only_fraction(row), "{:.4f}"),
+                     optional_number(r.speedup_wall(row), "{:.4f}"), optional_number(r.speedup_device(row), "{:.4f}"),
+                     row.ran() ? std::string(to_string(row.verdict)) : "failed",
+                     row.ran() ? fmt::format("{:.3e}", row.relative_error) : "", row.ran() ? value_text(row.value) : "",
+                     row.problem, row.note, row.error});
     }
 }
 
@@ -233,20 +234,20 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
         }
         read_only.push_back(j);
     }
-    const nlohmann::json doc = {{"command", "compare"},
-                                {"device", device_json(r.device)},
-                                {"type", type_name(r.type)},
-                                {"repeats", r.repeats},
-                                {"seed", r.seed},
-                                {"data", r.data},
-                                {"sizes", r.sizes},
-                                {"dropped", r.dropped},
-                                {"competitors", competitors},
-                                {"results", rows},
-                                {"read_only", {{"kernel", "floor_read (perf/measure/read_only.cl)"},
-                                               {"launch", r.read_only_detail},
-                                               {"rows", read_only}}},
-                                {"clreduce_correct", r.clreduce_correct()}};
+    const nlohmann::json doc = {
+        {"command", "compare"},
+        {"device", device_json(r.device)},
+        {"type", type_name(r.type)},
+        {"repeats", r.repeats},
+        {"seed", r.seed},
+        {"data", r.data},
+        {"sizes", r.sizes},
+        {"dropped", r.dropped},
+        {"competitors", competitors},
+        {"results", rows},
+        {"read_only",
+         {{"kernel", "floor_read (perf/measure/read_only.cl)"}, {"launch", r.read_only_detail}, {"rows", read_only}}},
+        {"clreduce_correct", r.clreduce_correct()}};
     open_output(path) << doc.dump(2) << "\n";
 }
 
@@ -277,7 +278,8 @@ void write_compare_svg(const CompareResult& r, const std::string& path) {
             wall.points.emplace_back(double(row.n), row.wall_us);
             if (row.device_us) device.points.emplace_back(double(row.n), *row.device_us);
             if (row.verdict == Verdict::wrong) plot.wrong.emplace_back(double(row.n), row.wall_us);
-            if (row.verdict == Verdict::imprecise) plot.highlights.push_back({double(row.n), row.wall_us, "", "#ff7f0e"});
+            if (row.verdict == Verdict::imprecise)
+                plot.highlights.push_back({double(row.n), row.wall_us, "", "#ff7f0e"});
         }
         if (!wall.points.empty()) plot.series.push_back(std::move(wall));
         if (!device.points.empty()) plot.series.push_back(std::move(device));

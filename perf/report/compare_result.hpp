@@ -35,9 +35,9 @@ struct CompareRow {
     std::optional<double> device_us;
     long double value = 0;
     Verdict verdict = Verdict::correct;
-    std::string problem;      // why it is not correct
+    std::string problem;  // why it is not correct
     double relative_error = 0;
-    std::string note;         // e.g. the plan clreduce used
+    std::string note;  // e.g. the plan clreduce used
 
     bool ran() const { return error.empty(); }
 };

@@ -25,9 +25,14 @@ inline std::ofstream open_output(const std::string& path) {
 }
 
 inline nlohmann::json device_json(const DeviceInfo& d) {
-    return {{"platform", d.platform_name}, {"name", d.name},           {"vendor", d.vendor},
-            {"driver", d.driver_version}, {"version", d.version},     {"compute_units", d.compute_units},
-            {"global_mem_bytes", d.global_mem_size}, {"max_alloc_bytes", d.max_alloc_size}};
+    return {{"platform", d.platform_name},
+            {"name", d.name},
+            {"vendor", d.vendor},
+            {"driver", d.driver_version},
+            {"version", d.version},
+            {"compute_units", d.compute_units},
+            {"global_mem_bytes", d.global_mem_size},
+            {"max_alloc_bytes", d.max_alloc_size}};
 }
 
 // Sizes are named as the library names them: "2^k" for powers of two, else the number.

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <limits>
 
-#include <clreduce/error.hpp>
 #include <fmt/format.h>
+#include <clreduce/error.hpp>
 
 namespace clreduce::perf {
 namespace {
@@ -104,8 +104,8 @@ std::string escape(const std::string& s) {
 // Maps data values to pixels along one axis.
 struct Scale {
     AxisScale kind;
-    double lo, hi;   // data range (ticks' range)
-    double p0, p1;   // pixels of lo and hi
+    double lo, hi;  // data range (ticks' range)
+    double p0, p1;  // pixels of lo and hi
     double operator()(double v) const {
         auto f = [&](double x) { return kind == AxisScale::linear ? x : std::log(x); };
         return p0 + (f(v) - f(lo)) / (f(hi) - f(lo)) * (p1 - p0);
@@ -115,20 +115,22 @@ struct Scale {
 std::string marker_svg(Series::Marker marker, double x, double y, const std::string& color) {
     switch (marker) {
         case Series::Marker::square:
-            return fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="7" height="7" fill="{}"/>)", x - 3.5, y - 3.5, color);
+            return fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="7" height="7" fill="{}"/>)", x - 3.5, y - 3.5,
+                               color);
         case Series::Marker::triangle:
             return fmt::format(R"(<path d="M{:.1f},{:.1f} l4.5,8 h-9 z" fill="{}"/>)", x, y - 5, color);
         case Series::Marker::diamond:
-            return fmt::format(R"(<path d="M{:.1f},{:.1f} l4.5,4.5 l-4.5,4.5 l-4.5,-4.5 z" fill="{}"/>)", x, y - 4.5, color);
+            return fmt::format(R"(<path d="M{:.1f},{:.1f} l4.5,4.5 l-4.5,4.5 l-4.5,-4.5 z" fill="{}"/>)", x, y - 4.5,
+                               color);
         case Series::Marker::circle:
-        default:
-            return fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)", x, y, color);
+        default: return fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)", x, y, color);
     }
 }
 
 std::string cross_svg(double x, double y) {
-    return fmt::format(R"(<path d="M{0:.1f},{1:.1f} l12,12 M{2:.1f},{1:.1f} l-12,12" stroke="#d00000" stroke-width="3"/>)",
-                       x - 6, y - 6, x + 6);
+    return fmt::format(
+        R"(<path d="M{0:.1f},{1:.1f} l12,12 M{2:.1f},{1:.1f} l-12,12" stroke="#d00000" stroke-width="3"/>)", x - 6,
+        y - 6, x + 6);
 }
 
 }  // namespace
@@ -189,19 +191,25 @@ std::string render_svg(const Plot& plot) {
     for (const Tick& t : xt.ticks)
         if (!t.label.empty())
             svg += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle">{}</text>)", sx(t.value), bottom + 18,
-                               escape(t.label)) + "\n";
+                               escape(t.label)) +
+                   "\n";
     for (const Tick& t : yt.ticks)
         if (!t.label.empty())
             svg += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end">{}</text>)", left - 8, sy(t.value) + 4,
-                               escape(t.label)) + "\n";
+                               escape(t.label)) +
+                   "\n";
     svg += "</g>\n";
     svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333"/>)", left, top,
-                       right - left, bottom - top) + "\n";
+                       right - left, bottom - top) +
+           "\n";
     svg += fmt::format(R"(<text class="x-title" x="{}" y="{}" text-anchor="middle" font-size="14">{}</text>)",
-                       (left + right) / 2, bottom + 46, escape(plot.x_title)) + "\n";
-    svg += fmt::format(
-        R"svg(<text class="y-title" x="{0}" y="{1}" text-anchor="middle" font-size="14" transform="rotate(-90 {0} {1})">{2}</text>)svg",
-        left - 62, (top + bottom) / 2, escape(plot.y_title)) + "\n";
+                       (left + right) / 2, bottom + 46, escape(plot.x_title)) +
+           "\n";
+    svg +=
+        fmt::format(
+            R"svg(<text class="y-title" x="{0}" y="{1}" text-anchor="middle" font-size="14" transform="rotate(-90 {0} {1})">{2}</text>)svg",
+            left - 62, (top + bottom) / 2, escape(plot.y_title)) +
+        "\n";
 
     // Curves.
     svg += "<g class=\"series\">\n";
@@ -209,14 +217,18 @@ std::string render_svg(const Plot& plot) {
         std::string points;
         for (auto [x, y] : s.points) points += fmt::format("{:.1f},{:.1f} ", sx(x), sy(y));
         svg += fmt::format(R"(<polyline fill="none" stroke="{}" stroke-width="2"{} points="{}"/>)", s.color,
-                           s.dashed ? R"( stroke-dasharray="7,4")" : "", points) + "\n";
+                           s.dashed ? R"( stroke-dasharray="7,4")" : "", points) +
+               "\n";
         for (auto [x, y] : s.points) svg += marker_svg(s.marker, sx(x), sy(y), s.color) + "\n";
     }
     svg += "</g>\n";
     std::vector<std::pair<double, double>> placed;  // label positions so far, to keep labels apart
     for (const Highlight& h : plot.highlights) {
-        svg += fmt::format(R"(<circle class="highlight" cx="{:.1f}" cy="{:.1f}" r="9" fill="none" stroke="{}" stroke-width="2.5"/>)",
-                           sx(h.x), sy(h.y), h.color) + "\n";
+        svg +=
+            fmt::format(
+                R"(<circle class="highlight" cx="{:.1f}" cy="{:.1f}" r="9" fill="none" stroke="{}" stroke-width="2.5"/>)",
+                sx(h.x), sy(h.y), h.color) +
+            "\n";
         if (h.label.empty()) continue;
         double ly = sy(h.y) - 13;
         for (bool moved = true; moved;) {
@@ -225,8 +237,9 @@ std::string render_svg(const Plot& plot) {
                 if (std::fabs(px - sx(h.x)) < 60 && std::fabs(py - ly) < 12) ly = py - 13, moved = true;
         }
         placed.emplace_back(sx(h.x), ly);
-        svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" font-size="11" fill="{}">{}</text>)", sx(h.x),
-                           ly, h.color, escape(h.label)) + "\n";
+        svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" font-size="11" fill="{}">{}</text>)",
+                           sx(h.x), ly, h.color, escape(h.label)) +
+               "\n";
     }
     for (auto [x, y] : plot.wrong) svg += cross_svg(sx(x), sy(y)) + "\n";
 
@@ -234,22 +247,29 @@ std::string render_svg(const Plot& plot) {
     double ly = top + 8;
     svg += "<g class=\"legend\" font-size=\"12\">\n";
     for (const Series& s : plot.series) {
-        svg += fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="{}" stroke-width="2"{}/>)", right + 18, ly,
-                           right + 52, ly, s.color, s.dashed ? R"( stroke-dasharray="7,4")" : "") + "\n";
+        svg += fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="{}" stroke-width="2"{}/>)",
+                           right + 18, ly, right + 52, ly, s.color, s.dashed ? R"( stroke-dasharray="7,4")" : "") +
+               "\n";
         svg += marker_svg(s.marker, right + 35, ly, s.color) + "\n";
         svg += fmt::format(R"(<text x="{}" y="{:.1f}">{}</text>)", right + 60, ly + 4, escape(s.name)) + "\n";
         ly += 20;
     }
     if (!plot.highlights.empty() && !plot.highlight_legend.empty()) {
-        svg += fmt::format(R"(<circle cx="{}" cy="{:.1f}" r="7" fill="none" stroke="{}" stroke-width="2"/>)", right + 35, ly,
-                           plot.highlights.size() == 1 || plot.highlight_legend_color.empty() ? plot.highlights.front().color
-                                                                                               : plot.highlight_legend_color) + "\n";
-        svg += fmt::format(R"(<text x="{}" y="{:.1f}">{}</text>)", right + 60, ly + 4, escape(plot.highlight_legend)) + "\n";
+        svg += fmt::format(R"(<circle cx="{}" cy="{:.1f}" r="7" fill="none" stroke="{}" stroke-width="2"/>)",
+                           right + 35, ly,
+                           plot.highlights.size() == 1 || plot.highlight_legend_color.empty()
+                               ? plot.highlights.front().color
+                               : plot.highlight_legend_color) +
+               "\n";
+        svg += fmt::format(R"(<text x="{}" y="{:.1f}">{}</text>)", right + 60, ly + 4, escape(plot.highlight_legend)) +
+               "\n";
         ly += 20;
     }
     if (!plot.wrong.empty()) {
         svg += cross_svg(right + 35, ly) + "\n";
-        svg += fmt::format(R"(<text x="{}" y="{:.1f}" fill="#d00000" font-weight="bold">wrong result</text>)", right + 60, ly + 4) + "\n";
+        svg += fmt::format(R"(<text x="{}" y="{:.1f}" fill="#d00000" font-weight="bold">wrong result</text>)",
+                           right + 60, ly + 4) +
+               "\n";
     }
     svg += "</g>\n</svg>\n";
     return svg;

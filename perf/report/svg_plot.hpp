@@ -53,8 +53,8 @@ struct Plot {
     bool y_from_zero = false;  // linear y axes: start at 0
     std::vector<Series> series;
     std::vector<Highlight> highlights;
-    std::string highlight_legend;        // legend text of the highlight ring
-    std::string highlight_legend_color;  // its ring's colour (default: the first highlight's)
+    std::string highlight_legend;                  // legend text of the highlight ring
+    std::string highlight_legend_color;            // its ring's colour (default: the first highlight's)
     std::vector<std::pair<double, double>> wrong;  // results that failed their check
 };
 

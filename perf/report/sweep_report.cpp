@@ -43,8 +43,8 @@ void print_sweep_table(const SweepResult& r, std::ostream& out) {
                 continue;
             }
             fmt::print(out, "{:<7}{:>6}{:>10}{:>5}{:>5}{:>13}{:>13.1f}{:>12.1f}{:>10.1f}{:>9}\n", to_string(p.stride),
-                       p.times, p.plan.groups, p.plan.work_group_size, p.plan.vector_width, to_string(p.plan.inter_group),
-                       p.kernel_us, p.call_us, p.gbps, p.correct() ? "yes" : "NO");
+                       p.times, p.plan.groups, p.plan.work_group_size, p.plan.vector_width,
+                       to_string(p.plan.inter_group), p.kernel_us, p.call_us, p.gbps, p.correct() ? "yes" : "NO");
             if (!p.correct()) fmt::print(out, "        WRONG RESULT: {}\n", p.problem);
         }
         fmt::print(out, "inflection point (fastest median kernel time per stride):\n");
@@ -56,7 +56,8 @@ void print_sweep_table(const SweepResult& r, std::ostream& out) {
                 if (p.n == n && p.stride == stride && p.ran() && (!best_call || p.call_us < best_call->call_us))
                     best_call = &p;
             fmt::print(out, "  {:<7}times = {}  ({:.1f} us, {:.1f} GB/s); fastest call: times = {} ({:.1f} us)\n",
-                       to_string(stride), best->times, best->kernel_us, best->gbps, best_call->times, best_call->call_us);
+                       to_string(stride), best->times, best->kernel_us, best->gbps, best_call->times,
+                       best_call->call_us);
         }
     }
     fmt::print(out, "\n{}\n", r.all_correct() ? "all results correct" : "SOME RESULTS WERE WRONG");
@@ -67,13 +68,13 @@ void write_sweep_csv(const SweepResult& r, const std::string& path) {
     out << "n,type,stride,times,groups,work_group_size,vector_width,inter_group,kernel_us,call_us,gbps,correct,problem,"
            "skipped\n";
     for (const SweepPoint& p : r.points) {
-        out << csv_row({std::to_string(p.n), std::string(type_name(r.type)), std::string(to_string(p.stride)),
-                        std::to_string(p.times), p.ran() ? std::to_string(p.plan.groups) : "",
-                        p.ran() ? std::to_string(p.plan.work_group_size) : "",
-                        p.ran() ? std::to_string(p.plan.vector_width) : "",
-                        p.ran() ? std::string(to_string(p.plan.inter_group)) : "",
-                        p.ran() ? fmt::format("{:.3f}", p.kernel_us) : "", p.ran() ? fmt::format("{:.3f}", p.call_us) : "",
-                        p.ran() ? fmt::format("{:.3f}", p.gbps) : "", p.correct() ? "yes" : "no", p.problem, p.skipped});
+        out << csv_row(
+            {std::to_string(p.n), std::string(type_name(r.type)), std::string(to_string(p.stride)),
+             std::to_string(p.times), p.ran() ? std::to_string(p.plan.groups) : "",
+             p.ran() ? std::to_string(p.plan.work_group_size) : "", p.ran() ? std::to_string(p.plan.vector_width) : "",
+             p.ran() ? std::string(to_string(p.plan.inter_group)) : "",
+             p.ran() ? fmt::format("{:.3f}", p.kernel_us) : "", p.ran() ? fmt::format("{:.3f}", p.call_us) : "",
+             p.ran() ? fmt::format("{:.3f}", p.gbps) : "", p.correct() ? "yes" : "no", p.problem, p.skipped});
     }
 }
 
@@ -123,8 +124,8 @@ void write_sweep_svg(const SweepResult& r, PlotY y, const std::string& path) {
     std::string sizes;
     for (std::uint64_t n : r.sizes) sizes += (sizes.empty() ? "" : ", ") + size_label(n);
     plot.title = fmt::format("clreduce times sweep on {}", r.device.name);
-    plot.subtitle = fmt::format("{}, n = {}; {}; median of {} runs", type_name(r.type), sizes, r.device.platform_name,
-                                r.repeats);
+    plot.subtitle =
+        fmt::format("{}, n = {}; {}; median of {} runs", type_name(r.type), sizes, r.device.platform_name, r.repeats);
     plot.x_title = "times (vectors each work-item accumulates; log\u2082 scale)";
     plot.x_scale = AxisScale::log2;
     if (y == PlotY::gbps) {
@@ -153,7 +154,8 @@ void write_sweep_svg(const SweepResult& r, PlotY y, const std::string& path) {
             }
             if (s.points.empty()) continue;
             if (const SweepPoint* best = r.inflection(n, stride))
-                plot.highlights.push_back({double(best->times), value(*best), fmt::format("times {}", best->times), s.color});
+                plot.highlights.push_back(
+                    {double(best->times), value(*best), fmt::format("times {}", best->times), s.color});
             plot.series.push_back(std::move(s));
         }
     }

@@ -32,9 +32,9 @@ struct SweepResult {
     ElementType type = ElementType::uint32;
     int repeats = 0;
     std::uint64_t seed = 0;
-    std::string data;                      // what the random data is
-    std::vector<std::uint64_t> sizes;      // the n swept, in order
-    std::vector<std::string> references;   // per n: the CPU references the results were checked against
+    std::string data;                     // what the random data is
+    std::vector<std::uint64_t> sizes;     // the n swept, in order
+    std::vector<std::string> references;  // per n: the CPU references the results were checked against
     std::vector<SweepPoint> points;
 
     // The fastest point (median kernel time) of one curve; null when none ran.

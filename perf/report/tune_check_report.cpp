@@ -41,7 +41,8 @@ std::string CheckRow::verdict() const {
 }
 
 bool CheckRow::wrong() const {
-    return std::any_of(candidates.begin(), candidates.end(), [](const CheckCandidate& c) { return !c.problem.empty(); });
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [](const CheckCandidate& c) { return !c.problem.empty(); });
 }
 
 std::size_t CheckReport::passed() const {
@@ -70,8 +71,8 @@ void print_check_row(const CheckRow& row) {
     const auto best = row.best();
     const auto ratio = row.ratio();
     std::cout << fmt::format("{:<8} {:>5} {:<13} {:<30} {:>6} {:>6} {:>10} {:>10} {:>7}  {}\n", type_name(row.type),
-                             size_label(row.n), to_string(row.plan.sources.times), others(row.plan),
-                             row.plan.times, best ? std::to_string(row.candidates[*best].times) : "-",
+                             size_label(row.n), to_string(row.plan.sources.times), others(row.plan), row.plan.times,
+                             best ? std::to_string(row.candidates[*best].times) : "-",
                              us_text(row.candidates[row.tuned].median_us()),
                              us_text(best ? row.candidates[*best].median_us() : std::nullopt),
                              ratio ? fmt::format("{:.3f}", *ratio) : "-", row.verdict());
@@ -80,9 +81,10 @@ void print_check_row(const CheckRow& row) {
 }
 
 std::string check_summary(const CheckReport& report) {
-    return fmt::format("{} of {} buckets within {} of the best times (at least {} interleaved rounds per candidate, "
-                       "more for short kernels)",
-                       report.passed(), report.rows.size(), within_percent(), report.rounds);
+    return fmt::format(
+        "{} of {} buckets within {} of the best times (at least {} interleaved rounds per candidate, "
+        "more for short kernels)",
+        report.passed(), report.rows.size(), within_percent(), report.rounds);
 }
 
 void write_check_csv(const CheckReport& report, const std::string& path) {
@@ -92,13 +94,13 @@ void write_check_csv(const CheckReport& report, const std::string& path) {
     for (const CheckRow& r : report.rows) {
         const auto best = r.best();
         const auto ratio = r.ratio();
-        out << csv_row({std::string(type_name(r.type)), std::to_string(r.n), std::string(to_string(r.plan.sources.times)),
-                        std::to_string(r.plan.work_group_size), std::string(to_string(r.plan.stride)),
-                        std::to_string(r.plan.vector_width), std::string(to_string(r.plan.inter_group)),
-                        std::to_string(r.plan.times), best ? std::to_string(r.candidates[*best].times) : "",
-                        us_text(r.candidates[r.tuned].median_us()),
-                        us_text(best ? r.candidates[*best].median_us() : std::nullopt),
-                        ratio ? fmt::format("{:.4f}", *ratio) : "", r.verdict(), std::to_string(r.candidates.size())});
+        out << csv_row(
+            {std::string(type_name(r.type)), std::to_string(r.n), std::string(to_string(r.plan.sources.times)),
+             std::to_string(r.plan.work_group_size), std::string(to_string(r.plan.stride)),
+             std::to_string(r.plan.vector_width), std::string(to_string(r.plan.inter_group)),
+             std::to_string(r.plan.times), best ? std::to_string(r.candidates[*best].times) : "",
+             us_text(r.candidates[r.tuned].median_us()), us_text(best ? r.candidates[*best].median_us() : std::nullopt),
+             ratio ? fmt::format("{:.4f}", *ratio) : "", r.verdict(), std::to_string(r.candidates.size())});
     }
 }
 
@@ -134,14 +136,10 @@ void write_check_json(const CheckReport& report, const std::string& path) {
         if (ratio) row["ratio"] = *ratio;
         rows.push_back(row);
     }
-    const nlohmann::json doc = {{"command", "tune-check"},
-                                {"device", device_json(report.device)},
-                                {"rounds", report.rounds},
-                                {"within", kTunedWithin},
-                                {"buckets", report.rows.size()},
-                                {"passed", report.passed()},
-                                {"notes", report.notes},
-                                {"rows", rows}};
+    const nlohmann::json doc = {{"command", "tune-check"},       {"device", device_json(report.device)},
+                                {"rounds", report.rounds},       {"within", kTunedWithin},
+                                {"buckets", report.rows.size()}, {"passed", report.passed()},
+                                {"notes", report.notes},         {"rows", rows}};
     open_output(path) << doc.dump(2) << "\n";
 }
 

@@ -25,7 +25,7 @@ struct CheckCandidate {
 struct CheckRow {
     ElementType type = ElementType::int32;
     std::uint64_t n = 0;
-    LaunchPlan plan;  // what a call at n uses (tuned, known-device or default values)
+    LaunchPlan plan;                         // what a call at n uses (tuned, known-device or default values)
     std::vector<CheckCandidate> candidates;  // times_sweep() of the plan's other parameters
     std::size_t tuned = 0;                   // the candidate with plan.times
     int rounds = 0;                          // interleaved rounds measured (at least -r)

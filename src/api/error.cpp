@@ -5,8 +5,7 @@ namespace clreduce {
 std::string error_name(cl_int code) {
     switch (code) {
 #define CLREDUCE_ERROR_CASE(name) \
-    case name:                    \
-        return #name;
+    case name: return #name;
         CLREDUCE_ERROR_CASE(CL_SUCCESS)
         CLREDUCE_ERROR_CASE(CL_DEVICE_NOT_FOUND)
         CLREDUCE_ERROR_CASE(CL_DEVICE_NOT_AVAILABLE)
@@ -67,10 +66,8 @@ std::string error_name(cl_int code) {
         CLREDUCE_ERROR_CASE(CL_INVALID_LINKER_OPTIONS)
         CLREDUCE_ERROR_CASE(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef CLREDUCE_ERROR_CASE
-        case -1001:
-            return "CL_PLATFORM_NOT_FOUND_KHR";
-        default:
-            return "unknown OpenCL error " + std::to_string(code);
+        case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+        default: return "unknown OpenCL error " + std::to_string(code);
     }
 }
 

@@ -46,10 +46,9 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
 }
 
 template <class T, class R>
-cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset,
-                                    std::uint64_t count, const cl::Buffer& result, std::uint64_t result_offset,
-                                    const LaunchParams& params, const std::vector<cl::Event>& wait,
-                                    bool make_event, CallInfo* call) {
+cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                    const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
+                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* call) {
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
     if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
@@ -179,15 +178,15 @@ Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 
 }  // namespace
 
-#define CLREDUCE_DEFINE_OPERATION(R, NAME, OP)                                                                    \
-    template <class T>                                                                                           \
+#define CLREDUCE_DEFINE_OPERATION(R, NAME, OP)                                                                       \
+    template <class T>                                                                                               \
     R Reducer::NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params, \
-                    CallInfo* info) const {                                                                      \
-        return NAME##_result<T>(state_->run<T>(job_of(OP), buffer, offset, count, params, info));                \
-    }                                                                                                            \
-    template <class T>                                                                                           \
-    R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {      \
-        return NAME##_result<T>(state_->run<T>(job_of(OP), data, count, params, info));                          \
+                    CallInfo* info) const {                                                                          \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), buffer, offset, count, params, info));                    \
+    }                                                                                                                \
+    template <class T>                                                                                               \
+    R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {          \
+        return NAME##_result<T>(state_->run<T>(job_of(OP), data, count, params, info));                              \
     }
 CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, sum, Operation::sum)
 CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, product, Operation::product)
@@ -257,17 +256,17 @@ sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std:
     return transform_result<T>(state_->run<T>(job, data, count, params, info), combine);
 }
 
-#define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                        \
-    template <class T>                                                                                           \
-    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,           \
-                              CallInfo* info) const {                                                          \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params, info), image.channels, \
-                                 NAME##_result<T>);                                                              \
-    }                                                                                                            \
-    template <class T>                                                                                           \
-    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const { \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels,  \
-                                 NAME##_result<T>);                                                              \
+#define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                             \
+    template <class T>                                                                                                 \
+    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,                \
+                              CallInfo* info) const {                                                                  \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params, info),              \
+                                 image.channels, NAME##_result<T>);                                                    \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const {   \
+        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels, \
+                                 NAME##_result<T>);                                                                    \
     }
 CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
 CLREDUCE_DEFINE_IMAGE(double, mean, Operation::mean)
@@ -312,48 +311,49 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
                          norm_op);
 }
 
-#define CLREDUCE_INSTANTIATE_RANGE(R, NAME, T)                                                                  \
+#define CLREDUCE_INSTANTIATE_RANGE(R, NAME, T)                                                                   \
     template R Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const LaunchParams&, CallInfo*) \
-        const;                                                                                                 \
+        const;                                                                                                   \
     template R Reducer::NAME<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
-#define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                              \
+#define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                                          \
     template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&, CallInfo*) const; \
     template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&, CallInfo*) const;
-#define CLREDUCE_INSTANTIATE(T)                                                                                     \
-    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                              \
-    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                          \
-    CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                          \
-    CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                          \
-    CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                               \
-    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                            \
-    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                            \
-    CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                    \
-    CLREDUCE_INSTANTIATE_RANGE(double, mean, T)                                                                    \
-    CLREDUCE_INSTANTIATE_RANGE(square_sum_t<T>, sum_of_squares, T)                                                 \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                 \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                 \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                \
-    template sum_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,           \
-                                                        std::string_view, Combine, const LaunchParams&, CallInfo*)  \
-        const;                                                                                                     \
-    template sum_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,        \
-                                                        const LaunchParams&, CallInfo*) const;                     \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                    \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                          \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                          \
-    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*) const;       \
-    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;                 \
-    template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
-        const;                                                                                                     \
-    template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
-        const;                                                                                                     \
-    template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,    \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, CallInfo*) \
-        const;
+#define CLREDUCE_INSTANTIATE(T)                                                                                       \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                                 \
+    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                             \
+    CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                             \
+    CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                             \
+    CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                                  \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                               \
+    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                               \
+    CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                       \
+    CLREDUCE_INSTANTIATE_RANGE(double, mean, T)                                                                       \
+    CLREDUCE_INSTANTIATE_RANGE(square_sum_t<T>, sum_of_squares, T)                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                    \
+    CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                   \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,              \
+                                                        std::string_view, Combine, const LaunchParams&, CallInfo*)    \
+        const;                                                                                                        \
+    template sum_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,           \
+                                                        const LaunchParams&, CallInfo*) const;                        \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                       \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                             \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                   \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                   \
+    CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                             \
+    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*)      \
+        const;                                                                                                        \
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;        \
+    template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
+                                             CallInfo*) const;                                                        \
+    template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
+                                             CallInfo*) const;                                                        \
+    template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
+                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
+                                             CallInfo*) const;
 CLREDUCE_INSTANTIATE(std::int8_t)
 CLREDUCE_INSTANTIATE(std::uint8_t)
 CLREDUCE_INSTANTIATE(std::int16_t)

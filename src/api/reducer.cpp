@@ -47,13 +47,12 @@ void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset
     const std::uint64_t elements = buffer_bytes(buffer) / element_size;
     if (offset > elements || count > elements - offset)
         throw InvalidArgument("range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
-                              std::to_string(count) + ") is past the end of the buffer (" +
-                              std::to_string(elements) + " elements of " + std::to_string(element_size) +
-                              " bytes)");
+                              std::to_string(count) + ") is past the end of the buffer (" + std::to_string(elements) +
+                              " elements of " + std::to_string(element_size) + " bytes)");
 }
 
-Outcome Reducer::State::prepare(const Job& job, ElementType element, std::uint64_t count,
-                                const LaunchParams& params, CallForm form, CallInfo* call) const {
+Outcome Reducer::State::prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
+                                CallForm form, CallInfo* call) const {
     Outcome out;
     out.plan = plan(job.request(element, count, form), params);
     out.kernel = plan_kernel(out.plan);

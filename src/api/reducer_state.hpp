@@ -89,11 +89,12 @@ struct Reducer::State {
         return make_plan(request, info, params, tuned ? &*tuned : nullptr);
     }
 
-    void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, std::size_t element_size) const;
+    void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                      std::size_t element_size) const;
     std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
     // The plan and kernel of one call, recorded in `call` when asked for.
-    Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
-                    CallForm form, CallInfo* call) const;
+    Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params, CallForm form,
+                    CallInfo* call) const;
     KernelSpec first_spec(const Job& job, const Outcome& out) const;
     // The launch sequence (exec/launch_sequence.hpp) on this reducer's queue and delivery.
     void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,

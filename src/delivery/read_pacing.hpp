@@ -33,16 +33,16 @@ namespace clreduce {
 
 class ReadPacing {
 public:
-    static constexpr double kSleptUs = 12.0;      // a read this long slept
-    static constexpr double kSleepGapUs = 5.0;    // and one this much slower than the fastest
+    static constexpr double kSleptUs = 12.0;       // a read this long slept
+    static constexpr double kSleepGapUs = 5.0;     // and one this much slower than the fastest
     static constexpr double kDoneMarginUs = 0.75;  // a read this close to the fastest found the kernel done
     static constexpr double kFirstUpStepUs = 1.0;
     static constexpr double kFirstDownStepUs = 0.125;
     static constexpr double kMaxStepUs = 16.0;
     static constexpr double kMaxDelayUs = 2000.0;
     static constexpr double kStartMarginUs = 2.0;
-    static constexpr int kTrialReads = 4;       // paced calls timed before they are judged
-    static constexpr int kFirstBackoff = 8;     // unpaced calls after pacing did not pay
+    static constexpr int kTrialReads = 4;    // paced calls timed before they are judged
+    static constexpr int kFirstBackoff = 8;  // unpaced calls after pacing did not pay
     static constexpr int kMaxBackoff = 1024;
     static constexpr double kAverageWeight = 0.25;  // of the newest call in the averages
 

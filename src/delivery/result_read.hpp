@@ -22,7 +22,6 @@ namespace clreduce {
 using Clock = std::chrono::steady_clock;
 using Micro = std::chrono::duration<double, std::micro>;
 
-
 // Where a polled read stops spinning and waits in clFinish instead: far beyond any result's
 // arrival after its kernel, short against a kernel that runs this long.
 constexpr std::chrono::microseconds kSpinLimit{2000};
@@ -38,8 +37,8 @@ struct ReadSchedule {
 };
 
 // Reads [offset, offset + bytes) of `buffer` into `pinned` after the commands in `wait`, as
-// `schedule` says (results of 1 or 2 bytes blocking); with pacing, issued as it has learned and timed for it to learn from.
-// Returns how long it waited before the read.
+// `schedule` says (results of 1 or 2 bytes blocking); with pacing, issued as it has learned and timed for it to learn
+// from. Returns how long it waited before the read.
 double read_result(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
                    unsigned char* pinned, const std::vector<cl::Event>* wait, const ReadSchedule& schedule);
 

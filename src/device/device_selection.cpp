@@ -73,8 +73,7 @@ cl::Device select_device(std::string_view spec) {
 }
 
 cl::Device default_device() {
-    if (const char* spec = std::getenv("CLREDUCE_DEVICE"); spec != nullptr && *spec != '\0')
-        return select_device(spec);
+    if (const char* spec = std::getenv("CLREDUCE_DEVICE"); spec != nullptr && *spec != '\0') return select_device(spec);
     const auto all = candidates();
     if (all.empty()) throw Error(listing(all));
     for (auto& c : all) {

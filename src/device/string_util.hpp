@@ -8,8 +8,7 @@ namespace clreduce {
 
 // CLHPP's string queries may keep the terminating NUL; drop it and trailing blanks.
 inline std::string trim_nul(std::string s) {
-    while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back()))))
-        s.pop_back();
+    while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
     return s;
 }
 

@@ -15,7 +15,8 @@ namespace clreduce {
 // after events of the caller's and of the slot's previous call.
 class Chain {
 public:
-    Chain(bool out_of_order, CallInfo* info, bool keep_last = false) : ordered_(out_of_order), info_(info), keep_last_(keep_last) {}
+    Chain(bool out_of_order, CallInfo* info, bool keep_last = false)
+        : ordered_(out_of_order), info_(info), keep_last_(keep_last) {}
     // The first command also waits for these.
     void wait_for(const std::vector<cl::Event>& events) {
         for (const auto& e : events)
@@ -26,8 +27,10 @@ public:
     // Where the next command's event goes, or null when nobody needs it.
     cl::Event* event() { return (ordered_ || keep_last_ || info_ != nullptr) ? &next_ : nullptr; }
     void done(bool is_kernel) {
-        if (ordered_) wait_.assign(1, next_);
-        else wait_.clear();
+        if (ordered_)
+            wait_.assign(1, next_);
+        else
+            wait_.clear();
         if (is_kernel && info_ != nullptr) info_->kernel_events.push_back(next_);
         last_ = std::move(next_);
         next_ = cl::Event();

@@ -9,7 +9,10 @@ namespace clreduce {
 
 ExecutionSlot::ExecutionSlot(cl::Context context, cl::CommandQueue queue, ProgramCache& programs,
                              const KernelSources& sources, AtomicCounters& counters)
-    : context_(std::move(context)), queue_(std::move(queue)), programs_(programs), sources_(sources),
+    : context_(std::move(context)),
+      queue_(std::move(queue)),
+      programs_(programs),
+      sources_(sources),
       counters_(counters) {}
 
 ExecutionSlot::~ExecutionSlot() {
@@ -28,7 +31,8 @@ unsigned char* ExecutionSlot::host_result(std::uint64_t bytes) {
     }
     const std::uint64_t size = std::max<std::uint64_t>(bytes, 64);
     cl_int err = CL_SUCCESS;
-    host_buffer_ = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(size), nullptr, &err);
+    host_buffer_ =
+        cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(size), nullptr, &err);
     check(err, "clCreateBuffer");
     counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
     void* mapped = queue_.enqueueMapBuffer(host_buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
@@ -86,7 +90,10 @@ const cl::Buffer& ExecutionSlot::done_counter(const cl::CommandQueue& queue) {
 
 SlotPool::SlotPool(cl::Context context, cl::CommandQueue queue, ProgramCache& programs, const KernelSources& sources,
                    AtomicCounters& counters)
-    : context_(std::move(context)), queue_(std::move(queue)), programs_(programs), sources_(sources),
+    : context_(std::move(context)),
+      queue_(std::move(queue)),
+      programs_(programs),
+      sources_(sources),
       counters_(counters) {}
 
 SlotPool::Lease SlotPool::acquire() {

@@ -11,9 +11,9 @@
 
 #include <clreduce/opencl.hpp>
 
+#include "delivery/read_pacing.hpp"
 #include "kernels/kernel_spec.hpp"
 #include "kernels/program_cache.hpp"
-#include "delivery/read_pacing.hpp"
 
 namespace clreduce {
 

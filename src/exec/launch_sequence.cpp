@@ -51,8 +51,8 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             check(err, "clEnqueueFillBuffer");
             chain.done(false);
         }
-        const cl::Buffer& first_out = first.finish == Finish::second_pass ? slot.partials(plan.groups * state_bytes)
-                                                                      : result;
+        const cl::Buffer& first_out =
+            first.finish == Finish::second_pass ? slot.partials(plan.groups * state_bytes) : result;
         cl::Kernel& kernel = slot.kernel(first);
         check(kernel.setArg(0, input), "clSetKernelArg");
         check(kernel.setArg(1, cl_ulong(offset)), "clSetKernelArg");
@@ -129,8 +129,7 @@ const cl::Buffer& upload_host_data(cl::CommandQueue& queue, const DeviceInfo& in
                               std::to_string(info.max_alloc_size) + " bytes)");
     const cl::Buffer& staging = slot.staging(bytes);
     try {
-        check(queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr,
-                                       chain.event()),
+        check(queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr, chain.event()),
               "clEnqueueWriteBuffer");
     } catch (...) {
         // The write may still be reading `data`; do not return before it stops.

@@ -28,8 +28,9 @@ namespace clreduce {
 
 KernelSources KernelSources::load() {
     KernelSources sources;
-    for (const char* name : {"prelude.cl", "fixed_point.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/add_exact.cl", "ops/multiply.cl",
-                             "ops/extremum.cl", "ops/minmax.cl", "ops/argext.cl"})
+    for (const char* name :
+         {"prelude.cl", "fixed_point.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/add_exact.cl",
+          "ops/multiply.cl", "ops/extremum.cl", "ops/minmax.cl", "ops/argext.cl"})
         sources.files.emplace(name, kernel_source(name));
     return sources;
 }

@@ -30,12 +30,12 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
     if (kernel.op != KernelOp::add || is_floating(plan.element) || bytes > 2 || is_floating(plan.accumulator) ||
         type_size(plan.accumulator) < 4)
         return;
-    if (kernel.map != ElementMap::identity && kernel.map != ElementMap::abs && kernel.map != ElementMap::nonzero) return;
+    if (kernel.map != ElementMap::identity && kernel.map != ElementMap::abs && kernel.map != ElementMap::nonzero)
+        return;
     const std::uint64_t limit = 1ull << 31;
     if (std::uint64_t(plan.times) * (bytes == 1 ? 255 : 65535) >= limit) return;
     spec.lanes32 = true;
-    spec.dp4a = has_dp4a(device) && bytes == 1 &&
-                kernel.map == ElementMap::identity && plan.vector_width >= 4 &&
+    spec.dp4a = has_dp4a(device) && bytes == 1 && kernel.map == ElementMap::identity && plan.vector_width >= 4 &&
                 std::uint64_t(plan.times) * 4 * 255 < limit;
 }
 
@@ -81,8 +81,8 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     if (map == ElementMap::transform) {
         // The expression was parsed and printed back from its tree (src/transform/); the
         // parentheses keep it inside its slot.
-        text += "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform +
-                ")); }\n";
+        text +=
+            "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform + ")); }\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");

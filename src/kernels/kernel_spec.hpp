@@ -17,8 +17,8 @@ namespace clreduce {
 // launch that combines them, or any one-group launch, stores the result (store).
 enum class Finish { second_pass, atomic, store, last_group, exact_atomic };
 
-std::string_view finish_macro(Finish finish);      // "CLREDUCE_FINISH_SECOND_PASS", ...
-std::string_view map_macro(ElementMap map);        // "CLREDUCE_MAP_SQUARE", ...
+std::string_view finish_macro(Finish finish);  // "CLREDUCE_FINISH_SECOND_PASS", ...
+std::string_view map_macro(ElementMap map);    // "CLREDUCE_MAP_SQUARE", ...
 // The first launch's finish of a plan with `groups` work-groups.
 Finish first_finish(InterGroup inter_group, std::uint64_t groups);
 
@@ -26,11 +26,11 @@ Finish first_finish(InterGroup inter_group, std::uint64_t groups);
 struct KernelSpec {
     KernelOp op = KernelOp::add;
     ElementMap map = ElementMap::identity;
-    std::string transform;  // the user's expression, ElementMap::transform only
-    bool float_atomic = false;  // CAS finish of a float add
+    std::string transform;       // the user's expression, ElementMap::transform only
+    bool float_atomic = false;   // CAS finish of a float add
     bool int64_min_max = false;  // atom_min/atom_max finish (cl_khr_int64_extended_atomics)
-    bool states_in = false;     // the second pass: the input is the first pass's states
-    bool pitched = false;       // one channel of a pitched image
+    bool states_in = false;      // the second pass: the input is the first pass's states
+    bool pitched = false;        // one channel of a pitched image
     ElementType element = ElementType::int32;
     ElementType accumulator = ElementType::int64;
     std::uint32_t vector_width = 1;
@@ -52,9 +52,9 @@ struct KernelSpec {
     std::uint32_t exact_copies = 1;
 
     auto key() const {
-        return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator, vector_width,
-                        times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, device_result,
-                        result_type, exact_copies);
+        return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
+                        vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
+                        device_result, result_type, exact_copies);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

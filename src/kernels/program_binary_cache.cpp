@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "kernels/cache_files.hpp"
 #include "device/string_util.hpp"
+#include "kernels/cache_files.hpp"
 
 namespace clreduce {
 namespace {
@@ -80,9 +80,8 @@ ProgramBinaryCache::ProgramBinaryCache(std::optional<std::filesystem::path> fold
     : folder_(folder ? std::optional<std::filesystem::path>(*folder / "programs") : std::nullopt) {
     if (!folder_) return;
     key_prefix_ = "platform: " + platform_text(device, CL_PLATFORM_NAME) + " | " +
-                  platform_text(device, CL_PLATFORM_VERSION) + "\n" +
-                  "device: " + text(device, CL_DEVICE_VENDOR) + " | " + text(device, CL_DEVICE_NAME) + "\n" +
-                  "driver: " + text(device, CL_DRIVER_VERSION) + "\n" +
+                  platform_text(device, CL_PLATFORM_VERSION) + "\n" + "device: " + text(device, CL_DEVICE_VENDOR) +
+                  " | " + text(device, CL_DEVICE_NAME) + "\n" + "driver: " + text(device, CL_DRIVER_VERSION) + "\n" +
                   "device version: " + text(device, CL_DEVICE_VERSION) + "\n" +
                   "source bytes: " + std::to_string(source.size()) + "\n" + std::string(source) + "\n";
 }

@@ -53,7 +53,7 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
     // The 53 bits from the top (fewer for a subnormal result), then round to nearest even.
     const int lsb_exponent = std::max(top + lowest - 52, -1074);
     const int low = lsb_exponent - lowest;  // bit index of the result's lowest bit
-    const int start = std::max(low, 0);  // below bit 0 there is nothing to round
+    const int start = std::max(low, 0);     // below bit 0 there is nothing to round
     std::uint64_t m = 0;
     for (int b = top; b >= start; --b) m = (m << 1) | bit(b);
     const bool round = bit(low - 1);
@@ -82,9 +82,10 @@ double round_exact_states(const unsigned char* states, std::uint32_t copies, Ele
             std::int64_t v = 0;
             std::memcpy(&v, states + (c * words + k) * 8, 8);
             // Limbs add; the last word is the flags, which combine by or.
-            total[k] = k + 1 == words ? (total[k] | v)
-                                      : static_cast<std::int64_t>(static_cast<std::uint64_t>(total[k]) +
-                                                                  static_cast<std::uint64_t>(v));
+            total[k] =
+                k + 1 == words
+                    ? (total[k] | v)
+                    : static_cast<std::int64_t>(static_cast<std::uint64_t>(total[k]) + static_cast<std::uint64_t>(v));
         }
     }
     return round_exact_state(reinterpret_cast<const unsigned char*>(total.data()), accumulator);

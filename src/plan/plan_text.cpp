@@ -52,7 +52,8 @@ std::string_view to_string(FloatMode mode) {
 }
 
 FloatMode parse_float_mode(std::string_view name) {
-    for (auto mode : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded})
+    for (auto mode :
+         {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded})
         if (name == to_string(mode)) return mode;
     throw InvalidArgument("unknown float mode '" + std::string(name) +
                           "' (expected deterministic, atomic, compensated or correctly_rounded)");

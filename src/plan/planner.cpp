@@ -29,10 +29,12 @@ constexpr std::uint32_t kMaxTimes = 1u << 20;
 
 // Defaults, before any tuning: the vendor's work-group size (device/vendor.hpp), 16-byte
 // loads, and the smallest power-of-two `times` that keeps the launch at about 8 groups per
-// compute unit, the paper's advice for hiding latency, up to the vendor's cap. Large states (the correctly rounded sum's limbs) shrink the group to fit local memory.
+// compute unit, the paper's advice for hiding latency, up to the vendor's cap. Large states (the correctly rounded
+// sum's limbs) shrink the group to fit local memory.
 std::uint32_t default_work_group_size(const DeviceInfo& device, std::size_t state_bytes) {
     const std::uint64_t wanted = preferred_work_group_size(device);
-    const std::uint64_t fits = std::max<std::uint64_t>(1, device.local_mem_size / std::max<std::size_t>(state_bytes, 1));
+    const std::uint64_t fits =
+        std::max<std::uint64_t>(1, device.local_mem_size / std::max<std::size_t>(state_bytes, 1));
     return floor_power_of_two(
         std::min({wanted, std::uint64_t(std::max<std::size_t>(device.max_work_group_size, 1)), fits}));
 }
@@ -65,19 +67,23 @@ FloatMode resolve_float_mode(ElementType, const LaunchParams& params) {
 ElementType resolve_exact(Operation op, ElementType element, ElementType accumulator, const LaunchParams& params) {
     if (operation_family(op) == OperationFamily::extremum) return accumulator;  // exact already
     if (!operation_info(op).correctly_rounded)
-        throw Unsupported("FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
-                          "with Combine::sum, not " + std::string(operation_name(op)));
+        throw Unsupported(
+            "FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
+            "with Combine::sum, not " +
+            std::string(operation_name(op)));
     if (element == ElementType::float64 && accumulator == ElementType::float32)
         throw InvalidArgument("FloatMode::correctly_rounded of float64 data needs the float64 range, not float32");
-    return params.accumulator ? accumulator : element == ElementType::float64 ? ElementType::float64 : ElementType::float32;
+    return params.accumulator                ? accumulator
+           : element == ElementType::float64 ? ElementType::float64
+                                             : ElementType::float32;
 }
 
 // A tuned `times` serves sizes below its bucket with as many work-groups as it had there
 // (down to times 1, rounded down to a power of two so that few programs are built): the same
 // times over fewer elements would leave a few groups looping where the bucket had many in
 // parallel (int32 at 2^10 with the 2^12 entry: one group, 7.5 µs instead of 6).
-std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n, std::uint32_t vector_width,
-                                std::uint32_t work_group_size) {
+std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n,
+                                std::uint32_t vector_width, std::uint32_t work_group_size) {
     const std::uint64_t per_group = std::uint64_t(work_group_size) * times;
     const std::uint64_t bucket_groups = std::max<std::uint64_t>(1, ceil_div(bucket_n / vector_width, per_group));
     const std::uint64_t wanted = ceil_div(n / vector_width, std::uint64_t(work_group_size) * bucket_groups);
@@ -123,8 +129,8 @@ namespace {
 
 // Each value: the caller's override, else the tuned one, else the device default.
 template <class T, class Default>
-T pick(const std::optional<T>& override, const std::optional<T>* tuned, ParamSource tuned_source,
-       ParamSource& source, Default make_default) {
+T pick(const std::optional<T>& override, const std::optional<T>* tuned, ParamSource tuned_source, ParamSource& source,
+       Default make_default) {
     if (override) {
         source = ParamSource::override;
         return *override;
@@ -165,7 +171,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     LaunchParams params = overrides;
     // transform_reduce accumulates in the sum's accumulator whatever its combine, as if the
     // caller had named it (so the correctly rounded state is the accumulator's too).
-    if (request.transform && !params.accumulator) params.accumulator = default_accumulator(Operation::sum, element, device);
+    if (request.transform && !params.accumulator)
+        params.accumulator = default_accumulator(Operation::sum, element, device);
     // FloatMode::atomic finishes atomically on the host's result word; asynchronously it runs
     // as deterministic.
     if (async && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
@@ -193,13 +200,15 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const LaunchParams* t = tuned != nullptr ? &tuned->params : nullptr;
     if (tuned != nullptr) plan.tuned_n = tuned->n;
 
-    plan.vector_width = pick(params.vector_width, t ? &t->vector_width : nullptr, from, plan.sources.vector_width,
-                             [&] { return static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element))); });
+    plan.vector_width = pick(params.vector_width, t ? &t->vector_width : nullptr, from, plan.sources.vector_width, [&] {
+        return static_cast<std::uint32_t>(std::max<std::size_t>(1, 16 / type_size(element)));
+    });
     if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
         throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));
 
-    plan.work_group_size = pick(params.work_group_size, t ? &t->work_group_size : nullptr, from,
-                                plan.sources.work_group_size, [&] { return default_work_group_size(device, state_bytes); });
+    plan.work_group_size =
+        pick(params.work_group_size, t ? &t->work_group_size : nullptr, from, plan.sources.work_group_size,
+             [&] { return default_work_group_size(device, state_bytes); });
     if (!is_power_of_two(plan.work_group_size) || plan.work_group_size > device.max_work_group_size)
         throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
                               std::to_string(device.max_work_group_size) + "), got " +
@@ -216,8 +225,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               std::to_string(plan.times));
     if (plan.sources.times == from && tuned != nullptr && n < tuned->n)
         plan.times = scaled_down_times(plan.times, tuned->n, n, plan.vector_width, plan.work_group_size);
-    plan.stride = pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride,
-                       [] { return Stride::global; });
+    plan.stride =
+        pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride, [] { return Stride::global; });
 
     plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
     if (plan.groups > kMaxGroups)
@@ -242,14 +251,13 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     // decide their own level 3).
     const bool tuned_level3 = t != nullptr && t->inter_group && available(*t->inter_group) &&
                               (!is_floating(plan.accumulator) || plan.float_mode == FloatMode::deterministic);
-    plan.inter_group = pick(params.inter_group, tuned_level3 ? &t->inter_group : nullptr, from,
-                            plan.sources.inter_group,
-                            [&] {
-                                return atomics_fit                    ? InterGroup::atomic
-                                       : exact_fits                    ? InterGroup::exact_atomic
-                                       : has_last_group_finish(device) ? InterGroup::last_group
-                                                                       : InterGroup::second_pass;
-                            });
+    plan.inter_group =
+        pick(params.inter_group, tuned_level3 ? &t->inter_group : nullptr, from, plan.sources.inter_group, [&] {
+            return atomics_fit                     ? InterGroup::atomic
+                   : exact_fits                    ? InterGroup::exact_atomic
+                   : has_last_group_finish(device) ? InterGroup::last_group
+                                                   : InterGroup::second_pass;
+        });
     if (plan.inter_group == InterGroup::exact_atomic && !exact_fits) {
         const char* why = !is_floating(plan.accumulator) ? "integer accumulators finish with InterGroup::atomic"
                           : plan.float_mode != FloatMode::deterministic
@@ -257,13 +265,15 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                           : kernel.op != KernelOp::add ? "it adds plain floating-point sums only"
                                                        : "the device has no cl_khr_int64_base_atomics";
         throw Unsupported("InterGroup::exact_atomic is not available for " + std::string(operation_name(op)) +
-                          " with " + std::string(type_name(plan.accumulator)) + " accumulators in FloatMode::" +
-                          std::string(to_string(plan.float_mode)) + " on '" + device.name + "': " + why +
-                          "; use InterGroup::second_pass");
+                          " with " + std::string(type_name(plan.accumulator)) +
+                          " accumulators in FloatMode::" + std::string(to_string(plan.float_mode)) + " on '" +
+                          device.name + "': " + why + "; use InterGroup::second_pass");
     }
     if (plan.inter_group == InterGroup::last_group && !has_last_group_finish(device))
-        throw Unsupported("InterGroup::last_group needs a device-wide memory fence clreduce knows (NVIDIA or a CPU "
-                          "device), not on '" + device.name + "'; use InterGroup::second_pass");
+        throw Unsupported(
+            "InterGroup::last_group needs a device-wide memory fence clreduce knows (NVIDIA or a CPU "
+            "device), not on '" +
+            device.name + "'; use InterGroup::second_pass");
     if (plan.inter_group == InterGroup::atomic && !atomics_fit) {
         const bool extremum = kernel.op == KernelOp::min || kernel.op == KernelOp::max;
         const char* why = extremum ? "' (min/max finish atomically only with integer accumulators; 64-bit ones "

@@ -43,7 +43,8 @@ LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const D
 LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,
                      const LaunchParams& overrides, const TunedParams& tuned);
 // The same for a sum.
-LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides = {});
+LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device,
+                     const LaunchParams& overrides = {});
 LaunchPlan make_plan(ElementType element, std::uint64_t n, const DeviceInfo& device, const LaunchParams& overrides,
                      const TunedParams& tuned);
 

@@ -37,10 +37,10 @@ std::vector<Builtin> table() {
     };
     // Math (OpenCL C 1.2, 6.12.2), without those that write through a pointer (fract, frexp,
     // lgamma_r, modf, remquo, sincos).
-    add(1, {"acos",  "acosh", "acospi", "asin",  "asinh", "asinpi", "atan", "atanh", "atanpi", "cbrt",  "ceil",
-            "cos",   "cosh",  "cospi",  "erf",   "erfc",  "exp",    "exp2", "exp10", "expm1",  "fabs",  "floor",
-            "ilogb", "lgamma", "log",   "log2",  "log10", "log1p",  "logb", "nan",   "rint",   "round", "rsqrt",
-            "sin",   "sinh",  "sinpi",  "sqrt",  "tan",   "tanh",   "tanpi", "tgamma", "trunc"});
+    add(1, {"acos",  "acosh",  "acospi", "asin", "asinh", "asinpi", "atan",  "atanh",  "atanpi", "cbrt",  "ceil",
+            "cos",   "cosh",   "cospi",  "erf",  "erfc",  "exp",    "exp2",  "exp10",  "expm1",  "fabs",  "floor",
+            "ilogb", "lgamma", "log",    "log2", "log10", "log1p",  "logb",  "nan",    "rint",   "round", "rsqrt",
+            "sin",   "sinh",   "sinpi",  "sqrt", "tan",   "tanh",   "tanpi", "tgamma", "trunc"});
     add(2, {"atan2", "atan2pi", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "ldexp", "maxmag", "minmag",
             "nextafter", "pow", "pown", "powr", "remainder", "rootn"});
     add(3, {"fma", "mad"});

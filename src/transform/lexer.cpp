@@ -13,10 +13,11 @@ bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 bool is_word(char c) { return is_letter(c) || is_digit(c); }
 
 // C's punctuators, longest first, plus the comment openers; the parser accepts a few.
-constexpr std::string_view kPunctuators[] = {
-    "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=",
-    "+=", "-=", "&=", "^=", "|=", "##", "/*", "//", "[", "]", "(", ")", "{", "}", ".", "&", "*", "+", "-",
-    "~", "!", "/", "%", "<", ">", "^", "|", "?", ":", ";", "=", ",", "#"};
+constexpr std::string_view kPunctuators[] = {"...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=",
+                                             "==",  "!=",  "&&",  "||", "*=", "/=", "%=", "+=", "-=", "&=",
+                                             "^=",  "|=",  "##",  "/*", "//", "[",  "]",  "(",  ")",  "{",
+                                             "}",   ".",   "&",   "*",  "+",  "-",  "~",  "!",  "/",  "%",
+                                             "<",   ">",   "^",   "|",  "?",  ":",  ";",  "=",  ",",  "#"};
 
 std::size_t punctuator_length(std::string_view rest) {
     for (std::string_view p : kPunctuators)

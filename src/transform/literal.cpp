@@ -24,7 +24,8 @@ struct Cursor {
 };
 
 bool integer_suffix(std::string_view s) {
-    static constexpr std::string_view valid[] = {"", "u", "U", "l", "L", "ul", "uL", "Ul", "UL", "lu", "lU", "Lu", "LU"};
+    static constexpr std::string_view valid[] = {"",   "u",  "U",  "l",  "L",  "ul", "uL",
+                                                 "Ul", "UL", "lu", "lU", "Lu", "LU"};
     return std::find(std::begin(valid), std::end(valid), s) != std::end(valid);
 }
 

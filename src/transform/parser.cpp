@@ -14,7 +14,16 @@ using Kind = Node::Kind;
 
 // Binary operators from the loosest to the tightest binding, as in C; all left-associative.
 const std::array<std::vector<std::string_view>, 10> kLevels = {{
-    {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+    {"||"},
+    {"&&"},
+    {"|"},
+    {"^"},
+    {"&"},
+    {"==", "!="},
+    {"<", "<=", ">", ">="},
+    {"<<", ">>"},
+    {"+", "-"},
+    {"*", "/", "%"},
 }};
 
 [[noreturn]] void unexpected(const Token& t) { throw SyntaxError("unexpected " + where(t)); }

@@ -12,8 +12,8 @@ namespace clreduce::expr {
 struct Node {
     enum class Kind { variable, number, unary, binary, ternary, cast, call };
     Kind kind;
-    std::string_view text;  // the number, operator ("?" for ?:), type or function name: a view
-                            // into the expression's text or a static type name
+    std::string_view text;                        // the number, operator ("?" for ?:), type or function name: a view
+                                                  // into the expression's text or a static type name
     std::vector<std::unique_ptr<Node>> operands;  // in source order
     int depth = 0;  // operations from here to the deepest leaf, this one included; 0 for leaves
 };

@@ -27,7 +27,9 @@ void ReducerTuning::load(const TuningDatabase& database, const DeviceInfo& devic
 void ReducerTuning::adopt(const std::vector<TunedEntry>& entries) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const TunedEntry& e : entries) {
-        const auto same = [&](const TunedEntry& old) { return old.type == e.type && old.family == e.family && old.n == e.n; };
+        const auto same = [&](const TunedEntry& old) {
+            return old.type == e.type && old.family == e.family && old.n == e.n;
+        };
         tuned_.erase(std::remove_if(tuned_.begin(), tuned_.end(), same), tuned_.end());
         tuned_.push_back(e);
     }

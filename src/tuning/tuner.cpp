@@ -104,7 +104,10 @@ ParamsKey key_of(const LaunchParams& p, const LaunchPlan& plan) {
 class Search {
 public:
     Search(const Reducer& reducer, const TuneOptions& options, TuneResult& result)
-        : r_(reducer), o_(options), result_(result), repeats_(options.quick ? std::min(options.repeats, 3) : options.repeats) {
+        : r_(reducer),
+          o_(options),
+          result_(result),
+          repeats_(options.quick ? std::min(options.repeats, 3) : options.repeats) {
         if (repeats_ < 1) throw InvalidArgument("tune: repeats must be at least 1");
     }
 
@@ -193,8 +196,8 @@ public:
         }
         {
             const std::uint32_t current = *best.vector_width;
-            std::vector<std::uint32_t> widths =
-                o_.quick ? std::vector<std::uint32_t>{current / 2, current * 2} : std::vector<std::uint32_t>{1, 2, 4, 8, 16};
+            std::vector<std::uint32_t> widths = o_.quick ? std::vector<std::uint32_t>{current / 2, current * 2}
+                                                         : std::vector<std::uint32_t>{1, 2, 4, 8, 16};
             for (std::uint32_t v : widths) {
                 if (v < 1 || v > 16) continue;
                 LaunchParams c = best;
@@ -269,8 +272,7 @@ public:
     }
 
     bool out_of_time() const {
-        return o_.time_budget_s > 0 &&
-               std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_budget_s;
+        return o_.time_budget_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_budget_s;
     }
 
 private:
@@ -299,8 +301,8 @@ private:
     std::optional<double> measure(Operation op, const cl::Buffer& buffer, std::uint64_t n, const Reference& ref,
                                   const LaunchParams& params, const ParamsKey& key) {
         if (check_stop()) return std::nullopt;
-        const std::string label = std::string(type_name(element_traits<T>::type)) + " n=" + size_name(n) + " " +
-                                  describe(params);
+        const std::string label =
+            std::string(type_name(element_traits<T>::type)) + " n=" + size_name(n) + " " + describe(params);
         report(label);
         ++result_.measurements;
         std::optional<double> out;
@@ -356,7 +358,6 @@ std::vector<std::uint64_t> buckets(const TuneOptions& o, std::size_t element_siz
     }
     return out;
 }
-
 
 template <class T>
 void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyProbe>& probes,

@@ -81,9 +81,9 @@ std::optional<FinalChoice> choose_final(const std::vector<std::optional<double>>
     const auto samples = interleaved_samples(
         finalists.size(), rounds,
         [&](std::size_t k) {
-            const std::optional<double> us = time_once(finalists[k]);
-            if (!us) failed[finalists[k]] = true;
-            return us;
+        const std::optional<double> us = time_once(finalists[k]);
+        if (!us) failed[finalists[k]] = true;
+        return us;
         },
         stop);
 

@@ -40,8 +40,8 @@ std::vector<std::vector<double>> interleaved_samples(std::size_t candidates, int
 std::optional<std::size_t> lowest_median(const std::vector<std::vector<double>>& samples);
 
 struct FinalChoice {
-    std::size_t index = 0;                  // into the candidates
-    double us = 0;                          // its re-timed median (its first time if none)
+    std::size_t index = 0;                       // into the candidates
+    double us = 0;                               // its re-timed median (its first time if none)
     std::vector<std::optional<double>> retimed;  // each candidate's re-timed median, if it was re-timed
 };
 

@@ -17,9 +17,9 @@
 #include <clreduce/cache.hpp>
 #include <clreduce/error.hpp>
 
+#include "kernels/cache_files.hpp"
 #include "plan/planner.hpp"
 #include "tuning/tuned_entry_json.hpp"
-#include "kernels/cache_files.hpp"
 
 #ifndef CLREDUCE_VERSION_STRING
 #error "CLREDUCE_VERSION_STRING is set by CMake"
@@ -62,9 +62,10 @@ std::uint64_t unsigned_field(const json& j, const char* name) {
 }
 
 bool same_device(const json& d, const DeviceInfo& device) {
-    return d.is_object() && text_field(d, "platform") == device.platform_name && text_field(d, "device") == device.name &&
-           text_field(d, "driver_version") == device.driver_version && d.contains("compute_units") &&
-           d["compute_units"].is_number_unsigned() && d["compute_units"].get<std::uint64_t>() == device.compute_units;
+    return d.is_object() && text_field(d, "platform") == device.platform_name &&
+           text_field(d, "device") == device.name && text_field(d, "driver_version") == device.driver_version &&
+           d.contains("compute_units") && d["compute_units"].is_number_unsigned() &&
+           d["compute_units"].get<std::uint64_t>() == device.compute_units;
 }
 
 json empty_document() {
@@ -235,8 +236,9 @@ TuningLoad TuningDatabase::load(const DeviceInfo& device) const {
                 try {
                     make_plan(e.type, e.n, device, e.params);
                 } catch (const Error& ex) {
-                    warn_once(*file_, "entry " + describe(e) + " is invalid for '" + device.name + "' (" + ex.what() +
-                                          "); ignored",
+                    warn_once(*file_,
+                              "entry " + describe(e) + " is invalid for '" + device.name + "' (" + ex.what() +
+                                  "); ignored",
                               out.warnings);
                     continue;
                 }

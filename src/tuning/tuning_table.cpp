@@ -27,7 +27,8 @@ TuningTable::TuningTable(const std::vector<TunedEntry>& tuned, const std::vector
 std::optional<TunedParams> TuningTable::lookup(ElementType type, OperationFamily family, std::uint64_t n) const {
     const Key key{type, family};
     if (auto it = tuned_.find(key); it != tuned_.end())
-        if (const TunedEntry* e = nearest_bucket(it->second, n)) return TunedParams{e->params, ParamSource::tuned, e->n};
+        if (const TunedEntry* e = nearest_bucket(it->second, n))
+            return TunedParams{e->params, ParamSource::tuned, e->n};
     if (auto it = known_.find(key); it != known_.end())
         if (const TunedEntry* e = nearest_bucket(it->second, n))
             return TunedParams{e->params, ParamSource::known_device, e->n};

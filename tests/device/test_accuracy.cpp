@@ -11,9 +11,9 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <map>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "float_ops.hpp"
@@ -76,10 +76,11 @@ void check_bounds() {
                     double got = 0;
                     LaunchPlan plan;
                     if (!try_run(r, op, data, p, got, &plan)) continue;
-                    const auto ref = test::additive_reference(op, data.data(), data.size(),
-                                                              ct::unit_roundoff(plan.accumulator), test::summation_of(mode));
-                    INFO(ct::dataset_name(d) << ", " << operation_name(op) << ", " << to_string(mode) << ", accumulator "
-                                             << type_name(plan.accumulator));
+                    const auto ref =
+                        test::additive_reference(op, data.data(), data.size(), ct::unit_roundoff(plan.accumulator),
+                                                 test::summation_of(mode));
+                    INFO(ct::dataset_name(d) << ", " << operation_name(op) << ", " << to_string(mode)
+                                             << ", accumulator " << type_name(plan.accumulator));
                     CHECK(ref.mismatch(got) == "");
                 }
             }

@@ -21,7 +21,8 @@ LaunchParams shape(InterGroup strategy, std::uint32_t wg = 16, std::uint32_t tim
 }
 
 // Bytes [offset, offset + size) of `buffer`, read back.
-std::vector<unsigned char> read_bytes(const Reducer& r, const cl::Buffer& buffer, std::size_t offset, std::size_t size) {
+std::vector<unsigned char> read_bytes(const Reducer& r, const cl::Buffer& buffer, std::size_t offset,
+                                      std::size_t size) {
     std::vector<unsigned char> out(size);
     check(r.queue().enqueueReadBuffer(buffer, CL_TRUE, offset, size, out.data()), "clEnqueueReadBuffer");
     return out;
@@ -70,7 +71,8 @@ void check_last_group_matches_second_pass() {
                     CHECK(last == exact_sum(data, n));
                 }
                 // Every call after it: the same bits.
-                for (int k = 0; k < 3; ++k) CHECK(same_bits(r.sum<T>(buffer, offset, n, shape(InterGroup::last_group, wg)), last));
+                for (int k = 0; k < 3; ++k)
+                    CHECK(same_bits(r.sum<T>(buffer, offset, n, shape(InterGroup::last_group, wg)), last));
                 // Operations without an atomic finish: arg and minmax states, compensated pairs.
                 const auto arg = r.argmin<T>(buffer, offset, n, shape(InterGroup::last_group, wg));
                 const auto ref = reference_min(data, n);
@@ -109,7 +111,8 @@ TEST_CASE("a repeated last-group call builds, creates and allocates nothing", "[
     const cl::Buffer buffer = device_copy(r, values);
     const auto first = r.sum<float>(buffer, 0, values.size(), shape(InterGroup::last_group));
     const Counters before = r.counters();
-    for (int k = 0; k < 20; ++k) CHECK(same_bits(r.sum<float>(buffer, 0, values.size(), shape(InterGroup::last_group)), first));
+    for (int k = 0; k < 20; ++k)
+        CHECK(same_bits(r.sum<float>(buffer, 0, values.size(), shape(InterGroup::last_group)), first));
     const Counters after = r.counters();
     CHECK(after.programs_built == before.programs_built);
     CHECK(after.kernels_created == before.kernels_created);
@@ -145,10 +148,12 @@ void check_async_sum(const Reducer& r) {
             // Both deterministic, the same plan with the finish an asynchronous call takes:
             // the same bits.
             LaunchParams same;
-            same.inter_group = has_last_group_finish(r.device_info()) ? InterGroup::last_group : InterGroup::second_pass;
+            same.inter_group =
+                has_last_group_finish(r.device_info()) ? InterGroup::last_group : InterGroup::second_pass;
             CallInfo info;
             const R sync = r.sum<T>(buffer, offset, count, same, &info);
-            check_approx(reference_sum(values.data() + offset, count, unit_roundoff(info.plan.accumulator)), got, "sum");
+            check_approx(reference_sum(values.data() + offset, count, unit_roundoff(info.plan.accumulator)), got,
+                         "sum");
             CHECK(same_bits(got, sync));
         } else {
             CHECK(got == exact_sum(values.data() + offset, count));

@@ -26,6 +26,8 @@ TEST_CASE("devices are found by index, platform:device and name", "[devices]") {
     CHECK(default_device()() == devices[0]());
     ::setenv("CLREDUCE_DEVICE", "no-such-device-anywhere", 1);
     CHECK_THROWS_AS(default_device(), InvalidArgument);
-    if (previous) ::setenv("CLREDUCE_DEVICE", saved.c_str(), 1); else ::unsetenv("CLREDUCE_DEVICE");
+    if (previous)
+        ::setenv("CLREDUCE_DEVICE", saved.c_str(), 1);
+    else
+        ::unsetenv("CLREDUCE_DEVICE");
 }
-

@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "test_support.hpp"
 #include "plan/planner.hpp"  // src/
+#include "test_support.hpp"
 
 using namespace clreduce;
 using Catch::Matchers::Contains;
@@ -45,13 +45,15 @@ TEST_CASE("launch parameters out of range are rejected before anything runs", "[
     CHECK_THROWS_WITH(r.sum(data, with([](LaunchParams& p) { p.times = 0; })), Contains("times"));
     CHECK_THROWS_WITH(r.sum(data, with([](LaunchParams& p) { p.work_group_size = 48; })), Contains("power of two"));
     CHECK_THROWS_AS(r.sum(data, with([&r](LaunchParams& p) {
-                        p.work_group_size = static_cast<std::uint32_t>(2 * r.device_info().max_work_group_size);
-                    })),
+                              p.work_group_size = static_cast<std::uint32_t>(2 * r.device_info().max_work_group_size);
+                          })),
                     InvalidArgument);
     CHECK_THROWS_WITH(r.sum(data, with([](LaunchParams& p) { p.vector_width = 3; })), Contains("vector_width"));
-    CHECK_THROWS_WITH(r.sum(std::vector<float>(10, 1.0f), with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })),
+    CHECK_THROWS_WITH(r.sum(std::vector<float>(10, 1.0f),
+                            with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })),
                       Contains("no float atomics"));
-    CHECK_THROWS_AS(r.sum(std::vector<double>(10, 1.0), with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })),
+    CHECK_THROWS_AS(r.sum(std::vector<double>(10, 1.0),
+                          with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })),
                     Unsupported);
 }
 

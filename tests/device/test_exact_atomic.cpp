@@ -8,10 +8,10 @@
 
 #include <reference/sum_reference.hpp>
 
-#include "ops/exact_state.hpp"  // src/
 #include "kernels/kernel_spec.hpp"  // src/
+#include "ops/exact_state.hpp"      // src/
+#include "plan/planner.hpp"         // src/
 #include "test_ops_support.hpp"
-#include "plan/planner.hpp"  // src/
 
 namespace clreduce::test {
 namespace {
@@ -74,7 +74,8 @@ void check_exact_atomic_sums() {
                 CHECK(info.kernel_events.size() == 1);
                 if (s == 2 && n == 300000) CHECK(info.plan.groups > 2 * 4096);
                 if (info.plan.groups > 1) CHECK(info.plan.inter_group == InterGroup::exact_atomic);
-                check_approx(reference_sum(values.data() + offset, n, unit_roundoff(info.plan.accumulator)), got, "sum");
+                check_approx(reference_sum(values.data() + offset, n, unit_roundoff(info.plan.accumulator)), got,
+                             "sum");
                 for (int k = 0; k < 3; ++k) CHECK(same_bits(r.sum<T>(buffer, offset, n, p), got));
                 // Exact group sums: the correctly rounded total, whatever the order of arrival.
                 const auto exact = r.sum<T>(integral_buffer, offset, n, p);
@@ -201,8 +202,7 @@ TEST_CASE("the exact atomic finish is refused where it cannot run, clearly", "[e
     CHECK_THROWS_WITH(r.max(data, exact_shape()), Contains("plain floating-point sums"));
     cl::Buffer in(r.context(), CL_MEM_READ_ONLY, data.size() * sizeof(float));
     cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 8);
-    CHECK_THROWS_WITH(r.sum_async<float>(in, 0, data.size(), out, 0, exact_shape()),
-                      Contains("not exact_atomic"));
+    CHECK_THROWS_WITH(r.sum_async<float>(in, 0, data.size(), out, 0, exact_shape()), Contains("not exact_atomic"));
     DeviceInfo no64 = fake_gpu();
     no64.has_int64_atomics = false;
     CHECK_THROWS_WITH(make_plan(ElementType::float32, 1 << 20, no64, exact_shape()),
@@ -223,8 +223,8 @@ TEST_CASE("the exact atomic finish spreads many groups over copies of its number
         const int lowest = acc == ElementType::float32 ? -149 : -1074;
         // 3 * 2^-lowest... units: 1.5 = 3 * 2^-1 is 3 * 2^(-1 - lowest) units, at limb (-1 - lowest) / 32.
         const int bit = -1 - lowest;
-        copies[0 * words + bit / 32] = std::int64_t(1) << (bit % 32);      // 0.5
-        copies[1 * words + bit / 32] = std::int64_t(2) << (bit % 32);      // 1.0
+        copies[0 * words + bit / 32] = std::int64_t(1) << (bit % 32);     // 0.5
+        copies[1 * words + bit / 32] = std::int64_t(2) << (bit % 32);     // 1.0
         copies[2 * words + bit / 32] = -(std::int64_t(4) << (bit % 32));  // -2.0
         const auto* bytes = reinterpret_cast<const unsigned char*>(copies.data());
         CHECK(round_exact_states(bytes, 3, acc) == -0.5);

@@ -34,9 +34,7 @@ std::vector<T> values(std::uint64_t n, std::uint64_t seed, bool for_product) {
     return out;
 }
 
-bool same_value(double got, double want) {
-    return (std::isnan(got) && std::isnan(want)) || got == want;
-}
+bool same_value(double got, double want) { return (std::isnan(got) && std::isnan(want)) || got == want; }
 
 template <class T>
 void check_extrema(const Reducer& r, const std::vector<T>& data) {

@@ -41,8 +41,8 @@ std::vector<Shape> shapes() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][matrix]", std::int32_t,
-                   std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][matrix]", std::int32_t, std::uint32_t,
+                   std::int64_t, std::uint64_t, float, double) {
     using T = TestType;
     Reducer& r = test::reducer();
     const std::uint64_t seed = test::seed_for(sizeof(T), std::is_signed_v<T>, std::is_integral_v<T>);
@@ -72,12 +72,12 @@ TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][
             }
         }
     }
-    REQUIRE(checked == std::size(kSizes) * std::size(kOffsets) * shapes().size() *
-                           test::strategies<T>(r.device_info()).size());
+    REQUIRE(checked ==
+            std::size(kSizes) * std::size(kOffsets) * shapes().size() * test::strategies<T>(r.device_info()).size());
 }
 
-TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][large]", std::int32_t,
-                   std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][large]", std::int32_t, std::uint32_t,
+                   std::int64_t, std::uint64_t, float, double) {
     using T = TestType;
     Reducer& r = test::reducer();
     const std::uint64_t n = (1ull << 24) + 5;
@@ -236,9 +236,9 @@ void run_matrix(std::uint64_t type_index) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV", "[ops][matrix]", std::int8_t,
-                   std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,
-                   std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV", "[ops][matrix]", std::int8_t, std::uint8_t,
+                   std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
+                   double) {
     print_seed();
     if (std::is_same_v<TestType, double> && !reducer().device_info().has_fp64) {
         CHECK_THROWS_AS(reducer().min(std::vector<double>(4, 1.0)), Unsupported);

@@ -67,8 +67,8 @@ void check_image(std::uint64_t rows, std::uint64_t cols, std::uint32_t channels,
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("images: per-channel results with a row pitch match the references and OpenCV",
-                   "[ops][image]", std::uint8_t, std::int32_t, double) {
+TEMPLATE_TEST_CASE("images: per-channel results with a row pitch match the references and OpenCV", "[ops][image]",
+                   std::uint8_t, std::int32_t, double) {
     print_seed();
     if (std::is_same_v<TestType, double> && !reducer().device_info().has_fp64) return;
     for (std::uint32_t channels = 1; channels <= 4; ++channels) {

@@ -56,7 +56,8 @@ void check_modes() {
             }
             if (m == FloatMode::compensated && !narrow) {
                 // Compensation in a double accumulator: within a few units of the exact sum.
-                CHECK(relative_error(first, exact) <= 4 * std::ldexp(1.0, -53) * (1 + condition_number(values.data(), n)));
+                CHECK(relative_error(first, exact) <=
+                      4 * std::ldexp(1.0, -53) * (1 + condition_number(values.data(), n)));
             }
             // The other additive operations take the mode too.
             check_approx(reference_mean(values.data(), n, u, s), r.mean<T>(buffer, 0, n, p), "mean");
@@ -78,15 +79,16 @@ void check_modes() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("float modes: deterministic, atomic and compensated sums within their bounds", "[ops][modes]",
-                   float, double) {
+TEMPLATE_TEST_CASE("float modes: deterministic, atomic and compensated sums within their bounds", "[ops][modes]", float,
+                   double) {
     print_seed();
     if (std::is_same_v<TestType, double> && !reducer().device_info().has_fp64) return;
     check_modes<TestType>();
 }
 
-TEST_CASE("float modes: correctly rounded is offered for sums (device/test_accuracy.cpp); modes leave integers untouched",
-          "[ops][modes][errors]") {
+TEST_CASE(
+    "float modes: correctly rounded is offered for sums (device/test_accuracy.cpp); modes leave integers untouched",
+    "[ops][modes][errors]") {
     Reducer& r = reducer();
     LaunchParams cr;
     cr.float_mode = FloatMode::correctly_rounded;
@@ -94,7 +96,8 @@ TEST_CASE("float modes: correctly rounded is offered for sums (device/test_accur
     CHECK_THROWS_AS(r.sum_of_squares(std::vector<float>(10, 1.0f), cr), Unsupported);
     // Integer sums are exact whatever the mode.
     std::vector<std::int32_t> v(1000, 7);
-    for (FloatMode m : {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded}) {
+    for (FloatMode m :
+         {FloatMode::deterministic, FloatMode::atomic, FloatMode::compensated, FloatMode::correctly_rounded}) {
         LaunchParams p;
         p.float_mode = m;
         CHECK(r.sum(v, p) == 7000);
@@ -103,8 +106,7 @@ TEST_CASE("float modes: correctly rounded is offered for sums (device/test_accur
     CHECK_THROWS_AS(parse_float_mode("kahan"), InvalidArgument);
 }
 
-TEST_CASE("accumulator choice: narrower integers wrap, floats round, bad choices are refused",
-          "[ops][accumulator]") {
+TEST_CASE("accumulator choice: narrower integers wrap, floats round, bad choices are refused", "[ops][accumulator]") {
     Reducer& r = reducer();
     // int32 elements summed in an int32 accumulator wrap modulo 2^32.
     std::vector<std::int32_t> big(3000, 2000000000);

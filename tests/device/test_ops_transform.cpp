@@ -61,7 +61,8 @@ TEST_CASE("transform_reduce matches the same expression on the CPU for every com
     CHECK_THROWS_AS(r.transform_reduce<std::int32_t>(ints_buffer, 0, 0, "x", Combine::min), InvalidArgument);
 }
 
-TEST_CASE("transform expressions are cached by their text and repeated calls build nothing", "[ops][transform][reuse]") {
+TEST_CASE("transform expressions are cached by their text and repeated calls build nothing",
+          "[ops][transform][reuse]") {
     Reducer r(default_device());
     std::vector<std::int32_t> v(5000, 3);
     CHECK(r.transform_reduce(v, "x * 2", Combine::sum) == 30000);
@@ -151,7 +152,11 @@ TEST_CASE("transform text outside the expression language is refused before comp
     rejected("x + 1)", "unexpected ')' at column 6");
     rejected("x[0]]", "unexpected '[' at column 2");
     rejected("x <% %>", "unexpected '%' at column 4");  // digraph braces
-    rejected("x ?" "?< ?" "?>", "unexpected '?' at column 4");  // trigraph braces (split so the C++ compiler does not see a trigraph)
+    rejected(
+        "x ?"
+        "?< ?"
+        "?>",
+        "unexpected '?' at column 4");  // trigraph braces (split so the C++ compiler does not see a trigraph)
     rejected("\"text\"", "unexpected character '\"' at column 1");
     rejected("", "empty");
     rejected("   ", "empty");

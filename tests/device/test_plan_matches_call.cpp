@@ -68,16 +68,18 @@ void run_typed(const Reducer& r, Operation op, const cl::Buffer& buffer, std::ui
 
 void run_operation(const Reducer& r, Operation op, ElementType type, const cl::Buffer& buffer, std::uint64_t offset,
                    std::uint64_t count, const LaunchParams& params, CallInfo* info) {
-    if (type == ElementType::int32) run_typed<std::int32_t>(r, op, buffer, offset, count, params, info);
-    else run_typed<float>(r, op, buffer, offset, count, params, info);
+    if (type == ElementType::int32)
+        run_typed<std::int32_t>(r, op, buffer, offset, count, params, info);
+    else
+        run_typed<float>(r, op, buffer, offset, count, params, info);
 }
 
 // Parameter sets that move each part of a plan: defaults, each level 3, a local stride, a
 // float mode, an accumulator.
 std::vector<LaunchParams> parameter_sets(const Reducer& r) {
     std::vector<LaunchParams> sets(1);
-    for (InterGroup level3 : {InterGroup::second_pass, InterGroup::last_group, InterGroup::atomic,
-                              InterGroup::exact_atomic}) {
+    for (InterGroup level3 :
+         {InterGroup::second_pass, InterGroup::last_group, InterGroup::atomic, InterGroup::exact_atomic}) {
         LaunchParams p;
         p.inter_group = level3;
         p.times = 2;
@@ -235,8 +237,8 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
     const Reducer& r = reducer();
     const KernelSources sources = KernelSources::load();
     const bool fp64 = r.device_info().has_fp64;
-    for (KernelOp op : {KernelOp::add, KernelOp::add_compensated, KernelOp::add_exact, KernelOp::multiply, KernelOp::min,
-                        KernelOp::max, KernelOp::minmax, KernelOp::argmin, KernelOp::argmax}) {
+    for (KernelOp op : {KernelOp::add, KernelOp::add_compensated, KernelOp::add_exact, KernelOp::multiply,
+                        KernelOp::min, KernelOp::max, KernelOp::minmax, KernelOp::argmin, KernelOp::argmax}) {
         const PluginInfo& plugin = plugin_info(op);
         for (ElementType acc : {ElementType::int32, ElementType::uint32, ElementType::int64, ElementType::uint64,
                                 ElementType::float32, ElementType::float64}) {
@@ -258,7 +260,8 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
             const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
                                        sources.get(plugin.file) +
                                        "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
-                                       "out[1] = " + second + "; }\n";
+                                       "out[1] = " +
+                                       second + "; }\n";
             cl::Program program(r.context(), source);
             const cl_int built = program.build(spec.build_options().c_str());
             INFO(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(r.queue().getInfo<CL_QUEUE_DEVICE>()));

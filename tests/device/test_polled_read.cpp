@@ -64,7 +64,8 @@ TEST_CASE("a polled read returns a result equal to its sentinel, after the spin 
     for (auto& w : words) w = rng();
     const cl::Buffer buffer = device_copy(r, words);
     cl::Buffer host_buffer(r.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
-    auto* pinned = static_cast<unsigned char*>(queue.enqueueMapBuffer(host_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
+    auto* pinned =
+        static_cast<unsigned char*>(queue.enqueueMapBuffer(host_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
     const auto limit = std::chrono::microseconds(300);
     const auto read = [&](std::size_t offset, std::size_t bytes, std::uint64_t sentinel) {
         std::memset(pinned, 0, 64);

@@ -60,10 +60,10 @@ struct ChildCounts {
 
 // The hidden test case below, in a fresh process with CLREDUCE_CACHE_DIR=cache_dir.
 ChildCounts run_child(const std::string& cache_dir) {
-    const auto result = testing::run_self(
-        {"[.program-cache-child]"},
-        {{"CLREDUCE_CACHE_DIR", cache_dir}, {"CLREDUCE_TEST_SEED", std::to_string(test::seed())},
-         {"CLREDUCE_BUILD_LOG", std::nullopt}});
+    const auto result =
+        testing::run_self({"[.program-cache-child]"}, {{"CLREDUCE_CACHE_DIR", cache_dir},
+                                                       {"CLREDUCE_TEST_SEED", std::to_string(test::seed())},
+                                                       {"CLREDUCE_BUILD_LOG", std::nullopt}});
     ChildCounts counts;
     counts.exit_code = result.exit_code;
     counts.output = result.output;

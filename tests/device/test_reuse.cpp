@@ -5,8 +5,8 @@
 #include <atomic>
 #include <iostream>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -21,8 +21,7 @@ using namespace clreduce;
 namespace {
 bool same(const Counters& a, const Counters& b) {
     return a.programs_built == b.programs_built && a.programs_loaded == b.programs_loaded &&
-           a.kernels_created == b.kernels_created &&
-           a.buffers_allocated == b.buffers_allocated;
+           a.kernels_created == b.kernels_created && a.buffers_allocated == b.buffers_allocated;
 }
 }  // namespace
 

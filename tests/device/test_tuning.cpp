@@ -12,13 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "plan/planner.hpp"  // src/
 #include "reference/random_values.hpp"
 #include "reference/sum_reference.hpp"
 #include "test_support.hpp"
-#include "tuning_support.hpp"
 #include "tuning/tuner_final_stage.hpp"  // src/: times_sweep
-#include "tuning/tuning_table.hpp"  // src/: what a plan would take without the database
-#include "plan/planner.hpp"  // src/
+#include "tuning/tuning_table.hpp"       // src/: what a plan would take without the database
+#include "tuning_support.hpp"
 
 using namespace clreduce;
 namespace fs = std::filesystem;
@@ -204,7 +204,8 @@ TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema 
     std::string foreign_version = text;
     const std::string version_field = "\"library_version\": \"" + std::string(library_version()) + "\"";
     REQUIRE(foreign_version.find(version_field) != std::string::npos);
-    foreign_version.replace(foreign_version.find(version_field), version_field.size(), "\"library_version\": \"0.0.1\"");
+    foreign_version.replace(foreign_version.find(version_field), version_field.size(),
+                            "\"library_version\": \"0.0.1\"");
     std::string foreign_schema = text;
     foreign_schema.replace(foreign_schema.find("\"schema_version\": 1"), 19, "\"schema_version\": 99");
     std::string not_ours = text;
@@ -214,13 +215,16 @@ TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema 
         {"truncated", text.substr(0, text.size() / 2)},
         {"empty", ""},
         {"whitespace", "  \n"},
-        {"garbage", "\x7f" "ELF\x02\x01 not json at all"},
+        {"garbage",
+         "\x7f"
+         "ELF\x02\x01 not json at all"},
         {"array", "[1, 2, 3]"},
         {"foreign library version", foreign_version},
         {"foreign schema", foreign_schema},
         {"another format", not_ours},
-        {"devices not a list", "{\"format\": \"clreduce tuning database\", \"schema_version\": 1, \"library_version\": \"" +
-                                   std::string(library_version()) + "\", \"devices\": 7}"},
+        {"devices not a list",
+         "{\"format\": \"clreduce tuning database\", \"schema_version\": 1, \"library_version\": \"" +
+             std::string(library_version()) + "\", \"devices\": 7}"},
     };
     const std::int64_t n = 1 << 16;
     for (const auto& [what, content] : cases) {
@@ -258,12 +262,12 @@ TEST_CASE("tuning database: entries invalid for the device or malformed are igno
     const fs::path file = fresh_file("tuning.json");
     const TuningDatabase db(file);
     const TunedEntry ok = entry(ElementType::uint32, 1 << 20, 8, 256, Stride::global, 4, InterGroup::atomic);
-    db.store(gpu, {ok,
-                   entry(ElementType::uint32, 1 << 12, 8, 96, Stride::global, 4, InterGroup::atomic),     // wg not 2^k
-                   entry(ElementType::uint32, 1 << 14, 8, 2048, Stride::global, 4, InterGroup::atomic),   // wg > max
-                   entry(ElementType::int32, 1 << 14, 0, 256, Stride::global, 4, InterGroup::atomic),     // times 0
-                   entry(ElementType::int32, 1 << 16, 4, 256, Stride::global, 3, InterGroup::atomic),     // vec 3
-                   entry(ElementType::float32, 1 << 16, 4, 256, Stride::global, 4, InterGroup::atomic)});  // float atomics
+    db.store(gpu,
+             {ok, entry(ElementType::uint32, 1 << 12, 8, 96, Stride::global, 4, InterGroup::atomic),  // wg not 2^k
+              entry(ElementType::uint32, 1 << 14, 8, 2048, Stride::global, 4, InterGroup::atomic),    // wg > max
+              entry(ElementType::int32, 1 << 14, 0, 256, Stride::global, 4, InterGroup::atomic),      // times 0
+              entry(ElementType::int32, 1 << 16, 4, 256, Stride::global, 3, InterGroup::atomic),      // vec 3
+              entry(ElementType::float32, 1 << 16, 4, 256, Stride::global, 4, InterGroup::atomic)});  // float atomics
     // A hand-edited entry with an unknown type and one with a string where a number belongs.
     std::string text = read_text(file);
     const std::string anchor = "\"entries\": [";
@@ -284,9 +288,9 @@ TEST_CASE("tuning database: entries invalid for the device or malformed are igno
     Reducer& r = tuning_reducer();
     const DeviceInfo& d = r.device_info();
     const fs::path real_file = fresh_file("tuning.json");
-    TuningDatabase(real_file)
-        .store(d, {entry(ElementType::int32, 1 << 16, 4, static_cast<std::uint32_t>(d.max_work_group_size) * 2,
-                         Stride::global, 4, InterGroup::second_pass)});
+    TuningDatabase(real_file).store(d, {entry(ElementType::int32, 1 << 16, 4,
+                                              static_cast<std::uint32_t>(d.max_work_group_size) * 2, Stride::global, 4,
+                                              InterGroup::second_pass)});
     r.use_tuning_database(TuningDatabase(real_file));
     CHECK(r.tuned_entries().empty());
     CHECK(r.plan(ElementType::int32, 1 << 16).sources.work_group_size ==
@@ -525,10 +529,10 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
     CHECK(budget.measurements == 0);
 
     CHECK_THROWS_AS(r.tune([] {
-                        TuneOptions o;
-                        o.families = {OperationFamily::extremum};
-                        return o;
-                    }()),
+        TuneOptions o;
+        o.families = {OperationFamily::extremum};
+        return o;
+    }()),
                     Unsupported);
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
 }

@@ -42,7 +42,7 @@ TEST_CASE("linear axes get whole 1-2-5 steps covering the data", "[plot]") {
     const AxisTicks c = axis_ticks(AxisScale::linear, -0.3, 0.3);
     CHECK(c.lo == Approx(-0.3));
     CHECK(c.hi == Approx(0.3));
-    CHECK(labels(c)[3] == "0");  // no -1.1e-17 from the running sum
+    CHECK(labels(c)[3] == "0");                                  // no -1.1e-17 from the running sum
     const AxisTicks flat = axis_ticks(AxisScale::linear, 7, 7);  // one value still gets a range
     CHECK(flat.lo <= 7);
     CHECK(flat.hi > 7);

@@ -92,15 +92,16 @@ void check_operations(const Reducer& r, const cl::Buffer& buffer, const std::vec
             if constexpr (std::is_integral_v<T>)
                 CHECK(double(got) == (*cv)[0]);
             else
-                CHECK(std::fabs(double(got) - (*cv)[0]) <= 1e-5 * double(exact_abs_sum_of_values(data, n).to_long_double()) + 1e-12);
+                CHECK(std::fabs(double(got) - (*cv)[0]) <=
+                      1e-5 * double(exact_abs_sum_of_values(data, n).to_long_double()) + 1e-12);
         }
         if (n > 0) {
             const double mean = r.mean<T>(buffer, offset, n, params, &info);
-            check_approx(reference_mean(data, n, std::is_integral_v<T> ? std::ldexp(1.0L, -53)
-                                                                       : rounding_unit<T>(info.plan.accumulator)),
+            check_approx(reference_mean(data, n,
+                                        std::is_integral_v<T> ? std::ldexp(1.0L, -53)
+                                                              : rounding_unit<T>(info.plan.accumulator)),
                          mean, "mean");
-            if (auto cv = cv_mean(data, shape))
-                CHECK(std::fabs(mean - (*cv)[0]) <= 1e-5 * (1 + std::fabs((*cv)[0])));
+            if (auto cv = cv_mean(data, shape)) CHECK(std::fabs(mean - (*cv)[0]) <= 1e-5 * (1 + std::fabs((*cv)[0])));
         } else {
             CHECK_THROWS_AS(r.mean<T>(buffer, offset, n, params), InvalidArgument);
         }

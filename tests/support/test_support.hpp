@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <type_traits>

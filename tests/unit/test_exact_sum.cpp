@@ -82,8 +82,8 @@ TEST_CASE("exact sum: to_float rounds once, to nearest even", "[references][exac
     CHECK(of({1.0, std::ldexp(1.0, -24)}).to_float() == 1.0f);
     CHECK(of({double(FLT_MAX), std::ldexp(1.0, 102)}).to_float() == FLT_MAX);
     CHECK(of({double(FLT_MAX), std::ldexp(1.0, 103)}).to_float() == HUGE_VALF);
-    CHECK(of({std::ldexp(1.0, -150)}).to_float() == 0.0f);                                 // tie to even 0
-    CHECK(of({3 * std::ldexp(1.0, -150)}).to_float() == std::ldexp(1.0f, -148));          // 1.5 units: to 2
+    CHECK(of({std::ldexp(1.0, -150)}).to_float() == 0.0f);                        // tie to even 0
+    CHECK(of({3 * std::ldexp(1.0, -150)}).to_float() == std::ldexp(1.0f, -148));  // 1.5 units: to 2
     CHECK(of({std::ldexp(1.0, -150), std::ldexp(1.0, -200)}).to_float() == std::ldexp(1.0f, -149));
     CHECK(of({1e300, -1e300, 0.1}).to_float() == 0.1f);
 }

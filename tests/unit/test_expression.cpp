@@ -86,7 +86,10 @@ TEST_CASE("expressions that reach memory, synchronise or change x are refused at
         {"x \\\n + 1", "unexpected character '\\' at column 3"},
         {"x\n+ 1", "unexpected byte 0x0a at column 2"},
         {"x <% %>", "unexpected '%' at column 4"},
-        {"x ?" "?< ?" "?>", "unexpected '?' at column 4"},
+        {"x ?"
+         "?< ?"
+         "?>",
+         "unexpected '?' at column 4"},
         {"'a'", "unexpected character ''' at column 1"},
         {"x $ 1", "unexpected character '$' at column 3"},
         {"x$", "unexpected character '$' at column 2"},
@@ -169,15 +172,54 @@ TEST_CASE("accepted expressions print fully parenthesised, with C's precedence",
     }
     // Up to 4096 characters.
     CHECK(transform_source("x" + std::string(kMaxTransformLength - 1, ' ')) == "x");
-    CHECK_THAT(refusal("x" + std::string(kMaxTransformLength, ' ')), Catch::Contains("4097 characters, more than 4096"));
+    CHECK_THAT(refusal("x" + std::string(kMaxTransformLength, ' ')),
+               Catch::Contains("4097 characters, more than 4096"));
 }
 
 TEST_CASE("numeric literals are OpenCL C's, checked whole", "[expression]") {
-    for (const std::string text :
-         {"0", "7", "123", "00", "017", "0777u", "0u", "0U", "10l", "10L", "10ul", "10UL", "10uL", "10Ul", "10lu",
-          "10LU", "10lU", "10Lu", "0x1F", "0XffL", "0x0ul", "18446744073709551615", "18446744073709551615u",
-          "0xFFFFFFFFFFFFFFFF", "01777777777777777777777", "1.", "1.5", ".5", "08.5", "09e1", "1e3", "1E-3", "1e+3",
-          "1.5e3f", "1.5F", ".5h", "2.0H", "1e999", "0x1p3", "0x1.8p-1f", "0X.8P+1", "0x1.P0h", "0xA.bp1F"}) {
+    for (const std::string text : {"0",
+                                   "7",
+                                   "123",
+                                   "00",
+                                   "017",
+                                   "0777u",
+                                   "0u",
+                                   "0U",
+                                   "10l",
+                                   "10L",
+                                   "10ul",
+                                   "10UL",
+                                   "10uL",
+                                   "10Ul",
+                                   "10lu",
+                                   "10LU",
+                                   "10lU",
+                                   "10Lu",
+                                   "0x1F",
+                                   "0XffL",
+                                   "0x0ul",
+                                   "18446744073709551615",
+                                   "18446744073709551615u",
+                                   "0xFFFFFFFFFFFFFFFF",
+                                   "01777777777777777777777",
+                                   "1.",
+                                   "1.5",
+                                   ".5",
+                                   "08.5",
+                                   "09e1",
+                                   "1e3",
+                                   "1E-3",
+                                   "1e+3",
+                                   "1.5e3f",
+                                   "1.5F",
+                                   ".5h",
+                                   "2.0H",
+                                   "1e999",
+                                   "0x1p3",
+                                   "0x1.8p-1f",
+                                   "0X.8P+1",
+                                   "0x1.P0h",
+                                   "0xA.bp1F"}) {
         INFO("literal: " << text);
         CHECK(transform_source(text) == text);
         CHECK(transform_source("x + " + text) == "(x + " + text + ")");
@@ -225,18 +267,23 @@ TEST_CASE("every built-in function takes exactly its number of arguments", "[exp
         for (int i = 0; i < arguments; ++i) text += i == 0 ? "x" : ", x";
         return text + ")";
     };
-    const auto takes = [](int arity) { return " takes " + std::to_string(arity) + (arity == 1 ? " argument" : " arguments"); };
+    const auto takes = [](int arity) {
+        return " takes " + std::to_string(arity) + (arity == 1 ? " argument" : " arguments");
+    };
     REQUIRE(expr::builtin_functions().size() > 100);
     for (const expr::Builtin& b : expr::builtin_functions()) {
         INFO("function: " << b.name << "/" << b.arity);
         CHECK(transform_source(call(b.name, b.arity)) == call(b.name, b.arity));
-        CHECK_THAT(refusal(call(b.name, b.arity - 1)), Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity - 1)));
-        CHECK_THAT(refusal(call(b.name, b.arity + 1)), Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity + 1)));
+        CHECK_THAT(refusal(call(b.name, b.arity - 1)),
+                   Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity - 1)));
+        CHECK_THAT(refusal(call(b.name, b.arity + 1)),
+                   Catch::Contains(takes(b.arity) + ", given " + std::to_string(b.arity + 1)));
     }
     CHECK(refusal("pow(x)") == "transform expression 'pow(x)': function 'pow' at column 1 takes 2 arguments, given 1");
     // Conversions: every scalar type, _sat for integer destinations, the four rounding modes.
     int conversions = 0;
-    for (std::string type : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double"}) {
+    for (std::string type :
+         {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double"}) {
         for (std::string sat : {"", "_sat"}) {
             for (std::string rounding : {"", "_rte", "_rtz", "_rtp", "_rtn"}) {
                 const std::string name = "convert_" + type + sat + rounding;
@@ -251,13 +298,51 @@ TEST_CASE("every built-in function takes exactly its number of arguments", "[exp
     CHECK(conversions == 8 * 10 + 3 * 5);
     // Look-alikes and every built-in left out: pointers, memory, synchronisation, work-items,
     // vectors, images, reinterpretation.
-    for (std::string name :
-         {"convert_int4", "convert_int_rte_sat", "convert_int_sat_sat", "convert_bool", "convert_", "convert_int_rtx",
-          "fract", "frexp", "modf", "remquo", "sincos", "lgamma_r", "vload4", "vstore4", "vload_half", "atomic_add",
-          "atom_add", "atomic_xchg", "barrier", "mem_fence", "read_mem_fence", "work_group_barrier", "get_global_id",
-          "get_local_id", "get_group_id", "get_global_size", "get_num_groups", "get_work_dim", "get_global_offset",
-          "printf", "async_work_group_copy", "wait_group_events", "prefetch", "read_imagef", "write_imagef", "shuffle",
-          "any", "all", "as_int", "as_float", "vec_step", "sizeof", "half_sqrt", "SQRT", "sqrtf"}) {
+    for (std::string name : {"convert_int4",
+                             "convert_int_rte_sat",
+                             "convert_int_sat_sat",
+                             "convert_bool",
+                             "convert_",
+                             "convert_int_rtx",
+                             "fract",
+                             "frexp",
+                             "modf",
+                             "remquo",
+                             "sincos",
+                             "lgamma_r",
+                             "vload4",
+                             "vstore4",
+                             "vload_half",
+                             "atomic_add",
+                             "atom_add",
+                             "atomic_xchg",
+                             "barrier",
+                             "mem_fence",
+                             "read_mem_fence",
+                             "work_group_barrier",
+                             "get_global_id",
+                             "get_local_id",
+                             "get_group_id",
+                             "get_global_size",
+                             "get_num_groups",
+                             "get_work_dim",
+                             "get_global_offset",
+                             "printf",
+                             "async_work_group_copy",
+                             "wait_group_events",
+                             "prefetch",
+                             "read_imagef",
+                             "write_imagef",
+                             "shuffle",
+                             "any",
+                             "all",
+                             "as_int",
+                             "as_float",
+                             "vec_step",
+                             "sizeof",
+                             "half_sqrt",
+                             "SQRT",
+                             "sqrtf"}) {
         INFO("function: " << name);
         CHECK_THAT(refusal(call(name, 1)), Catch::Contains("unknown identifier '" + name + "' at column 1"));
     }
@@ -275,7 +360,8 @@ TEST_CASE("nesting is bounded in the tree and in the text", "[expression]") {
     const std::string parentheses = "more than 64 parentheses nested";
     // A left-to-right chain is a tree as deep as it is long.
     deep_ok("x" + repeat(" + x", depth));
-    CHECK_THAT(refusal("x" + repeat(" + x", depth + 1)), Catch::Contains(operations + " at '+' at column " + std::to_string(4 * depth + 3)));
+    CHECK_THAT(refusal("x" + repeat(" + x", depth + 1)),
+               Catch::Contains(operations + " at '+' at column " + std::to_string(4 * depth + 3)));
     CHECK_THAT(refusal("x" + repeat(" + x", 1000)), Catch::Contains(operations));
     deep_ok(repeat("sqrt(", depth) + "x" + repeat(")", depth));
     CHECK_THAT(refusal(repeat("sqrt(", depth + 1) + "x" + repeat(")", depth + 1)),

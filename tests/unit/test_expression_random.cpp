@@ -33,7 +33,6 @@ std::uint64_t run_seed() {
     return value;
 }
 
-
 // The printed text may hold only these: no ';', braces, '#', quotes, backslashes, '[' or '.'
 // outside numbers; nothing that could end the function the kernel puts it in.
 bool printable_safely(const std::string& text) {
@@ -44,7 +43,6 @@ bool printable_safely(const std::string& text) {
     return true;
 }
 
-
 // An expression tree of the test's own, printed two ways: with the fewest parentheses C's
 // precedence allows (what a user writes) and fully parenthesised (what the kernel gets).
 struct Tree {
@@ -53,9 +51,9 @@ struct Tree {
 };
 
 // C's binary operators and their precedence, written here independently of the parser.
-const std::map<std::string, int> kBinding = {
-    {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9}, {"<<", 8}, {">>", 8}, {"<", 7}, {"<=", 7}, {">", 7},
-    {">=", 7}, {"==", 6}, {"!=", 6}, {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"||", 1}};
+const std::map<std::string, int> kBinding = {{"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9},  {"<<", 8},
+                                             {">>", 8}, {"<", 7},  {"<=", 7}, {">", 7}, {">=", 7}, {"==", 6},
+                                             {"!=", 6}, {"&", 5},  {"^", 4},  {"|", 3}, {"&&", 2}, {"||", 1}};
 
 int binding(const Tree& t) {  // 0 for ?:, 11 for prefix operators and casts, 12 for primaries
     if (t.op == "?") return 0;
@@ -76,7 +74,8 @@ std::string minimal(const Tree& t) {
         for (std::size_t i = 0; i < t.kids.size(); ++i) s += (i ? ", " : "") + minimal(t.kids[i]);
         return s + ")";
     }
-    if (t.op == "?") return wrapped_below(t.kids[0], 1) + " ? " + minimal(t.kids[1]) + " : " + wrapped_below(t.kids[2], 0);
+    if (t.op == "?")
+        return wrapped_below(t.kids[0], 1) + " ? " + minimal(t.kids[1]) + " : " + wrapped_below(t.kids[2], 0);
     if (t.op.rfind("cast:", 0) == 0) return "(" + t.op.substr(5) + ")" + wrapped_below(t.kids[0], 11);
     if (t.kids.size() == 1) {
         // "- -x", not "--x"
@@ -105,8 +104,8 @@ Tree random_tree(std::mt19937_64& rng, int depth) {
     static const std::vector<std::string> leaves = {"x", "x", "x", "1", "0", "2.5f", "0x10u", "3e2", ".5", "07", "1ul"};
     static const std::vector<std::string> unary = {"-", "+", "!", "~"};
     static const std::vector<std::string> casts = {"int", "uint", "float", "char", "ulong", "double"};
-    static const std::vector<std::pair<std::string, int>> calls = {{"sqrt", 1}, {"min", 2}, {"clamp", 3}, {"fabs", 1},
-                                                                   {"select", 3}, {"convert_int_sat", 1}};
+    static const std::vector<std::pair<std::string, int>> calls = {{"sqrt", 1}, {"min", 2},    {"clamp", 3},
+                                                                   {"fabs", 1}, {"select", 3}, {"convert_int_sat", 1}};
     if (depth == 0 || pick(4) == 0) return {leaves[pick(leaves.size())], {}};
     switch (pick(6)) {
         case 0: return {unary[pick(unary.size())], {random_tree(rng, depth - 1)}};
@@ -147,11 +146,71 @@ TEST_CASE("random token soup and random bytes parse or are refused, never crash"
     INFO("seed " << seed);
     std::mt19937_64 rng(seed ^ 0x5eed0002);
     const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
-    static const std::vector<std::string> vocabulary = {
-        "x", "x", "x", "1", "0x1p3f", "1e", "08", ".5h", "(", "(", ")", ")", "+", "-", "*", "/", "%", "<<", ">>", "<",
-        ">=", "==", "!=", "&", "^", "|", "&&", "||", "!", "~", "?", ":", ",", "=", "++", "--", "+=", "[", "]", ".",
-        "->", ";", "{", "}", "#", "\"", "\\", "sqrt", "pow", "clamp", "convert_int_rtz", "int", "unsigned", "long",
-        "float4", "get_global_id", "barrier", "__global", "sizeof", " ", "\t", "\n", "$", "/*", "y"};
+    static const std::vector<std::string> vocabulary = {"x",
+                                                        "x",
+                                                        "x",
+                                                        "1",
+                                                        "0x1p3f",
+                                                        "1e",
+                                                        "08",
+                                                        ".5h",
+                                                        "(",
+                                                        "(",
+                                                        ")",
+                                                        ")",
+                                                        "+",
+                                                        "-",
+                                                        "*",
+                                                        "/",
+                                                        "%",
+                                                        "<<",
+                                                        ">>",
+                                                        "<",
+                                                        ">=",
+                                                        "==",
+                                                        "!=",
+                                                        "&",
+                                                        "^",
+                                                        "|",
+                                                        "&&",
+                                                        "||",
+                                                        "!",
+                                                        "~",
+                                                        "?",
+                                                        ":",
+                                                        ",",
+                                                        "=",
+                                                        "++",
+                                                        "--",
+                                                        "+=",
+                                                        "[",
+                                                        "]",
+                                                        ".",
+                                                        "->",
+                                                        ";",
+                                                        "{",
+                                                        "}",
+                                                        "#",
+                                                        "\"",
+                                                        "\\",
+                                                        "sqrt",
+                                                        "pow",
+                                                        "clamp",
+                                                        "convert_int_rtz",
+                                                        "int",
+                                                        "unsigned",
+                                                        "long",
+                                                        "float4",
+                                                        "get_global_id",
+                                                        "barrier",
+                                                        "__global",
+                                                        "sizeof",
+                                                        " ",
+                                                        "\t",
+                                                        "\n",
+                                                        "$",
+                                                        "/*",
+                                                        "y"};
     int accepted = 0, refused = 0;
     const auto attempt = [&](const std::string& text) {
         INFO("expression: " << text);
@@ -167,7 +226,8 @@ TEST_CASE("random token soup and random bytes parse or are refused, never crash"
     };
     for (int i = 0; i < 20000; ++i) {
         std::string text;
-        for (std::size_t n = 1 + pick(12); n > 0; --n) text += vocabulary[pick(vocabulary.size())] + (pick(2) ? " " : "");
+        for (std::size_t n = 1 + pick(12); n > 0; --n)
+            text += vocabulary[pick(vocabulary.size())] + (pick(2) ? " " : "");
         attempt(text);
     }
     for (int i = 0; i < 5000; ++i) {

@@ -50,7 +50,7 @@ TEST_CASE("half: every value converts and rounds back", "[references][half]") {
     CHECK(ct::half_to_float(0x7bff) == 65504.0f);
     CHECK(ct::half_to_float(0x0001) == std::ldexp(1.0f, -24));
     CHECK(ct::float_to_half(65519.0f) == 0x7bff);
-    CHECK(ct::float_to_half(65520.0f) == 0x7c00);           // the tie past the largest half: to even, inf
+    CHECK(ct::float_to_half(65520.0f) == 0x7c00);                      // the tie past the largest half: to even, inf
     CHECK(ct::float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // tie to even
     CHECK(ct::float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);
     CHECK(ct::float_to_half(std::ldexp(1.0f, -25)) == 0x0000);  // tie to even zero

@@ -37,11 +37,13 @@ TEST_CASE("operation plans: accumulators and level-3 strategies per operation", 
     extended.has_int64_min_max_atomics = true;
     CHECK(make_plan(Operation::min, ElementType::int64, n, extended).inter_group == InterGroup::atomic);
     CHECK(make_plan(Operation::norm_inf, ElementType::int32, n, extended).inter_group == InterGroup::atomic);
-    CHECK_THROWS_WITH(make_plan(Operation::max, ElementType::int64, n, gpu, [] {
-                          LaunchParams p;
-                          p.inter_group = InterGroup::atomic;
-                          return p;
-                      }()),
+    CHECK_THROWS_WITH(make_plan(
+                          Operation::max, ElementType::int64, n, gpu,
+                          [] {
+        LaunchParams p;
+        p.inter_group = InterGroup::atomic;
+        return p;
+                          }()),
                       Catch::Contains("cl_khr_int64_extended_atomics"));
     CHECK(make_plan(Operation::product, ElementType::int32, n, gpu).inter_group == InterGroup::last_group);
     // Deterministic float sums add the group results exactly (64-bit integer atomics).
@@ -121,7 +123,8 @@ TEST_CASE("the last-group finish is the default only where clreduce knows a devi
     CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::int32, n, other, last), Unsupported);
     CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::int32, n, other, last),
                       Catch::Contains("fake non-NVIDIA GPU") && Catch::Contains("InterGroup::second_pass"));
-    CHECK(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).inter_group == InterGroup::last_group);
+    CHECK(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).inter_group ==
+          InterGroup::last_group);
     CHECK_THAT(make_plan(Operation::sum, ElementType::int32, n, test::fake_gpu(), last).describe(),
                Catch::Contains("level3=last_group"));
 }
@@ -186,7 +189,8 @@ TEST_CASE("a plan needing too many work-groups asks for a larger times", "[plan]
     params.times = 1;
     params.work_group_size = 1;
     params.vector_width = 1;
-    CHECK_THROWS_WITH(make_plan(ElementType::uint64, 1ull << 32, fake_gpu(), params), Catch::Matchers::Contains("raise times"));
+    CHECK_THROWS_WITH(make_plan(ElementType::uint64, 1ull << 32, fake_gpu(), params),
+                      Catch::Matchers::Contains("raise times"));
 }
 
 TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bucket had", "[plan][tuning]") {
@@ -205,7 +209,7 @@ TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bu
     CHECK(small.groups == 2);
     CHECK(small.sources.times == ParamSource::known_device);
     CHECK(make_plan(ElementType::int32, 100, gpu, {}, bucket).times == 1);
-    CHECK(make_plan(ElementType::int32, 3000, gpu, {}, bucket).times == 8);  // rounded down to a power of two
+    CHECK(make_plan(ElementType::int32, 3000, gpu, {}, bucket).times == 8);       // rounded down to a power of two
     CHECK(make_plan(ElementType::int32, 1u << 14, gpu, {}, bucket).times == 16);  // larger sizes keep it
     LaunchParams explicit_times;
     explicit_times.times = 16;

@@ -62,9 +62,10 @@ TEST_CASE("read pacing starts where the unpaced calls put the kernel's end", "[p
     CHECK(p.delay_us() < 935.0 - 4.5 - ReadPacing::kStartMarginUs);
 }
 
-TEST_CASE("read pacing: the wait goes up in doubling steps while reads sleep, down in doubling steps from 1/8 us "
-          "while they find the kernel done",
-          "[pacing]") {
+TEST_CASE(
+    "read pacing: the wait goes up in doubling steps while reads sleep, down in doubling steps from 1/8 us "
+    "while they find the kernel done",
+    "[pacing]") {
     Pacer p;
     p.read(500.0);
     p.read(200.0);  // unpaced calls take 200 us: every paced call below is cheaper

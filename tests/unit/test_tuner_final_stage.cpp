@@ -76,9 +76,8 @@ TEST_CASE("final stage: fastest, interleaved rounds and the lowest median", "[tu
 
     // Stopped inside the third round: the incomplete round is dropped for everyone.
     int timed = 0;
-    const auto stopped =
-        interleaved_samples(3, 10, [&](std::size_t) { return std::optional<double>(double(++timed)); },
-                            [&] { return timed == 7; });
+    const auto stopped = interleaved_samples(
+        3, 10, [&](std::size_t) { return std::optional<double>(double(++timed)); }, [&] { return timed == 7; });
     for (const auto& s : stopped) CHECK(s.size() == 2);
 
     // Medians, not means: one outlier does not lose the race; ties go to the earlier.

@@ -5,10 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "test_support.hpp"
-#include "tuning_support.hpp"
-#include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
 #include "plan/planner.hpp"  // src/
+#include "test_support.hpp"
+#include "tuning/tuning_table.hpp"  // src/: the lookup rule, tested directly
+#include "tuning_support.hpp"
 
 using namespace clreduce;
 
@@ -17,12 +17,15 @@ namespace {
 using test::entry;
 using test::fake_gpu;
 
-TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tuned before known device", "[tuning][plan]") {
+TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tuned before known device",
+          "[tuning][plan]") {
     const auto e = [](std::uint64_t n, std::uint32_t times) {
         return entry(ElementType::uint32, n, times, 256, Stride::global, 4, InterGroup::atomic);
     };
     const TuningTable table({e(1 << 12, 1), e(1 << 16, 2), e(1 << 24, 3)}, {e(1 << 20, 9)});
-    const auto times_for = [&](std::uint64_t n) { return *table.lookup(ElementType::uint32, OperationFamily::additive, n)->params.times; };
+    const auto times_for = [&](std::uint64_t n) {
+        return *table.lookup(ElementType::uint32, OperationFamily::additive, n)->params.times;
+    };
     CHECK(times_for(0) == 1);
     CHECK(times_for(100) == 1);
     CHECK(times_for(1 << 13) == 1);  // 1 away from 2^12, 3 from 2^16
@@ -48,8 +51,8 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     h200.max_work_group_size = 1024;
     const auto known = known_device_entries(h200);
     REQUIRE(known.size() == 50);  // int8, int32, uint32, float32, float64 x 2^12 .. 2^30 by powers of 4
-    for (ElementType t : {ElementType::int8, ElementType::int32, ElementType::uint32, ElementType::float32,
-                          ElementType::float64})
+    for (ElementType t :
+         {ElementType::int8, ElementType::int32, ElementType::uint32, ElementType::float32, ElementType::float64})
         CHECK(std::count_if(known.begin(), known.end(), [&](const TunedEntry& k) { return k.type == t; }) == 10);
     for (const TunedEntry& k : known) {
         INFO(type_name(k.type) << " n=" << k.n);
@@ -95,7 +98,8 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     CHECK(*uint32_2_24->params.times == 32u);  // the measured inflection point (README)
 }
 
-TEST_CASE("tuned values that make no plan for a size far from their bucket fall back to the defaults", "[tuning][plan]") {
+TEST_CASE("tuned values that make no plan for a size far from their bucket fall back to the defaults",
+          "[tuning][plan]") {
     const DeviceInfo gpu = fake_gpu();
     LaunchParams tiny;
     tiny.times = 1;
