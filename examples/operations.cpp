@@ -14,8 +14,8 @@ int main() try {
               << ", argmin " << first_min.index << ", argmax " << reducer.argmax(v).index << ", nonzero "
               << reducer.count_nonzero(v) << "\n";
     std::cout << "norm_l1 " << reducer.norm_l1(v) << ", norm_l2 " << reducer.norm_l2(v) << ", norm_inf "
-              << reducer.norm_inf(v) << ", relu sum " << reducer.transform_reduce(v, "x > 0 ? x : 0", clreduce::Combine::sum)
-              << "\n";
+              << reducer.norm_inf(v) << ", relu sum "
+              << reducer.transform_reduce(v, "x > 0 ? x : 0", clreduce::Combine::sum) << "\n";
 
     // 1e8 + (2^20 - 1) ones in a float32 accumulator: plain loses the ones, Neumaier keeps them.
     clreduce::LaunchParams plain, compensated;
@@ -24,11 +24,17 @@ int main() try {
     std::vector<float> ones(1 << 20, 1.0f);
     ones[0] = 1e8f;
     std::cout << "float32 accumulator: plain " << static_cast<std::int64_t>(reducer.sum(ones, plain))
-              << ", compensated " << static_cast<std::int64_t>(reducer.sum(ones, compensated)) << " (exact 101048575)\n";
+              << ", compensated " << static_cast<std::int64_t>(reducer.sum(ones, compensated))
+              << " (exact 101048575)\n";
+
+    // Transform expressions (docs/expression-language.md): parsed, then printed into the kernel.
+    const double relu = reducer.transform_reduce(v, "x > 0 ? x : 0", clreduce::Combine::sum);
+    const double spread = reducer.transform_reduce(v, "(x - 3.5f) * (x - 3.5f)", clreduce::Combine::sum);
+    const double top = reducer.transform_reduce(v, "clamp(x, 0.0f, 255.0f)", clreduce::Combine::max);
+    std::cout << "relu " << relu << ", squared distance from 3.5 " << spread << ", clamped max " << top << "\n";
 
     // A 2 x 3 image of 3 interleaved uint8 channels, rows 12 bytes apart (3 bytes of padding).
-    std::vector<std::uint8_t> image{1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0,
-                                    10, 20, 30, 40, 50, 60, 70, 80, 90, 0, 0, 0};
+    std::vector<std::uint8_t> image{1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 0, 0, 0};
     const auto sums = reducer.sum(image.data(), clreduce::Image{2, 3, 3, 12, 0});
     std::cout << "per-channel sums " << sums[0] << " " << sums[1] << " " << sums[2] << "\n";
     return 0;
