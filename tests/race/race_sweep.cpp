@@ -28,13 +28,13 @@
 // but those.)
 #include <clreduce/clreduce.hpp>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <iostream>
-#include <limits>
 #include <random>
 #include <string>
 #include <vector>

@@ -79,13 +79,14 @@ TEMPLATE_TEST_CASE("integer references wrap modulo 2^64", "[references]", std::i
     using T = TestType;
     using R = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
     const auto data = random_ints<T>(5000, clreduce::test::seed_for(911, sizeof(T)));
-    __int128 sum = 0, squares = 0, abs_sum = 0;
-    unsigned __int128 product = 1;
+    __int128 sum = 0, abs_sum = 0;
+    unsigned __int128 squares = 0, product = 1;  // modulo 2^128: the sum of 5000 squares passes 2^127
     std::uint64_t nonzero = 0, norm_inf = 0;
     for (T x : data) {
         const __int128 v = x;
         sum += v;
-        squares += static_cast<__int128>(static_cast<unsigned __int128>(v * v));
+        const auto u = static_cast<unsigned __int128>(v);  // squared modulo 2^128: uint64 squares pass 2^127
+        squares += u * u;
         abs_sum += v < 0 ? -v : v;
         product *= static_cast<unsigned __int128>(v);
         nonzero += x != 0;
