@@ -18,6 +18,8 @@ export OCL_ICD_VENDORS=/tmp/vendors
 export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CLREDUCE_DEVICE=${CLREDUCE_DEVICE:-nvidia}
 export CLREDUCE_SOURCE_KERNEL_DIR=$root/cl_kernels
+# The unit tests read the docs and the fuzz corpora from the source tree: this copy of it.
+export CLREDUCE_SOURCE_DIR=$root
 bin=$root/.gpu/bin
 status=0
 summary=$out/summary.txt

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #endif
 
+#include "source_dir.hpp"
 #include "transform/builtins.hpp"
 #include "transform/expression.hpp"
 #include "transform/parser.hpp"
@@ -449,7 +450,7 @@ TEST_CASE("the deepest texts are parsed or refused on a thread with 128 KiB of s
 #endif
 
 TEST_CASE("docs/expression-language.md lists exactly the built-in functions and arities", "[expression]") {
-    std::ifstream file(std::string(CLREDUCE_SOURCE_DIR) + "/docs/expression-language.md");
+    std::ifstream file(clreduce::test::source_dir() + "/docs/expression-language.md");
     REQUIRE(file.good());
     // Table rows "| <arguments> | `name`, `name`, ... |".
     std::map<std::string, int> documented;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fuzz_checks.hpp"
+#include "source_dir.hpp"
 
 namespace clreduce::test {
 namespace {
@@ -30,7 +31,7 @@ std::string read_bytes(const fs::path& path) {
 std::size_t replay(const std::string& target, const std::function<void(std::string_view)>& check) {
     std::size_t files = 0;
     for (const char* folder : {"corpus", "regressions"}) {
-        const fs::path dir = fs::path(CLREDUCE_SOURCE_DIR) / "fuzz" / folder / target;
+        const fs::path dir = fs::path(clreduce::test::source_dir()) / "fuzz" / folder / target;
         if (!fs::is_directory(dir)) continue;
         for (const auto& entry : fs::directory_iterator(dir)) {
             if (!entry.is_regular_file()) continue;
