@@ -24,6 +24,13 @@ public:
     using Error::Error;
 };
 
+// An integer result's exact value does not fit its type (IntegerOverflow::check in
+// launch_params.hpp). what() names the operation, the value's magnitude and the type.
+class Overflow : public Error {
+public:
+    using Error::Error;
+};
+
 // An OpenCL call returned an error code. what() names the call and the code.
 class OpenCLError : public Error {
 public:

@@ -38,8 +38,8 @@ enum class InterGroup { atomic, second_pass, last_group, exact_atomic };
 bool has_last_group_finish(const DeviceInfo& device);
 
 // How floating-point additive reductions (sum, mean, sum_of_squares, norm_l1, norm_l2 and
-// transform_reduce with Combine::sum) accumulate. Integer reductions are exact (modulo the
-// accumulator's width) whatever the mode.
+// transform_reduce with Combine::sum) accumulate. Integer reductions are exact whatever the
+// mode (IntegerOverflow below).
 //   deterministic      (default) fixed order in-thread and in the tree; the group results
 //                      added exactly (InterGroup::exact_atomic, with 64-bit integer
 //                      atomics), else combined by the last group or a second pass.
@@ -57,6 +57,21 @@ enum class FloatMode { deterministic, atomic, compensated, correctly_rounded };
 
 std::string_view to_string(FloatMode mode);
 FloatMode parse_float_mode(std::string_view name);  // to_string's spelling; throws InvalidArgument
+
+// What an integer result does when its exact value does not fit its type (docs/numerics.md).
+//   check (default): integer sums, sums of squares and transform sums are exact. Where the
+//          accumulator could overflow for this many elements (64-bit data, or 2^32 and more
+//          32-bit ones), they run in a 128-bit state (192-bit for squares of 64-bit data) and
+//          the host checks the exact value against the result type: one that does not fit
+//          throws Overflow. A float accumulator's result is checked the same way before it
+//          becomes an integer.
+//   wrap:  those results wrap modulo 2^bits of the accumulator, as C++'s unsigned arithmetic
+//          (the previous behaviour; an asynchronous sum of 64-bit integers needs it).
+// mean, norm_l1 and norm_l2 of integers are real numbers: they are always exact (the correctly
+// rounded double of the exact value), whatever this says.
+enum class IntegerOverflow { check, wrap };
+std::string_view to_string(IntegerOverflow rule);
+IntegerOverflow parse_integer_overflow(std::string_view name);  // "check" or "wrap"
 
 // The forms of a call, planned each its own way: synchronous (the value read back to the
 // host), asynchronous (sum_async, min_async, max_async: the value written on the device, so
@@ -96,10 +111,15 @@ struct LaunchParams {
     std::optional<InterGroup> inter_group;
     std::optional<FloatMode> float_mode;  // floating-point additive reductions only
     // Accumulator type (int32, uint32, int64, uint64, float32 or float64) of additive
-    // reductions and product; default: accumulator_for(). Narrower accumulators wrap
-    // around (integers, modulo 2^bits) or round (floats) as that type does. The extremum
-    // operations (min, max, minmax, argmin, argmax) compare in the element type and ignore it.
+    // reductions and product; default: accumulator_for(). An integer one is the type each
+    // element is widened to: with IntegerOverflow::check it must hold every element (a signed
+    // one for signed data, else InvalidArgument) and the sum stays exact; with
+    // IntegerOverflow::wrap it wraps modulo 2^bits. A float one rounds as that type does. The
+    // extremum operations (min, max, minmax, argmin, argmax) compare in the element type and
+    // ignore it.
     std::optional<ElementType> accumulator;
+    // Integer results that do not fit (IntegerOverflow above); default check.
+    std::optional<IntegerOverflow> overflow;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -117,6 +137,10 @@ struct LaunchPlan {
     CallForm form = CallForm::sync;
     bool transform = false;  // transform_reduce: the user's expression is the element map
     Reproducibility reproducibility = Reproducibility::everywhere;
+    IntegerOverflow overflow = IntegerOverflow::check;
+    // 128 or 192: an integer additive reduction kept exact in a state of that many bits (the
+    // accumulator could overflow for this n); 0: the accumulator itself.
+    std::uint32_t exact_integer_bits = 0;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;

@@ -28,9 +28,13 @@ namespace {
 // The competitors, in the order of the table's rows.
 const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
     static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
-        {"clreduce", make_clreduce_competitor},  {"naive", make_naive_competitor},
-        {"cv::Mat", make_opencv_mat_competitor}, {"cv::UMat", make_opencv_umat_competitor},
-        {"CLBlast", make_clblast_competitor},    {"CUB", make_cub_competitor}};
+        {"clreduce", make_clreduce_competitor},
+        {"clreduce-wrap", make_clreduce_wrap_competitor},
+        {"naive", make_naive_competitor},
+        {"cv::Mat", make_opencv_mat_competitor},
+        {"cv::UMat", make_opencv_umat_competitor},
+        {"CLBlast", make_clblast_competitor},
+        {"CUB", make_cub_competitor}};
     return factories;
 }
 

@@ -1,4 +1,6 @@
-// clreduce itself, with its default parameters (the device's tuned plan where one exists): the
+// clreduce itself, with its default parameters (the device's tuned plan where one exists), and
+// for integer types once more with IntegerOverflow::wrap (the modular sum the exact one is
+// measured against: what the overflow check costs, in the same run). The
 // wall time through a reducer on a plain queue, called as a user calls it (no CallInfo), the
 // device time through a reducer on a profiling queue of the same context, with CallInfo's
 // kernel events. Both must plan the same launch, or the two times would describe different
@@ -14,9 +16,11 @@ namespace {
 
 class ClreduceSum : public Competitor {
 public:
-    explicit ClreduceSum(const CompareSetup& setup) : setup_(setup) {}
-    std::string name() const override { return "clreduce"; }
+    ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params)
+        : setup_(setup), name_(std::move(name)), params_(params) {}
+    std::string name() const override { return name_; }
     std::string unavailable() const override {
+        if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
         try {
             require_support(setup_.type, setup_.reducer->device_info());
         } catch (const Unsupported& e) {
@@ -25,26 +29,29 @@ public:
         return {};
     }
     std::string detail() const override {
-        return "default LaunchParams (the plan is printed per n); wall: plain queue, no CallInfo; "
-               "device: profiling queue, CallInfo events";
+        return std::string(params_.overflow ? "LaunchParams::overflow = wrap" : "default LaunchParams") +
+               " (the plan is printed per n); wall: plain queue, no CallInfo; device: profiling queue, CallInfo "
+               "events";
     }
     Measurement measure(const Workload& w) override {
         return testing::with_element_type(w.type, [&](auto tag) {
             using T = decltype(tag);
             const Reducer& plain = *setup_.reducer;
             const Reducer& profiling = *setup_.profiling;
-            const LaunchPlan plan = plain.plan(w.type, w.n);
-            if (const LaunchPlan other = profiling.plan(w.type, w.n); other.describe() != plan.describe())
+            const LaunchPlan plan = plain.plan(w.type, Operation::sum, w.n, params_);
+            if (const LaunchPlan other = profiling.plan(w.type, Operation::sum, w.n, params_);
+                other.describe() != plan.describe())
                 throw Error(fmt::format("the plain and the profiling reducer plan differently: {} / {}",
                                         plan.describe(), other.describe()));
-            Measurement m =
-                time_calls(setup_.repeats, [&] { return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n)); });
+            Measurement m = time_calls(setup_.repeats, [&] {
+                return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n, params_));
+            });
             CallInfo info;
             time_device(
                 setup_.repeats,
                 [&] {
                 info = CallInfo{};
-                const auto sum = profiling.sum<T>(*w.buffer, 0, w.n, {}, &info);
+                const auto sum = profiling.sum<T>(*w.buffer, 0, w.n, params_, &info);
                 return DeviceCall{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
                 },
                 m);
@@ -58,12 +65,20 @@ public:
 
 private:
     const CompareSetup& setup_;
+    std::string name_;
+    LaunchParams params_;
 };
 
 }  // namespace
 
 std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup) {
-    return std::make_unique<ClreduceSum>(setup);
+    return std::make_unique<ClreduceSum>(setup, "clreduce", LaunchParams{});
+}
+
+std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup) {
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    return std::make_unique<ClreduceSum>(setup, "clreduce-wrap", wrap);
 }
 
 }  // namespace clreduce::perf

@@ -67,6 +67,7 @@ std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why);
 using CompetitorFactory = std::function<std::unique_ptr<Competitor>(const CompareSetup&)>;
 
 std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_naive_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_mat_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <clreduce/cache.hpp>
@@ -20,6 +21,7 @@
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
 #include "kernels/program_cache.hpp"
+#include "ops/integer_result.hpp"
 #include "ops/state_value.hpp"
 #include "plan/planner.hpp"
 #include "tuning/reducer_tuning.hpp"
@@ -34,9 +36,25 @@ struct Outcome {
     unsigned char bits[kMaxStateBytes] = {};
 
     std::size_t acc_size() const { return type_size(plan.accumulator); }
-    // The value of an add/add_compensated/multiply/min/max state.
+    // Whether the state is an integer sum (exact, or modulo 2^bits under IntegerOverflow::wrap).
+    bool integer_sum() const {
+        return operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.accumulator);
+    }
+    // The value of a one-value state: integer sums exact and checked (integer_result.hpp) or
+    // correctly rounded to a double; a float accumulator's sum of integers checked likewise.
     template <class R>
     R value() const {
+        if constexpr (std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>) {
+            if (integer_sum() && (plan.exact_integer_bits != 0 || plan.overflow == IntegerOverflow::check))
+                return checked_integer<R>(state_integer(kernel.op, plan.accumulator, bits), plan.operation,
+                                          plan.element);
+            if (operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.element) &&
+                is_floating(plan.accumulator))
+                return integer_from_float<R>(state_value<double>(kernel.op, plan.accumulator, bits), plan.overflow,
+                                             plan.operation, plan.element);
+        } else if constexpr (std::is_floating_point_v<R>) {
+            if (integer_sum()) return static_cast<R>(state_integer(kernel.op, plan.accumulator, bits).rounded());
+        }
         return state_value<R>(kernel.op, plan.accumulator, bits);
     }
     // Throws for an empty range where the operation has no identity (its table row says).
@@ -47,6 +65,14 @@ struct Outcome {
     }
     // The value of a one-value state after the operation's Finalize.
     double finalized() const {
+        if (integer_sum()) {  // the correctly rounded double of the exact mean or root
+            const ExactInteger exact = state_integer(kernel.op, plan.accumulator, bits);
+            switch (operation_info(plan.operation).finalize) {
+                case Finalize::divide_by_count: return exact.rounded_quotient(count);
+                case Finalize::square_root: return exact.rounded_sqrt();
+                case Finalize::none: return exact.rounded();
+            }
+        }
         const double v = value<double>();
         switch (operation_info(plan.operation).finalize) {
             case Finalize::divide_by_count: return v / static_cast<double>(count);

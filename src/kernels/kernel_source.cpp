@@ -6,6 +6,8 @@
 
 #include <clreduce/error.hpp>
 
+#include "ops/operation_table.hpp"
+
 namespace clreduce {
 
 std::string kernel_source(std::string_view file_name) {
@@ -28,10 +30,11 @@ namespace clreduce {
 
 KernelSources KernelSources::load() {
     KernelSources sources;
-    for (const char* name :
-         {"prelude.cl", "fixed_point.cl", "reduce.cl", "ops/add.cl", "ops/add_compensated.cl", "ops/add_exact.cl",
-          "ops/multiply.cl", "ops/extremum.cl", "ops/minmax.cl", "ops/argext.cl"})
+    for (const char* name : {"prelude.cl", "fixed_point.cl", "reduce.cl"})
         sources.files.emplace(name, kernel_source(name));
+    for (std::string_view plugin : plugin_files())  // the operation table's plug-ins
+        if (sources.files.find(plugin) == sources.files.end())
+            sources.files.emplace(std::string(plugin), kernel_source(plugin));
     return sources;
 }
 

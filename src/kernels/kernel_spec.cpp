@@ -63,6 +63,7 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_WAVEFRONT=" + std::to_string(wavefront);
     o += " -DCLREDUCE_MAP=" + std::string(map_macro(map));
     o += " -DCLREDUCE_IS_MAX=" + std::string(plugin_info(op).is_max ? "1" : "0");
+    if (const int limbs = wide_limbs(plugin_info(op).layout)) o += " -DCLREDUCE_WIDE_LIMBS=" + std::to_string(limbs);
     if (float_atomic) o += " -DCLREDUCE_FLOAT_ATOMIC=1";
     if (int64_min_max) o += " -DCLREDUCE_INT64_MIN_MAX=1";
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";

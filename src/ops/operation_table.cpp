@@ -19,7 +19,8 @@ using O = Operation;
 using Fam = OperationFamily;
 
 // One row per operation: name, family, plug-in, element map, accumulator rule, whether the
-// plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize.
+// plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize,
+// real result.
 constexpr std::array<OperationInfo, 13> kOperations{{
     {O::sum, "sum", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none},
     {O::product, "product", Fam::product, KernelOp::multiply, M::identity, A::sum, false, false, true, F::none},
@@ -30,20 +31,22 @@ constexpr std::array<OperationInfo, 13> kOperations{{
     {O::argmax, "argmax", Fam::extremum, KernelOp::argmax, M::identity, A::compare, false, false, false, F::none},
     {O::count_nonzero, "count_nonzero", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true,
      F::none},
-    {O::mean, "mean", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count},
+    {O::mean, "mean", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count, true},
     {O::sum_of_squares, "sum_of_squares", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true,
      F::none},
-    {O::norm_l1, "norm_l1", Fam::additive, KernelOp::add, M::abs, A::non_negative, true, true, true, F::none},
-    {O::norm_l2, "norm_l2", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true,
-     F::square_root},
+    {O::norm_l1, "norm_l1", Fam::additive, KernelOp::add, M::abs, A::non_negative, true, true, true, F::none, true},
+    {O::norm_l2, "norm_l2", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true, F::square_root,
+     true},
     {O::norm_inf, "norm_inf", Fam::extremum, KernelOp::max, M::abs, A::magnitude, false, false, true, F::none},
 }};
 
 // One row per plug-in: its file, its state's layout, its atomic finish.
-constexpr std::array<PluginInfo, 9> kPlugins{{
+constexpr std::array<PluginInfo, 11> kPlugins{{
     {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
     {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
     {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
+    {KernelOp::add_int128, "ops/add_wide.cl", StateLayout::int128, AtomicKind::add, false},
+    {KernelOp::add_int192, "ops/add_wide.cl", StateLayout::int192, AtomicKind::add, false},
     {KernelOp::multiply, "ops/multiply.cl", StateLayout::value, AtomicKind::none, false},
     {KernelOp::min, "ops/extremum.cl", StateLayout::value, AtomicKind::min, false},
     {KernelOp::max, "ops/extremum.cl", StateLayout::value, AtomicKind::max, true},
@@ -83,6 +86,12 @@ const PluginInfo& plugin_info(KernelOp op) {
     for (const auto& row : kPlugins)
         if (row.op == op) return row;
     throw InvalidArgument("unknown KernelOp " + std::to_string(static_cast<int>(op)));
+}
+
+std::vector<std::string_view> plugin_files() {
+    std::vector<std::string_view> files;
+    for (const auto& row : kPlugins) files.push_back(row.file);
+    return files;
 }
 
 std::string_view operation_name(Operation op) { return operation_info(op).name; }
@@ -139,6 +148,8 @@ ElementType default_accumulator(Operation op, ElementType element, const DeviceI
     throw InvalidArgument("unknown AccumulatorRule");
 }
 
+int wide_limbs(StateLayout layout) { return layout == StateLayout::int128 ? 2 : layout == StateLayout::int192 ? 3 : 0; }
+
 std::size_t state_size(KernelOp op, ElementType accumulator) {
     const std::size_t a = type_size(accumulator);
     switch (plugin_info(op).layout) {
@@ -147,6 +158,8 @@ std::size_t state_size(KernelOp op, ElementType accumulator) {
         case StateLayout::pair: return 2 * a;
         case StateLayout::indexed: return 16;
         case StateLayout::exact: return exact_state_size(accumulator);
+        case StateLayout::int128:
+        case StateLayout::int192: return 8 * static_cast<std::size_t>(wide_limbs(plugin_info(op).layout));
     }
     throw InvalidArgument("unknown StateLayout");
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
@@ -16,7 +17,19 @@
 namespace clreduce {
 
 // The operation plug-ins of the kernel skeleton (cl_kernels/ops/*.cl).
-enum class KernelOp { add, add_compensated, multiply, min, max, minmax, argmin, argmax, add_exact };
+enum class KernelOp {
+    add,
+    add_compensated,
+    multiply,
+    min,
+    max,
+    minmax,
+    argmin,
+    argmax,
+    add_exact,
+    add_int128,
+    add_int192
+};
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).
 enum class ElementMap { identity, square, abs, nonzero, transform };
@@ -41,7 +54,12 @@ enum class StateLayout {
     pair,         // min, then max
     indexed,      // ulong index at byte 0, the accumulator at byte 8; 16 bytes
     exact,        // the correctly rounded sum's fixed-point limbs (ops/add_exact.cl)
+    int128,       // a two's-complement integer of two 64-bit limbs, lowest first (ops/add_wide.cl)
+    int192,       // the same with three limbs
 };
+
+// Limbs of an int128 or int192 state (CLREDUCE_WIDE_LIMBS); 0 for the other layouts.
+int wide_limbs(StateLayout layout);
 
 // The atomic a plug-in's level 3 can finish with (CLREDUCE_ATOMIC_FINISH in its file).
 enum class AtomicKind { none, add, min, max };
@@ -65,10 +83,15 @@ struct OperationInfo {
     bool correctly_rounded;   // offers FloatMode::correctly_rounded
     bool empty_has_identity;  // an empty range gives the identity (else InvalidArgument)
     Finalize finalize;
+    // The result is a real number (a double) also for integer data: kept exact and correctly
+    // rounded whatever IntegerOverflow says.
+    bool real_result = false;
 };
 
 const OperationInfo& operation_info(Operation op);
 const PluginInfo& plugin_info(KernelOp op);
+// Every plug-in's file under cl_kernels/ (one entry per row; files serving two rows repeat).
+std::vector<std::string_view> plugin_files();
 
 struct OpKernel {
     KernelOp op = KernelOp::add;

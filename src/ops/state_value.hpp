@@ -9,6 +9,7 @@
 #include <clreduce/error.hpp>
 #include <clreduce/results.hpp>
 
+#include "ops/exact_integer.hpp"
 #include "ops/exact_state.hpp"
 #include "ops/operation_table.hpp"
 
@@ -45,6 +46,14 @@ R state_value(KernelOp op, ElementType accumulator, const unsigned char* bits) {
         default: break;
     }
     throw Error("internal: the state of " + std::string(plugin_info(op).file) + " holds more than one value");
+}
+
+// The exact integer of an integer additive state: a wide state's limbs (int128, int192), or the
+// value of an integer accumulator.
+inline ExactInteger state_integer(KernelOp op, ElementType accumulator, const unsigned char* bits) {
+    if (const int limbs = wide_limbs(plugin_info(op).layout)) return ExactInteger::from_limbs(bits, limbs);
+    if (is_signed(accumulator)) return ExactInteger::from_signed(decode<std::int64_t>(accumulator, bits));
+    return ExactInteger::from_unsigned(decode<std::uint64_t>(accumulator, bits));
 }
 
 // Both values of a StateLayout::pair state.

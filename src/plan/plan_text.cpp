@@ -69,7 +69,17 @@ std::string LaunchPlan::describe() const {
            " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
            " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
-           (form == CallForm::sync ? "" : " form=" + std::string(to_string(form)));
+           (form == CallForm::sync ? "" : " form=" + std::string(to_string(form))) +
+           (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
+           (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
+}
+
+std::string_view to_string(IntegerOverflow rule) { return rule == IntegerOverflow::wrap ? "wrap" : "check"; }
+
+IntegerOverflow parse_integer_overflow(std::string_view name) {
+    for (auto rule : {IntegerOverflow::check, IntegerOverflow::wrap})
+        if (name == to_string(rule)) return rule;
+    throw InvalidArgument("unknown integer overflow rule '" + std::string(name) + "' (expected check or wrap)");
 }
 
 std::string_view to_string(Reproducibility reproducibility) {

@@ -7,6 +7,7 @@
 #include <clreduce/error.hpp>
 
 #include "device/vendor.hpp"
+#include "ops/integer_range.hpp"
 #include "ops/operation_table.hpp"
 #include "plan/planner.hpp"
 
@@ -187,6 +188,20 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     plan.float_mode = resolve_float_mode(plan.accumulator, params);
     if (plan.float_mode == FloatMode::correctly_rounded && is_floating(plan.accumulator))
         plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
+    plan.overflow = params.overflow.value_or(IntegerOverflow::check);
+    if (!is_floating(plan.accumulator)) {
+        const ElementMap map = request.transform ? ElementMap::transform : operation_info(op).map;
+        const IntegerState integer =
+            plan_integer_state(op, map, element, plan.accumulator, n, plan.overflow, params.accumulator.has_value());
+        plan.accumulator = integer.accumulator;
+        plan.exact_integer_bits = integer.exact_bits;
+    }
+    if (async && plan.overflow == IntegerOverflow::check &&
+        (plan.exact_integer_bits != 0 || (!is_floating(element) && is_floating(plan.accumulator))))
+        throw Unsupported("an asynchronous " + std::string(operation_name(op)) + " of " +
+                          std::string(type_name(element)) + " data leaves its result on the device, where an " +
+                          "overflow cannot be reported: set LaunchParams::overflow = IntegerOverflow::wrap for the "
+                          "result modulo 2^64");
     // FloatMode::atomic finishes with a compare-and-swap loop on one word, which slows down
     // with every group that queues on it: tuned shapes, measured with the deterministic
     // finishes (on the H200 up to 32,768 groups at 2^28, 140x slower with the loop), do not
@@ -304,6 +319,7 @@ bool is_empty(const LaunchParams& p) {
 OpKernel plan_kernel(const LaunchPlan& plan) {
     OpKernel kernel = op_kernel(plan.operation, plan.float_mode, plan.accumulator);
     if (plan.transform) kernel.map = ElementMap::transform;
+    if (plan.exact_integer_bits != 0) kernel.op = exact_integer_plugin(plan.exact_integer_bits);
     return kernel;
 }
 

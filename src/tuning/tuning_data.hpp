@@ -1,10 +1,12 @@
 #pragma once
 // The data Reducer::tune() measures on, element i of a seeded set; `clreduce-perf tune --check`
-// measures on the same. Integers span their whole range (sums wrap modulo 2^64, checked
-// exactly). Floats are k * 2^-20 for k in 1..2^20: every partial sum of up to 2^32 of them is
-// exact in a double (at most 52 bits, from 2^-20 to 2^32), so a lost or doubled element shows
-// as a wrong result, and the sums fill their significands as real data does, which the exact
-// atomic finish's cost depends on (it skips zero digits).
+// measures on the same. Integers up to 32 bits span their whole range; 64-bit ones the
+// 32-bit range (int32's or uint32's), so that their sums of fewer than 2^32 values fit the
+// result type: a default (IntegerOverflow::check) sum that overflowed would throw, and the
+// tuner measures the default call. Checked exactly. Floats are k * 2^-20 for k in 1..2^20: every partial sum of up to
+// 2^32 of them is exact in a double (at most 52 bits, from 2^-20 to 2^32), so a lost or doubled element shows as a
+// wrong result, and the sums fill their significands as real data does, which the exact atomic finish's cost depends on
+// (it skips zero digits).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -30,6 +32,8 @@ T tuning_value(std::uint64_t seed, std::uint64_t i) {
     const std::uint64_t bits = tuning_mix(seed ^ (i * 0xd1b54a32d192ed03ull));
     if constexpr (std::is_floating_point_v<T>)
         return std::ldexp(T(1 + bits % (1u << 20)), -20);
+    else if constexpr (sizeof(T) == 8)
+        return std::is_signed_v<T> ? static_cast<T>(static_cast<std::int32_t>(bits)) : static_cast<T>(bits >> 32);
     else
         return static_cast<T>(bits);
 }

@@ -97,8 +97,8 @@ TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][
     }
 }
 
-TEMPLATE_TEST_CASE("integer sums wrap modulo 2^64 like the CPU reference", "[sum][overflow]", std::int32_t,
-                   std::uint32_t, std::int64_t, std::uint64_t) {
+TEMPLATE_TEST_CASE("integer sums under IntegerOverflow::wrap wrap modulo 2^64 like the CPU reference",
+                   "[sum][overflow]", std::int32_t, std::uint32_t, std::int64_t, std::uint64_t) {
     using T = TestType;
     Reducer& r = test::reducer();
     const std::uint64_t seed = test::seed_for(sizeof(T), 77, std::is_signed_v<T>);
@@ -110,12 +110,16 @@ TEMPLATE_TEST_CASE("integer sums wrap modulo 2^64 like the CPU reference", "[sum
     for (InterGroup strategy : test::strategies<T>(r.device_info())) {
         LaunchParams params;
         params.inter_group = strategy;
+        params.overflow = IntegerOverflow::wrap;
         CHECK(r.sum<T>(buffer, 0, data.size(), params) == expected.exact);
     }
     if constexpr (sizeof(T) == 8) {
         const std::vector<T> edge{std::numeric_limits<T>::max(), T(1), std::numeric_limits<T>::max(), T(5)};
         const auto wrapped = testing::exact_sum(edge.data(), edge.size());
-        CHECK(r.sum(edge) == wrapped);
+        LaunchParams wrap;
+        wrap.overflow = IntegerOverflow::wrap;
+        CHECK(r.sum(edge, wrap) == wrapped);
+        CHECK_THROWS_AS(r.sum(edge), Overflow);
         CHECK(static_cast<std::uint64_t>(wrapped) == 2 * static_cast<std::uint64_t>(std::numeric_limits<T>::max()) + 6);
     }
 }

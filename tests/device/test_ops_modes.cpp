@@ -106,13 +106,15 @@ TEST_CASE(
     CHECK_THROWS_AS(parse_float_mode("kahan"), InvalidArgument);
 }
 
-TEST_CASE("accumulator choice: narrower integers wrap, floats round, bad choices are refused", "[ops][accumulator]") {
+TEST_CASE("accumulator choice: narrower integers wrap when asked, floats round, bad choices are refused",
+          "[ops][accumulator]") {
     Reducer& r = reducer();
-    // int32 elements summed in an int32 accumulator wrap modulo 2^32.
+    // int32 elements summed in an int32 accumulator under IntegerOverflow::wrap wrap modulo 2^32.
     std::vector<std::int32_t> big(3000, 2000000000);
     big[5] = -7;
     LaunchParams narrow;
     narrow.accumulator = ElementType::int32;
+    narrow.overflow = IntegerOverflow::wrap;
     CallInfo info;
     const std::int64_t wrapped = r.sum(big, narrow, &info);
     CHECK(info.plan.accumulator == ElementType::int32);
