@@ -123,6 +123,17 @@ TEST_CASE("the reported wraps: 64-bit sums, float accumulators, means and norms"
     CHECK(testing::is_correctly_rounded_sqrt(r.norm_l2(big, {}, &info),
                                              testing::exact_integer_sum(big.data(), 3, Terms::squares)));
     CHECK(info.plan.exact_integer_bits == 192);
+    // One work-item adding, in order, squares whose middle limb reaches 2^64 - 1 just as the
+    // low limb carries: the carry must ripple into the top limb.
+    const std::uint64_t y = (std::uint64_t(1) << 32) - 1;
+    const std::vector<std::uint64_t> ripple{umax64, std::uint64_t(1) << 32, y, y};
+    LaunchParams one_item;
+    one_item.work_group_size = 1;
+    one_item.vector_width = 1;
+    one_item.times = 4;
+    const BigInteger ripple_squares = testing::exact_integer_sum(ripple.data(), ripple.size(), Terms::squares);
+    CHECK(testing::is_correctly_rounded_sqrt(r.norm_l2(ripple, one_item, &info), ripple_squares));
+    CHECK(info.plan.groups == 1);
 }
 
 TEST_CASE("a named integer accumulator is widened where the sum could overflow it", "[overflow][exact-integer]") {
