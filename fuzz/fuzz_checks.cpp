@@ -14,6 +14,7 @@
 #include <clreduce/error.hpp>
 #include <clreduce/tuning.hpp>
 
+#include "device/described_device.hpp"
 #include "device/device_spec.hpp"
 #include "device/string_util.hpp"
 #include "kernels/program_binary_cache.hpp"
@@ -39,21 +40,8 @@ bool safe_kernel_text(const std::string& text) {
 }
 
 DeviceInfo fuzz_device() {
-    DeviceInfo d;
-    d.platform_name = "Fuzz Platform";
-    d.name = "Fuzz Device";
+    DeviceInfo d = described_gpu("Fuzz Platform", "Fuzz Device", 8);
     d.vendor = "Fuzz";
-    d.driver_version = "1.0";
-    d.version = "OpenCL 3.0";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 8;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.global_mem_size = 8ull << 30;
-    d.max_alloc_size = 2ull << 30;
-    d.wavefront_width = 32;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
     return d;
 }
 

@@ -13,6 +13,8 @@
 
 #include <clreduce/clreduce.hpp>
 
+#include "device/described_device.hpp"
+
 namespace clreduce::test {
 
 // $CLREDUCE_TEST_SEED, else a fresh random seed; printed so a failure can be repeated.
@@ -94,18 +96,9 @@ inline std::unique_ptr<Reducer> reducer_delivering(ResultDelivery delivery) {
 // A device description for plan tests that need no device: H200-like (132 compute units,
 // work-groups up to 1024, 48 KiB local memory, warp 32, fp64 and 64-bit atomics).
 inline DeviceInfo fake_gpu() {
-    DeviceInfo d;
-    d.platform_name = "Fake Platform";
-    d.name = "fake GPU";
+    DeviceInfo d = described_gpu("Fake Platform", "fake GPU", 132);
     d.driver_version = "1.2.3";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 132;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.wavefront_width = 32;
     d.is_nvidia = true;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
     return d;
 }
 

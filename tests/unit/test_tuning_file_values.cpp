@@ -11,26 +11,14 @@
 
 #include <clreduce/tuning.hpp>
 
+#include "device/described_device.hpp"
+
 namespace clreduce::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-DeviceInfo device() {
-    DeviceInfo d;
-    d.platform_name = "Unit Platform";
-    d.name = "Unit Device";
-    d.driver_version = "1.0";
-    d.type = CL_DEVICE_TYPE_GPU;
-    d.compute_units = 8;
-    d.max_work_group_size = 1024;
-    d.local_mem_size = 48 * 1024;
-    d.global_mem_size = 8ull << 30;
-    d.max_alloc_size = 2ull << 30;
-    d.has_fp64 = true;
-    d.has_int64_atomics = true;
-    return d;
-}
+DeviceInfo device() { return described_gpu("Unit Platform", "Unit Device", 8); }
 
 // A tuning file holding `entries` (JSON objects, comma-separated) for device().
 fs::path tuning_file(const std::string& entries) {
