@@ -56,6 +56,8 @@ public:
     // belong to the context. Out-of-order queues are fine.
     Reducer(const cl::Context& context, const cl::CommandQueue& queue);
     ~Reducer();
+    // A Reducer that was moved from has no device: every call on it but destruction and
+    // assignment throws InvalidArgument.
     Reducer(Reducer&&) noexcept;
     Reducer& operator=(Reducer&&) noexcept;
 
@@ -345,6 +347,8 @@ public:
 private:
     struct State;
     std::unique_ptr<State> state_;
+    // The state, or InvalidArgument for a Reducer that was moved from.
+    State& state() const;
 };
 
 }  // namespace clreduce

@@ -182,11 +182,11 @@ Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
     template <class T>                                                                                               \
     R Reducer::NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params, \
                     CallInfo* info) const {                                                                          \
-        return NAME##_result<T>(state_->run<T>(job_of(OP), buffer, offset, count, params, info));                    \
+        return NAME##_result<T>(state().run<T>(job_of(OP), buffer, offset, count, params, info));                    \
     }                                                                                                                \
     template <class T>                                                                                               \
     R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {          \
-        return NAME##_result<T>(state_->run<T>(job_of(OP), data, count, params, info));                              \
+        return NAME##_result<T>(state().run<T>(job_of(OP), data, count, params, info));                              \
     }
 CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, sum, Operation::sum)
 CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, product, Operation::product)
@@ -205,41 +205,41 @@ template <class T>
 cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
                              const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state_->run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
+    return state().run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
                                                params, wait, make_event, info);
 }
 template <class T>
 cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
                              const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state_->run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
+    return state().run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
                                    make_event, info);
 }
 template <class T>
 cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
                              const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state_->run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
+    return state().run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
                                    make_event, info);
 }
 
 template <class T>
 ArgResult<T> Reducer::argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
+    return arg_result<T>(state().run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
 }
 template <class T>
 ArgResult<T> Reducer::argmin(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state_->run<T>(job_of(Operation::argmin), data, count, params, info));
+    return arg_result<T>(state().run<T>(job_of(Operation::argmin), data, count, params, info));
 }
 template <class T>
 ArgResult<T> Reducer::argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), buffer, offset, count, params, info));
+    return arg_result<T>(state().run<T>(job_of(Operation::argmax), buffer, offset, count, params, info));
 }
 template <class T>
 ArgResult<T> Reducer::argmax(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state_->run<T>(job_of(Operation::argmax), data, count, params, info));
+    return arg_result<T>(state().run<T>(job_of(Operation::argmax), data, count, params, info));
 }
 
 template <class T>
@@ -247,25 +247,25 @@ sum_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t 
                                         std::string_view expression, Combine combine, const LaunchParams& params,
                                         CallInfo* info) const {
     const Job job{combine_operation(combine), combine, transform_source(expression)};
-    return transform_result<T>(state_->run<T>(job, buffer, offset, count, params, info), combine);
+    return transform_result<T>(state().run<T>(job, buffer, offset, count, params, info), combine);
 }
 template <class T>
 sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
                                         Combine combine, const LaunchParams& params, CallInfo* info) const {
     const Job job{combine_operation(combine), combine, transform_source(expression)};
-    return transform_result<T>(state_->run<T>(job, data, count, params, info), combine);
+    return transform_result<T>(state().run<T>(job, data, count, params, info), combine);
 }
 
 #define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                             \
     template <class T>                                                                                                 \
     Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,                \
                               CallInfo* info) const {                                                                  \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), &buffer, nullptr, image, params, info),              \
+        return per_channel<V, T>(state().run_image<T>(job_of(OP), &buffer, nullptr, image, params, info),              \
                                  image.channels, NAME##_result<T>);                                                    \
     }                                                                                                                  \
     template <class T>                                                                                                 \
     Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const {   \
-        return per_channel<V, T>(state_->run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels, \
+        return per_channel<V, T>(state().run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels, \
                                  NAME##_result<T>);                                                                    \
     }
 CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
@@ -300,14 +300,14 @@ template <class T>
 double Reducer::norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params,
                      CallInfo* info) const {
     require_norm(norm_op);
-    return combine_norms(state_->run_image<T>(job_of(norm_op), &buffer, nullptr, image, params, info), image.channels,
+    return combine_norms(state().run_image<T>(job_of(norm_op), &buffer, nullptr, image, params, info), image.channels,
                          norm_op);
 }
 template <class T>
 double Reducer::norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params,
                      CallInfo* info) const {
     require_norm(norm_op);
-    return combine_norms(state_->run_image<T>(job_of(norm_op), nullptr, data, image, params, info), image.channels,
+    return combine_norms(state().run_image<T>(job_of(norm_op), nullptr, data, image, params, info), image.channels,
                          norm_op);
 }
 

@@ -91,48 +91,53 @@ Reducer::~Reducer() = default;
 Reducer::Reducer(Reducer&&) noexcept = default;
 Reducer& Reducer::operator=(Reducer&&) noexcept = default;
 
-const DeviceInfo& Reducer::device_info() const { return state_->info; }
-const cl::Context& Reducer::context() const { return state_->context; }
-const cl::CommandQueue& Reducer::queue() const { return state_->queue; }
+Reducer::State& Reducer::state() const {
+    if (!state_) throw InvalidArgument("this Reducer was moved from; it has no device (assign a Reducer to it first)");
+    return *state_;
+}
+
+const DeviceInfo& Reducer::device_info() const { return state().info; }
+const cl::Context& Reducer::context() const { return state().context; }
+const cl::CommandQueue& Reducer::queue() const { return state().queue; }
 
 Counters Reducer::counters() const {
     Counters c;
-    c.programs_built = state_->counters.programs_built.load();
-    c.programs_loaded = state_->counters.programs_loaded.load();
-    c.kernels_created = state_->counters.kernels_created.load();
-    c.buffers_allocated = state_->counters.buffers_allocated.load();
+    c.programs_built = state().counters.programs_built.load();
+    c.programs_loaded = state().counters.programs_loaded.load();
+    c.kernels_created = state().counters.kernels_created.load();
+    c.buffers_allocated = state().counters.buffers_allocated.load();
     return c;
 }
 
 LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchParams& params) const {
-    return state_->plan(PlanRequest{Operation::sum, type, count}, params);
+    return state().plan(PlanRequest{Operation::sum, type, count}, params);
 }
 
 LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params,
                          CallForm form) const {
-    return state_->plan(PlanRequest{op, type, count, form}, params);
+    return state().plan(PlanRequest{op, type, count, form}, params);
 }
 
 LaunchPlan Reducer::plan_transform(ElementType type, Combine combine, std::uint64_t count,
                                    const LaunchParams& params) const {
-    return state_->plan(PlanRequest{combine_operation(combine), type, count, CallForm::sync, true}, params);
+    return state().plan(PlanRequest{combine_operation(combine), type, count, CallForm::sync, true}, params);
 }
 
 TuneResult Reducer::tune(const TuneOptions& options) {
     TuneResult result = measure_tuning(*this, options);
-    state_->tuning.adopt(result.entries);
-    if (options.save && !result.entries.empty()) save_tuning(state_->tuning.database(), state_->info, result);
+    state().tuning.adopt(result.entries);
+    if (options.save && !result.entries.empty()) save_tuning(state().tuning.database(), state().info, result);
     return result;
 }
 
 void Reducer::set_result_delivery(ResultDelivery delivery) {
-    delivery_way(delivery, state_->info);  // validates
-    state_->delivery.store(delivery, std::memory_order_relaxed);
+    delivery_way(delivery, state().info);  // validates
+    state().delivery.store(delivery, std::memory_order_relaxed);
 }
-ResultDelivery Reducer::result_delivery() const { return state_->delivery.load(std::memory_order_relaxed); }
+ResultDelivery Reducer::result_delivery() const { return state().delivery.load(std::memory_order_relaxed); }
 
-void Reducer::use_tuning_database(const TuningDatabase& database) { state_->tuning.load(database, state_->info); }
-TuningDatabase Reducer::tuning_database() const { return state_->tuning.database(); }
-std::vector<TunedEntry> Reducer::tuned_entries() const { return state_->tuning.entries(); }
+void Reducer::use_tuning_database(const TuningDatabase& database) { state().tuning.load(database, state().info); }
+TuningDatabase Reducer::tuning_database() const { return state().tuning.database(); }
+std::vector<TunedEntry> Reducer::tuned_entries() const { return state().tuning.entries(); }
 
 }  // namespace clreduce

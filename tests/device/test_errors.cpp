@@ -144,3 +144,37 @@ TEST_CASE("device specs that match nothing list the devices", "[errors][devices]
     CHECK_THROWS_WITH(Reducer(one, queue_of_two), Contains("another context"));
     CHECK_THROWS_AS(Reducer(one, cl::CommandQueue()), InvalidArgument);
 }
+
+TEST_CASE("a moved-from Reducer throws InvalidArgument on every call, and works again once assigned",
+          "[errors][moved]") {
+    Reducer from(test::reducer().context(), test::reducer().queue());
+    Reducer to(std::move(from));
+    const std::vector<std::int32_t> v{1, 2, 3};
+    const cl::Buffer buffer = test::device_copy(to, v);
+    cl::Buffer result(to.context(), CL_MEM_READ_WRITE, 8);
+    const Image image{1, 3, 1, 3 * sizeof(std::int32_t), 0};
+    const auto moved = Catch::Contains("moved from");
+    // NOLINTBEGIN(bugprone-use-after-move): calling a moved-from Reducer is the point.
+    CHECK_THROWS_WITH(from.device_info(), moved);
+    CHECK_THROWS_AS(from.context(), InvalidArgument);
+    CHECK_THROWS_AS(from.queue(), InvalidArgument);
+    CHECK_THROWS_AS(from.counters(), InvalidArgument);
+    CHECK_THROWS_AS(from.plan(ElementType::int32, 3), InvalidArgument);
+    CHECK_THROWS_AS(from.set_result_delivery(ResultDelivery::blocking), InvalidArgument);
+    CHECK_THROWS_AS(from.result_delivery(), InvalidArgument);
+    CHECK_THROWS_AS(from.tuned_entries(), InvalidArgument);
+    CHECK_THROWS_AS(from.tuning_database(), InvalidArgument);
+    CHECK_THROWS_WITH(from.sum(v), moved);
+    CHECK_THROWS_AS(from.sum<std::int32_t>(buffer, 0, 3), InvalidArgument);
+    CHECK_THROWS_AS(from.sum_async<std::int32_t>(buffer, 0, 3, result), InvalidArgument);
+    CHECK_THROWS_AS(from.min(v), InvalidArgument);
+    CHECK_THROWS_AS(from.argmax(v), InvalidArgument);
+    CHECK_THROWS_AS(from.mean(v), InvalidArgument);
+    CHECK_THROWS_AS(from.transform_reduce(v, "x * 2", Combine::sum), InvalidArgument);
+    CHECK_THROWS_AS(from.sum(v.data(), image), InvalidArgument);
+    CHECK_THROWS_AS(from.tune(), InvalidArgument);
+    from = std::move(to);
+    CHECK(from.sum(v) == 6);
+    CHECK_THROWS_AS(to.sum(v), InvalidArgument);
+    // NOLINTEND(bugprone-use-after-move)
+}
