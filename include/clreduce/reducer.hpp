@@ -116,9 +116,10 @@ public:
 
     // Asynchronous sum, min and max of a cl::Buffer range: they enqueue and return, the host
     // waits for nothing and nothing is read back. The reduction's last kernel writes the
-    // value, of the type the synchronous call returns (sum: sum_type_t<T>, min/max: T), into
-    // bytes [result_offset, result_offset + sizeof) of `result`; result_offset must be a
-    // multiple of that size. The returned event completes when the value is there. The
+    // value, of the type the synchronous call returns (R = sum: sum_type_t<T>, min/max: T),
+    // into element `result_offset` of `result` read as an array of R (bytes
+    // [result_offset * sizeof(R), (result_offset + 1) * sizeof(R)), like every other offset in
+    // elements). The returned event completes when the value is there. The
     // reduction first waits for `wait` (say, the upload of `buffer`); on the reducer's
     // in-order queue, later commands see the value without waiting on the event. Level 3 is
     // the last-group finish (one launch), or a second pass where the device lacks it, so the

@@ -51,10 +51,11 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
                                     const std::vector<cl::Event>& wait, bool make_event, CallInfo* call) {
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
-    if (result_offset % sizeof(R) != 0 || result_bytes < sizeof(R) || result_offset > result_bytes - sizeof(R))
-        throw InvalidArgument("result_offset " + std::to_string(result_offset) + " must be a multiple of " +
-                              std::to_string(sizeof(R)) + " with room for the " + std::to_string(sizeof(R)) +
-                              "-byte result in the result buffer (" + std::to_string(result_bytes) + " bytes)");
+    if (result_offset >= result_bytes / sizeof(R))
+        throw InvalidArgument("result_offset " + std::to_string(result_offset) + " (in " + std::to_string(sizeof(R)) +
+                              "-byte results) is past the end of the result buffer, which holds " +
+                              std::to_string(result_bytes / sizeof(R)) + " of them (" + std::to_string(result_bytes) +
+                              " bytes)");
     if (count == 0 && !operation_info(job.op).empty_has_identity)
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
     Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
@@ -64,7 +65,7 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
     chain.wait_for(wait);
-    const DeviceResult destination{&result, result_offset};
+    const DeviceResult destination{&result, result_offset * sizeof(R)};  // in bytes there
     reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
     if (out_of_order) slot->pending = chain.last();
     return chain.take_last();

@@ -66,7 +66,6 @@ FloatMode resolve_float_mode(ElementType, const LaunchParams& params) {
 // caller asks for float64, float64 for double. It sums the values themselves or their
 // magnitudes; squares would first be rounded, so sum_of_squares and norm_l2 do not offer it.
 ElementType resolve_exact(Operation op, ElementType element, ElementType accumulator, const LaunchParams& params) {
-    if (operation_family(op) == OperationFamily::extremum) return accumulator;  // exact already
     if (!operation_info(op).correctly_rounded)
         throw Unsupported(
             "FloatMode::correctly_rounded is offered for sum, mean, norm_l1 and transform_reduce "
@@ -74,6 +73,7 @@ ElementType resolve_exact(Operation op, ElementType element, ElementType accumul
             std::string(operation_name(op)));
     if (element == ElementType::float64 && accumulator == ElementType::float32)
         throw InvalidArgument("FloatMode::correctly_rounded of float64 data needs the float64 range, not float32");
+    if (!is_floating(accumulator)) return accumulator;  // integer sums are exact already
     return params.accumulator                ? accumulator
            : element == ElementType::float64 ? ElementType::float64
                                              : ElementType::float32;
@@ -186,7 +186,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     plan.transform = request.transform;
     plan.accumulator = resolve_accumulator(request.transform ? Operation::sum : op, element, device, params);
     plan.float_mode = resolve_float_mode(plan.accumulator, params);
-    if (plan.float_mode == FloatMode::correctly_rounded && is_floating(plan.accumulator))
+    // Refused wherever it is not offered (the error table says so), also where the data would
+    // make it moot (integers, extremes).
+    if (plan.float_mode == FloatMode::correctly_rounded)
         plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
     plan.overflow = params.overflow.value_or(IntegerOverflow::check);
     if (!is_floating(plan.accumulator)) {

@@ -137,7 +137,7 @@ void check_async_sum(const Reducer& r) {
     const cl::Buffer results = marked_buffer(r, (ranges.size() + 2) * stride);
     std::vector<cl::Event> events;
     for (std::size_t i = 0; i < ranges.size(); ++i)
-        events.push_back(r.sum_async<T>(buffer, ranges[i].offset, ranges[i].count, results, (i + 1) * stride));
+        events.push_back(r.sum_async<T>(buffer, ranges[i].offset, ranges[i].count, results, i + 1));
     cl::Event::waitForEvents(events);
     for (const auto& e : events) CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -192,7 +192,7 @@ TEST_CASE("asynchronous sums on an out-of-order queue and after a caller's event
     queue.finish();  // the marker fill
     std::vector<cl::Event> done;
     for (int k = 0; k < 8; ++k)
-        done.push_back(r.sum_async<std::int32_t>(buffer, k, n - 2 * k, results, 8 * k, {}, {uploaded}));
+        done.push_back(r.sum_async<std::int32_t>(buffer, k, n - 2 * k, results, k, {}, {uploaded}));
     cl::Event::waitForEvents(done);
     for (int k = 0; k < 8; ++k) {
         INFO("call " << k);
@@ -211,10 +211,10 @@ TEST_CASE("asynchronous min and max, mixed with synchronous calls", "[async]") {
     const cl::Buffer a = device_copy(r, ints), b = device_copy(r, floats);
     const cl::Buffer results = marked_buffer(r, 64);
     const auto sync_before = r.sum<std::int16_t>(a, 0, n);
-    r.min_async<std::int16_t>(a, 1, n - 1, results, 2);
-    r.max_async<std::int16_t>(a, 0, n, results, 4);
-    r.min_async<float>(b, 0, n, results, 8);
-    r.max_async<float>(b, 5, n - 5, results, 12);
+    r.min_async<std::int16_t>(a, 1, n - 1, results, 1);  // element offsets: bytes 2, 4, 8, 12
+    r.max_async<std::int16_t>(a, 0, n, results, 2);
+    r.min_async<float>(b, 0, n, results, 2);
+    r.max_async<float>(b, 5, n - 5, results, 3);
     CHECK(r.sum<std::int16_t>(a, 0, n) == sync_before);
     CHECK(read_value<std::int16_t>(r, results, 2) == reference_min(ints.data() + 1, n - 1).value);
     CHECK(read_value<std::int16_t>(r, results, 4) == reference_max(ints.data(), n).value);
@@ -245,7 +245,7 @@ TEST_CASE("an asynchronous call without an event, ordered by the in-order queue"
     const cl::Buffer buffer = device_copy(r, values);
     const cl::Buffer results = marked_buffer(r, 8 * 4);
     for (int k = 0; k < 4; ++k) {
-        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, results, 8 * k, {}, {}, false);
+        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, results, k, {}, {}, false);
         CHECK(none() == nullptr);
     }
     // The read is queued after the reductions: it sees their values without an event.
@@ -260,8 +260,9 @@ TEST_CASE("asynchronous calls refuse what they cannot do, clearly", "[async][err
     Reducer& r = reducer();
     const cl::Buffer buffer = device_copy(r, std::vector<float>(1000, 1.5f));
     const cl::Buffer results = marked_buffer(r, 16);
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, 4), Contains("multiple of 8"));
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, 16), Contains("room for the 8-byte result"));
+    // result_offset counts 8-byte results: the 16-byte buffer holds two.
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, 2), Contains("past the end of the result buffer"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, ~std::uint64_t(0)), Contains("holds 2 of them"));
     CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1001, results), Contains("past the end"));
     CHECK_THROWS_WITH(r.min_async<float>(buffer, 0, 0, results), Contains("empty range"));
     LaunchParams atomic;
@@ -276,7 +277,7 @@ TEST_CASE("asynchronous calls refuse what they cannot do, clearly", "[async][err
     // FloatMode::atomic is run deterministically: the exact 1500 either way.
     LaunchParams fast;
     fast.float_mode = FloatMode::atomic;
-    r.sum_async<float>(buffer, 0, 1000, results, 8, fast).wait();
+    r.sum_async<float>(buffer, 0, 1000, results, 1, fast).wait();
     CHECK(read_value<double>(r, results, 8) == 1500.0);
 }
 

@@ -191,7 +191,7 @@ TEST_CASE("plan(..., CallForm::async) is what an asynchronous call launches", "[
         CHECK(planned.float_mode != FloatMode::atomic);
 
         CallInfo min_info;
-        r.min_async<std::int32_t>(ibuf, 0, n, result, 8, params, {}, true, &min_info);
+        r.min_async<std::int32_t>(ibuf, 0, n, result, 2, params, {}, true, &min_info);  // bytes 8..11
         check_same_plan(min_info.plan, r.plan(ElementType::int32, Operation::min, n, params, CallForm::async));
     }
     cl::CommandQueue queue = r.queue();
