@@ -1,0 +1,233 @@
+// The error table of docs/usage.md ("## Errors"), walked row by row: each InvalidArgument,
+// Unsupported and Overflow row has one call here that must throw that exception, and every
+// call here names a row the table has. A refusal added without a row, or a row no call
+// reaches, fails this test. Conditions that depend on what a device lacks (fp64, a fence the
+// library knows, local memory) are planned for a described device.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "device/described_device.hpp"  // src/
+#include "plan/planner.hpp"             // src/
+#include "source_dir.hpp"
+#include "test_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+struct Refusal {
+    std::string exception;  // as the table writes it: InvalidArgument, Unsupported, Overflow
+    std::string condition;  // the row's "when" text, exactly
+    std::function<void()> call;
+};
+
+// The table's (exception, condition) rows for the three exceptions walked here.
+std::set<std::pair<std::string, std::string>> table_rows() {
+    std::ifstream file(source_dir() + "/docs/usage.md");
+    REQUIRE(file);
+    std::set<std::pair<std::string, std::string>> rows;
+    std::string line;
+    while (std::getline(file, line)) {
+        for (const std::string name : {"InvalidArgument", "Unsupported", "Overflow"}) {
+            const std::string head = "| `" + name + "` | ";
+            if (line.rfind(head, 0) == 0 && line.size() > head.size() + 2)
+                rows.insert({name, line.substr(head.size(), line.size() - head.size() - 2)});
+        }
+    }
+    return rows;
+}
+
+// Whether call() throws the exception the row names; `what` says what happened.
+bool throws(const std::string& exception, const std::function<void()>& call, std::string& what) {
+    try {
+        call();
+    } catch (const Overflow& e) {
+        what = std::string("Overflow: ") + e.what();
+        return exception == "Overflow";
+    } catch (const InvalidArgument& e) {
+        what = std::string("InvalidArgument: ") + e.what();
+        return exception == "InvalidArgument";
+    } catch (const Unsupported& e) {
+        what = std::string("Unsupported: ") + e.what();
+        return exception == "Unsupported";
+    } catch (const std::exception& e) {
+        what = std::string("another exception: ") + e.what();
+        return false;
+    }
+    what = "nothing was thrown";
+    return false;
+}
+
+LaunchParams with(void (*set)(LaunchParams&)) {
+    LaunchParams p;
+    set(p);
+    return p;
+}
+
+std::vector<Refusal> refusals(Reducer& r) {
+    const DeviceInfo gpu = described_gpu("Table Platform", "table GPU", 8);
+    DeviceInfo no_fp64 = gpu;
+    no_fp64.has_fp64 = false;
+    const auto plan_on = [](const DeviceInfo& d, ElementType type, std::uint64_t n, LaunchParams p) {
+        return [=] { make_plan(PlanRequest{Operation::sum, type, n}, d, p); };
+    };
+    static const std::vector<std::int32_t> ints{1, 2, 3};
+    static const std::vector<float> floats{1.5f, -2.0f, 4.0f};
+    static const std::vector<std::int64_t> big{std::numeric_limits<std::int64_t>::max(), 1};
+    const cl::Buffer int_buffer = device_copy(r, ints);
+    const cl::Buffer float_buffer = device_copy(r, floats);
+    const cl::Buffer long_buffer = device_copy(r, big);
+    const cl::Buffer result(r.context(), CL_MEM_READ_WRITE, 8);
+    const Image row{1, 3, 1, 3 * sizeof(std::int32_t), 0};
+    const auto sum_with = [&r](LaunchParams p) { return [&r, p] { r.sum(ints, p); }; };
+    return {
+        {"InvalidArgument", "a `Reducer` that was moved from (any call)",
+         [&r] {
+        Reducer from(r.context(), r.queue());
+        Reducer to(std::move(from));
+        from.sum(ints);  // NOLINT(bugprone-use-after-move): the point
+         }},
+        {"InvalidArgument", "a null device, context or queue for a `Reducer`, or a queue of another context",
+         [] { Reducer(cl::Device()); }},
+        {"InvalidArgument", "a null buffer, or a buffer of another context",
+         [&r] { r.sum<std::int32_t>(cl::Buffer(), 0, 1); }},
+        {"InvalidArgument", "`offset + count` past the buffer's end",
+         [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 2, 2); }},
+        {"InvalidArgument",
+         "an asynchronous call's `result_offset` (counted in results) past the end of its result buffer",
+         [&r, int_buffer, result] { r.sum_async<std::int32_t>(int_buffer, 0, 3, result, 1); }},
+        {"InvalidArgument", "a null host pointer with `count > 0`",
+         [&r] { r.sum(static_cast<const std::int32_t*>(nullptr), 5); }},
+        {"InvalidArgument", "host data larger than the device's largest buffer",
+         // Refused before anything is read from the pointer: its 3 elements are never passed.
+         [&r] { r.sum(ints.data(), r.device_info().max_alloc_size / sizeof(std::int32_t) + 1); }},
+        {"InvalidArgument", "`times` outside [1, 2^20]", sum_with(with([](LaunchParams& p) { p.times = 0; }))},
+        {"InvalidArgument", "a work-group size that is not a power of two or is above the device's maximum",
+         sum_with(with([](LaunchParams& p) { p.work_group_size = 48; }))},
+        {"InvalidArgument", "a work-group size whose states need more local memory than the device has",
+         plan_on(gpu, ElementType::float64, 1000, with([](LaunchParams& p) {
+                     p.work_group_size = 1024;  // 1024 correctly rounded double states: 544 KiB of 48
+                     p.float_mode = FloatMode::correctly_rounded;
+                 }))},
+        {"InvalidArgument", "a vector width other than 1, 2, 4, 8 and 16",
+         sum_with(with([](LaunchParams& p) { p.vector_width = 3; }))},
+        {"InvalidArgument", "a plan needing more than 2^31 − 1 work-groups",
+         plan_on(gpu, ElementType::int32, 1ull << 40, with([](LaunchParams& p) {
+                     p.times = 1;
+                     p.work_group_size = 1;
+                     p.vector_width = 1;
+                 }))},
+        {"InvalidArgument", "a device spec that matches nothing (the message lists the devices)",
+         [] { Reducer("no device is called this"); }},
+        {"InvalidArgument",
+         "min, max, minmax, argmin, argmax, mean, or `transform_reduce` with min or max, of an empty range",
+         [&r] { r.min(std::vector<float>{}); }},
+        {"InvalidArgument", "an accumulator other than int32, uint32, int64, uint64, float32 and float64",
+         sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::int8; }))},
+        {"InvalidArgument", "a floating-point accumulator for `count_nonzero`",
+         [&r] { r.count_nonzero(ints, with([](LaunchParams& p) { p.accumulator = ElementType::float32; })); }},
+        {"InvalidArgument",
+         "an integer accumulator that cannot hold every term (unsigned for signed data, narrower than the data) "
+         "under `IntegerOverflow::check`, and always for `mean`, `norm_l1` and `norm_l2`",
+         sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::uint64; }))},
+        {"InvalidArgument", "`FloatMode::correctly_rounded` of float64 data with a float32 accumulator",
+         plan_on(gpu, ElementType::float64, 1000, with([](LaunchParams& p) {
+                     p.float_mode = FloatMode::correctly_rounded;
+                     p.accumulator = ElementType::float32;
+                 }))},
+        {"InvalidArgument",
+         "a transform expression that is not one expression of the language (the message names the column and "
+         "the token)",
+         [&r] { r.transform_reduce(ints, "x = 1", Combine::sum); }},
+        {"InvalidArgument",
+         "an image with channels outside 1–4, a step smaller than a row or not a multiple of the element size, data "
+         "past the buffer's end, or a non-zero `offset` for host data",
+         [&r, row] {
+        Image five = row;
+        five.channels = 5;
+        r.sum(ints.data(), five);
+         }},
+        {"InvalidArgument", "an image `norm` whose `norm_op` is not `norm_l1`, `norm_l2` or `norm_inf`",
+         [&r, row] { r.norm(ints.data(), row, Operation::sum); }},
+        {"InvalidArgument",
+         "a name that no `parse_*` function knows (element type, operation, family, float mode, integer overflow "
+         "rule, result delivery)",
+         [] { parse_float_mode("kahan"); }},
+        {"InvalidArgument", "`tune()` with `repeats` below 1, or `min_n` outside [1, `max_n`]",
+         [&r] {
+        TuneOptions o;
+        o.min_n = 0;
+        o.save = false;
+        r.tune(o);
+         }},
+        {"Unsupported", "`double` data on a device without `cl_khr_fp64`; `half` data without `cl_khr_fp16`",
+         plan_on(no_fp64, ElementType::float64, 1000, {})},
+        {"Unsupported",
+         "`InterGroup::atomic` where the plan has no atomic finish: operations other than the additive ones and "
+         "integer min/max/norm_inf, 64-bit min/max without `cl_khr_int64_extended_atomics`, a floating-point "
+         "accumulator outside `FloatMode::atomic`, a 64-bit add without `cl_khr_int64_base_atomics`",
+         [&r] { r.min(floats, with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })); }},
+        {"Unsupported",
+         "`InterGroup::exact_atomic` outside the floating-point additive operations in `FloatMode::deterministic`, "
+         "or without `cl_khr_int64_base_atomics`",
+         sum_with(with([](LaunchParams& p) { p.inter_group = InterGroup::exact_atomic; }))},
+        {"Unsupported", "`InterGroup::last_group` on a device without a device-wide fence clreduce knows",
+         plan_on(gpu, ElementType::int32, 1 << 20,
+                 with([](LaunchParams& p) { p.inter_group = InterGroup::last_group; }))},
+        {"Unsupported",
+         "`FloatMode::correctly_rounded` for operations other than sum, mean, norm_l1 and transform-sum, whatever "
+         "the element type",
+         [&r] { r.min(floats, with([](LaunchParams& p) { p.float_mode = FloatMode::correctly_rounded; })); }},
+        {"Unsupported",
+         "an asynchronous call with `InterGroup::atomic` or `exact_atomic`, or in `FloatMode::correctly_rounded`",
+         [&r, float_buffer, result] {
+        r.sum_async<float>(float_buffer, 0, 3, result, 0,
+                           with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; }));
+         }},
+        {"Unsupported",
+         "an asynchronous sum that could overflow its result type (64-bit integer data, or a float accumulator on "
+         "integer data) under `IntegerOverflow::check`",
+         [&r, long_buffer, result] { r.sum_async<std::int64_t>(long_buffer, 0, 2, result); }},
+        {"Unsupported", "`tune()` of `half` data or of an operation family it cannot measure yet",
+         [&r] {
+        TuneOptions o;
+        o.families = {OperationFamily::extremum};
+        o.save = false;
+        r.tune(o);
+         }},
+        {"Overflow",
+         "an integer result whose exact value does not fit its type under `IntegerOverflow::check` (the default): "
+         "`sum`, `sum_of_squares` and `transform_reduce` with `Combine::sum` of integer data, also from a float "
+         "accumulator ([numerics.md](numerics.md#integers-exact-or-refused)); `what()` names the operation, the "
+         "value and the type",
+         [&r] { r.sum(big); }},
+        };
+}
+
+TEST_CASE("every row of the error table is a refusal the library makes, and every refusal has its row",
+          "[errors][error-table]") {
+    Reducer& r = reducer();
+    const auto rows = table_rows();
+    REQUIRE(rows.size() >= 30);
+    std::set<std::pair<std::string, std::string>> walked;
+    for (const Refusal& refusal : refusals(r)) {
+        INFO(refusal.exception << " | " << refusal.condition);
+        CHECK(rows.count({refusal.exception, refusal.condition}) == 1);
+        std::string what;
+        const bool thrown = throws(refusal.exception, refusal.call, what);
+        INFO(what);
+        CHECK(thrown);
+        walked.insert({refusal.exception, refusal.condition});
+    }
+    for (const auto& row : rows) {
+        INFO("docs/usage.md row with no call here: " << row.first << " | " << row.second);
+        CHECK(walked.count(row) == 1);
+    }
+}
+
+}  // namespace
+}  // namespace clreduce::test
