@@ -113,7 +113,7 @@
 #define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(-((v) != (CLREDUCE_T_VEC)0))
 #endif
 #elif CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
-#define clreduce_map(x) clreduce_transform(x)
+#define clreduce_map(x) clreduce_transform(CLREDUCE_TO_ACC(x))  // typed like the reduction
 #else
 #error "unknown CLREDUCE_MAP"
 #endif

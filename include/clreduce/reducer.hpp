@@ -21,6 +21,14 @@ namespace clreduce {
 template <class Range>
 using range_value_t = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const Range&>()))>>;
 
+// transform_reduce()'s result and the type its expression is evaluated in: int64 for integers
+// up to 32 bits (signed, so that "x - 150" of uint8 data can be negative), uint64 for uint64,
+// double for floats.
+template <class T>
+using transform_type_t =
+    std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double,
+                       std::conditional_t<std::is_same_v<T, std::uint64_t>, std::uint64_t, std::int64_t>>;
+
 // sum_of_squares()' result: uint64 for integers (squares are never negative), double for floats.
 template <class T>
 using square_sum_t = std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double, std::uint64_t>;
@@ -284,23 +292,27 @@ public:
         return norm_inf<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
-    // transform_reduce: `expression`, one OpenCL C expression in `x` (the element, of T's
-    // OpenCL type: char, uchar, short, ushort, int, uint, long, ulong, half, float, double),
-    // e.g. "x > 0 ? x : 0" or "(x - 3.5f) * (x - 3.5f)", is converted to the accumulator
-    // type (as for sum) and combined with `combine`. It is compiled and cached like the
-    // built-in operations. Text that is not a single expression (';', '{', '}', '#', comments,
-    // backslashes, line breaks, unbalanced brackets) throws InvalidArgument; an expression the
-    // compiler rejects throws BuildError with the build log. Min/max ignore NaN as min() does.
+    // transform_reduce: `expression`, one expression in `x` of the transform language
+    // (docs/expression-language.md), e.g. "x > 0 ? x : 0" or "(x - 3.5f) * (x - 3.5f)", is
+    // evaluated for every element and combined with `combine`. `x` is the element converted to
+    // the accumulator first, as numpy's dtype= promotes before it operates: long for integers up
+    // to 32 bits (so "x * x" of int32 data is exact, and "x - 150" of uint8 data negative),
+    // ulong for uint64, double for floats (float without fp64), or LaunchParams::accumulator.
+    // The result is transform_type_t<T>. It is compiled and cached like the built-in
+    // operations. Text that is not one expression of the language throws InvalidArgument
+    // naming the column and the token; an expression the compiler rejects throws BuildError
+    // with the build log. Min/max ignore NaN as min() does.
     template <class T>
-    sum_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                   std::string_view expression, Combine combine, const LaunchParams& params = {},
-                                   CallInfo* info = nullptr) const;
+    transform_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                         std::string_view expression, Combine combine, const LaunchParams& params = {},
+                                         CallInfo* info = nullptr) const;
     template <class T>
-    sum_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression, Combine combine,
-                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    transform_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                         Combine combine, const LaunchParams& params = {},
+                                         CallInfo* info = nullptr) const;
     template <class Range, class T = range_value_t<Range>>
-    sum_type_t<T> transform_reduce(const Range& range, std::string_view expression, Combine combine,
-                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+    transform_type_t<T> transform_reduce(const Range& range, std::string_view expression, Combine combine,
+                                         const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return transform_reduce<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), expression, combine,
                                    params, info);
     }

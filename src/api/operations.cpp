@@ -159,13 +159,13 @@ double norm_inf_result(const Outcome& o) {
     return o.count == 0 ? 0.0 : o.value<double>();
 }
 template <class T>
-sum_type_t<T> transform_result(const Outcome& o, Combine combine) {
+transform_type_t<T> transform_result(const Outcome& o, Combine combine) {
     if (o.count == 0) {
         if (combine == Combine::min || combine == Combine::max)
             throw InvalidArgument("transform_reduce with min or max of an empty range is undefined");
-        return sum_type_t<T>(combine == Combine::product ? 1 : 0);
+        return transform_type_t<T>(combine == Combine::product ? 1 : 0);
     }
-    return o.value<sum_type_t<T>>();
+    return o.value<transform_type_t<T>>();
 }
 
 template <class V, class T, class F>
@@ -244,15 +244,15 @@ ArgResult<T> Reducer::argmax(const T* data, std::uint64_t count, const LaunchPar
 }
 
 template <class T>
-sum_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                        std::string_view expression, Combine combine, const LaunchParams& params,
-                                        CallInfo* info) const {
+transform_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                              std::string_view expression, Combine combine, const LaunchParams& params,
+                                              CallInfo* info) const {
     const Job job{combine_operation(combine), combine, transform_source(expression)};
     return transform_result<T>(state().run<T>(job, buffer, offset, count, params, info), combine);
 }
 template <class T>
-sum_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
-                                        Combine combine, const LaunchParams& params, CallInfo* info) const {
+transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                              Combine combine, const LaunchParams& params, CallInfo* info) const {
     const Job job{combine_operation(combine), combine, transform_source(expression)};
     return transform_result<T>(state().run<T>(job, data, count, params, info), combine);
 }
@@ -333,11 +333,11 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                    \
     CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                    \
     CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                   \
-    template sum_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,              \
-                                                        std::string_view, Combine, const LaunchParams&, CallInfo*)    \
-        const;                                                                                                        \
-    template sum_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,           \
-                                                        const LaunchParams&, CallInfo*) const;                        \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,        \
+                                                              std::string_view, Combine, const LaunchParams&,         \
+                                                              CallInfo*) const;                                       \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,     \
+                                                              const LaunchParams&, CallInfo*) const;                  \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                       \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                             \
     CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                   \

@@ -1,6 +1,7 @@
 #include "kernels/kernel_spec.hpp"
 
 #include "device/vendor.hpp"
+#include "transform/expression.hpp"
 
 #include <string>
 
@@ -81,9 +82,13 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     std::string text = sources.get("prelude.cl") + sources.get("fixed_point.cl");
     if (map == ElementMap::transform) {
         // The expression was parsed and printed back from its tree (src/transform/); the
-        // parentheses keep it inside its slot.
+        // parentheses keep it inside its slot. `x` is the element already converted to the
+        // accumulator (prelude.cl's clreduce_map), as the reduction is typed.
         text +=
-            "\ninline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((" + transform + ")); }\n";
+            "\n#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_ACC)(v))\n#else\n"
+            "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n"
+            "inline CLREDUCE_ACC clreduce_transform(CLREDUCE_ACC x) { return CLREDUCE_TO_ACC((" +
+            transform_kernel_text(transform) + ")); }\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");

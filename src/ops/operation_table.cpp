@@ -150,6 +150,11 @@ ElementType default_accumulator(Operation op, ElementType element, const DeviceI
 
 int wide_limbs(StateLayout layout) { return layout == StateLayout::int128 ? 2 : layout == StateLayout::int192 ? 3 : 0; }
 
+ElementType transform_accumulator(ElementType element, const DeviceInfo& device) {
+    if (is_floating(element)) return sum_accumulator(element, device);
+    return element == ElementType::uint64 ? ElementType::uint64 : ElementType::int64;
+}
+
 std::size_t state_size(KernelOp op, ElementType accumulator) {
     const std::size_t a = type_size(accumulator);
     switch (plugin_info(op).layout) {

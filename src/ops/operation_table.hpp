@@ -108,6 +108,10 @@ Operation combine_operation(Combine combine);
 // The default accumulator of `op` over `element` on `device`.
 ElementType default_accumulator(Operation op, ElementType element, const DeviceInfo& device);
 
+// The accumulator transform_reduce's expression is evaluated in (transform_type_t in
+// reducer.hpp): int64 for integers up to 32 bits, uint64 for uint64, the sum's for floats.
+ElementType transform_accumulator(ElementType element, const DeviceInfo& device);
+
 // Bytes of the plug-in's state for this accumulator.
 std::size_t state_size(KernelOp op, ElementType accumulator);
 // Whether level 3 can finish atomically: integer add (32-bit, or 64-bit with

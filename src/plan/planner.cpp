@@ -170,10 +170,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (async) check_async(overrides);
     require_support(element, device);
     LaunchParams params = overrides;
-    // transform_reduce accumulates in the sum's accumulator whatever its combine, as if the
-    // caller had named it (so the correctly rounded state is the accumulator's too).
-    if (request.transform && !params.accumulator)
-        params.accumulator = default_accumulator(Operation::sum, element, device);
+    // transform_reduce evaluates and accumulates in its own accumulator whatever its combine,
+    // as if the caller had named it (so the correctly rounded state is the accumulator's too).
+    if (request.transform && !params.accumulator) params.accumulator = transform_accumulator(element, device);
     // FloatMode::atomic finishes atomically on the host's result word; asynchronously it runs
     // as deterministic.
     if (async && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;

@@ -47,4 +47,12 @@ std::string transform_source(std::string_view expression) {
     }
 }
 
+std::string transform_kernel_text(std::string_view source) {
+    try {
+        return expr::print_typed(*expr::parse(expr::tokenize(source)));
+    } catch (const expr::SyntaxError& e) {
+        throw Error("internal: a transform source that does not parse again: " + std::string(e.what()));
+    }
+}
+
 }  // namespace clreduce

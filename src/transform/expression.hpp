@@ -16,4 +16,8 @@ constexpr std::size_t kMaxTransformLength = 4096;
 // ("transform expression 'x = 0': unexpected '=' at column 3").
 std::string transform_source(std::string_view expression);
 
+// What the kernel compiles of a transform_source() text: the same tree with its integer
+// literals cast to the accumulator, x's type (printer.hpp's print_typed).
+std::string transform_kernel_text(std::string_view source);
+
 }  // namespace clreduce

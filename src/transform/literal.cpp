@@ -99,4 +99,11 @@ std::string literal_fault(std::string_view text) {
     return decimal(c);
 }
 
+bool is_integer_literal(std::string_view text) {
+    const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    if (text.find('.') != std::string_view::npos) return false;
+    return hex ? text.find_first_of("pP") == std::string_view::npos
+               : text.find_first_of("eEfFhH") == std::string_view::npos;
+}
+
 }  // namespace clreduce::expr

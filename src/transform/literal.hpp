@@ -10,4 +10,7 @@ namespace clreduce::expr {
 // required) with an optional f/F or h/H suffix. Returns why it is not, or "" when it is.
 std::string literal_fault(std::string_view text);
 
+// Whether a valid literal is an integer one (no '.', no exponent, no float suffix).
+bool is_integer_literal(std::string_view text);
+
 }  // namespace clreduce::expr

@@ -1,13 +1,20 @@
 #include "printer.hpp"
 
+#include "literal.hpp"
+
 namespace clreduce::expr {
 
-std::string print(const Node& node) {
+namespace {
+
+std::string print_node(const Node& node, bool typed) {
+    const auto print = [typed](const Node& operand) { return print_node(operand, typed); };
     const auto& o = node.operands;
     const std::string text(node.text);
     switch (node.kind) {
-        case Node::Kind::variable:
-        case Node::Kind::number: return text;
+        case Node::Kind::variable: return text;
+        case Node::Kind::number:
+            if (!typed) return text;
+            return is_integer_literal(text) ? "((CLREDUCE_ACC)" + text + ")" : "CLREDUCE_WEAK_FLOAT(" + text + ")";
         case Node::Kind::unary: return "(" + text + print(*o[0]) + ")";
         case Node::Kind::binary: return "(" + print(*o[0]) + " " + text + " " + print(*o[1]) + ")";
         case Node::Kind::ternary: return "(" + print(*o[0]) + " ? " + print(*o[1]) + " : " + print(*o[2]) + ")";
@@ -20,5 +27,10 @@ std::string print(const Node& node) {
     }
     return {};
 }
+
+}  // namespace
+
+std::string print(const Node& node) { return print_node(node, false); }
+std::string print_typed(const Node& node) { return print_node(node, true); }
 
 }  // namespace clreduce::expr

@@ -70,7 +70,7 @@ TEMPLATE_TEST_CASE("integer sums, means and norms are exact or refused, never wr
                 INFO("level 3 " << to_string(level3));
                 check_integer<sum_type_t<T>>(sum, [&] { return r.sum(data.data(), n, p); });
                 check_integer<sum_type_t<T>>(sum, [&] { return r.sum<T>(buffer, 3, n, p); });
-                check_integer<sum_type_t<T>>(sum, [&] { return r.transform_reduce(data, "x", Combine::sum, p); });
+                check_integer<transform_type_t<T>>(sum, [&] { return r.transform_reduce(data, "x", Combine::sum, p); });
                 check_integer<std::uint64_t>(squares, [&] { return r.sum_of_squares(data, p); });
                 CHECK(testing::is_correctly_rounded(r.mean(data, p), sum, n));
                 CHECK(testing::is_correctly_rounded(r.mean<T>(buffer, 3, n, p), sum, n));

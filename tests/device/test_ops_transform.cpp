@@ -37,8 +37,9 @@ TEST_CASE("transform_reduce matches the same expression on the CPU for every com
     // "(x - 3.5f) * (x - 3.5f)" over floats, against a long double reference and its bound.
     const auto floats = op_values<float>(n, seed_for(32));
     long double squares = 0, magnitude = 0;
+    const bool in_double = r.device_info().has_fp64;  // x and the literals take the accumulator's type
     for (float x : floats) {
-        const float d = (x - 3.5f) * (x - 3.5f);  // the expression rounds in float, as on the device
+        const double d = in_double ? (double(x) - 3.5) * (double(x) - 3.5) : double((x - 3.5f) * (x - 3.5f));
         squares += d;
         magnitude += std::fabs(d);
     }
@@ -89,6 +90,33 @@ TEST_CASE("transform expressions print one canonical text: spellings of one tree
     CHECK(r.counters().programs_built == warm.programs_built);
 }
 
+TEST_CASE("expressions are typed like the reduction: x and its literals in the accumulator", "[ops][transform]") {
+    Reducer& r = reducer();
+    // "x*x" of int32 is evaluated in int64: equal to sum_of_squares, not wrapped in 32 bits.
+    const std::vector<std::int32_t> big{100000, 3};
+    CHECK(r.transform_reduce(big, "x*x", Combine::sum) == 10000000009);
+    CHECK(r.transform_reduce(big, "x*x", Combine::sum) == std::int64_t(r.sum_of_squares(big)));
+    // Unsigned data minus a larger constant is negative (int64), not a huge unsigned value.
+    const std::vector<std::uint8_t> bytes{200, 100};
+    CHECK(r.transform_reduce(bytes, "x - 150", Combine::min) == -50);
+    CHECK(r.transform_reduce(bytes, "x - 150", Combine::max) == 50);
+    CHECK(r.transform_reduce(bytes, "x - 150", Combine::sum) == 0);
+    CHECK(r.plan_transform(ElementType::uint8, Combine::min, 2).accumulator == ElementType::int64);
+    // uint64 data stays unsigned: its values do not fit int64.
+    CHECK(r.plan_transform(ElementType::uint64, Combine::sum, 2).accumulator == ElementType::uint64);
+    // A named accumulator is x's type too: an int32 one wraps x*x modulo 2^32 (asked for).
+    LaunchParams narrow;
+    narrow.accumulator = ElementType::int32;
+    narrow.overflow = IntegerOverflow::wrap;
+    CHECK(r.transform_reduce(big, "x*x", Combine::sum, narrow) == std::int64_t(std::int32_t(1410065408) + 9));
+    // Literals are weak: an integer literal in a built-in takes x's type, a float literal too
+    // where that type is floating.
+    CHECK(r.transform_reduce(big, "clamp(x, -100, 100)", Combine::sum) == 103);
+    const std::vector<float> halves{0.5f, 1.5f};
+    if (r.device_info().has_fp64) CHECK(r.transform_reduce(halves, "fma(x, 2.0f, 1)", Combine::sum) == 6.0);
+    CHECK(r.transform_reduce(big, "x * 0.5f", Combine::sum) == 50001);  // (long)50000.0f + (long)1.5f
+}
+
 TEST_CASE("casts, literals and built-ins of the transform language compile and match the CPU", "[ops][transform]") {
     print_seed();
     Reducer& r = reducer();
@@ -108,13 +136,13 @@ TEST_CASE("casts, literals and built-ins of the transform language compile and m
     CHECK(r.transform_reduce(ints, "x % 7 == 0 ? -1 : !x + ~x & 010", Combine::sum) ==
           sum_of([](std::int32_t x) { return x % 7 == 0 ? -1 : ((x == 0) + ~x) & 8; }));
     const std::int64_t highest = *std::max_element(ints.begin(), ints.end());
-    CHECK(r.transform_reduce(ints, "select(0u, abs_diff(x, 5), x > 5)", Combine::max) ==
+    CHECK(r.transform_reduce(ints, "select(0, (long)abs_diff(x, 5), (long)(x > 5))", Combine::max) ==
           std::max<std::int64_t>(0, highest - 5));
     // Floats: a hexadecimal float literal, fma and a cast to int; exact in the accumulator.
     std::vector<float> floats(n);
     for (std::size_t i = 0; i < n; ++i) floats[i] = float(ints[i] % 1000) * 0.25f;
     long double expected = 0;
-    for (float x : floats) expected += (int)std::fma(x, 2.0f, 0x1p-2f);
+    for (float x : floats) expected += (int)std::fma(double(x), 2.0, 0x1p-2);
     CHECK(r.transform_reduce(floats, "(int)fma(x, 2.0f, 0x1p-2f)", Combine::sum) == double(expected));
 }
 
