@@ -1,5 +1,7 @@
 #include "exec/execution_slot.hpp"
 
+#include "exec/kernel_resources.hpp"
+
 #include <algorithm>
 
 #include <clreduce/error.hpp>
@@ -50,6 +52,7 @@ cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
     cl_int err = CL_SUCCESS;
     cl::Kernel kernel(program, "clreduce_reduce", &err);
     check(err, "clCreateKernel");
+    check_kernel_resources(kernel, queue_.getInfo<CL_QUEUE_DEVICE>(), spec.work_group_size);
     counters_.kernels_created.fetch_add(1, std::memory_order_relaxed);
     return kernels_.emplace(spec, std::move(kernel)).first->second;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "device/described_device.hpp"  // src/
+#include "exec/kernel_resources.hpp"    // src/
 #include "plan/planner.hpp"             // src/
 #include "source_dir.hpp"
 #include "test_support.hpp"
@@ -113,6 +114,21 @@ std::vector<Refusal> refusals(Reducer& r) {
                      p.work_group_size = 1024;  // 1024 correctly rounded double states: 544 KiB of 48
                      p.float_mode = FloatMode::correctly_rounded;
                  }))},
+        {"InvalidArgument",
+         "a work-group size the built kernel cannot run: above its `CL_KERNEL_WORK_GROUP_SIZE`, its "
+         "`CL_KERNEL_LOCAL_MEM_SIZE` above the device's local memory, or on a CPU device its "
+         "`CL_KERNEL_PRIVATE_MEM_SIZE` × the work-group size above 2 MiB (one worker thread's stack holds them)",
+         [&r] {
+        // Checked on every kernel the library creates, once; here on a kernel of its own.
+        const cl::Device device = r.queue().getInfo<CL_QUEUE_DEVICE>();
+        cl::Program program(r.context(), "kernel void k(global int* a) { a[get_global_id(0)] = 1; }");
+        check(program.build(std::vector<cl::Device>{device}), "clBuildProgram");
+        const cl::Kernel kernel(program, "k");
+        std::size_t most = 0;
+        check(kernel.getWorkGroupInfo(device, CL_KERNEL_WORK_GROUP_SIZE, &most), "clGetKernelWorkGroupInfo");
+        check_kernel_resources(kernel, device, static_cast<std::uint32_t>(most));  // fits: no throw
+        check_kernel_resources(kernel, device, static_cast<std::uint32_t>(most) * 2);
+         }},
         {"InvalidArgument", "a vector width other than 1, 2, 4, 8 and 16",
          sum_with(with([](LaunchParams& p) { p.vector_width = 3; }))},
         {"InvalidArgument", "a plan needing more than 2^31 − 1 work-groups",
