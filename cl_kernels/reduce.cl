@@ -61,7 +61,7 @@
 #endif
 
 // Lane by lane, for operations without a vector path: lane k of vector i is element
-// head + i * VEC + k.
+// i * VEC + k of the range.
 #define CLREDUCE_L1(s, v, b) s = CLREDUCE_TAKE(s, v, b);
 #define CLREDUCE_L2(s, v, b) s = CLREDUCE_TAKE(s, (v).s0, b); s = CLREDUCE_TAKE(s, (v).s1, (b) + 1);
 #define CLREDUCE_L4(s, v, b) CLREDUCE_L2(s, (v).lo, b) CLREDUCE_L2(s, (v).hi, (b) + 2)
@@ -164,24 +164,15 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 #endif
 
 // Level 1: this work-item's state over its CLREDUCE_TIMES vectors of `in` (already moved to
-// the range's start), and, in group 0, the scalar head and tail around the vectors.
+// the range's start), and, in group 0, the scalar tail after the last whole vector. Vector i
+// always holds elements [i * VEC, (i + 1) * VEC) of the range, wherever the range starts:
+// which work-item and lane adds which element, and so every float result's bits, depend on
+// the values and the plan only, not on the range's alignment (an element offset, the pointer
+// form's scratch copy). An aligned range (the host's buffers are aligned to the device's base
+// alignment, so offset % VEC == 0) is read with vector loads, any other with vloadN; the
+// choice is uniform across the launch, made once before the loops.
 __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global const CLREDUCE_IN_T* in, ulong count,
                                                                      ulong group, uint lid CLREDUCE_IMAGE_PARAMS) {
-#if CLREDUCE_PITCHED
-#define CLREDUCE_LOAD(j) in[((j) / cols) * pitch + ((j) % cols) * channels + channel]
-    const ulong head = 0;
-    const ulong vectors = count;
-#else
-    // Vector loads need an address aligned to the vector: the `head` elements before the
-    // first aligned one and the tail after the last whole vector are read as scalars.
-    const ulong misalign = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC;
-    const ulong head = min(count, (ulong)((CLREDUCE_VEC - misalign) % CLREDUCE_VEC));
-    const ulong vectors = (count - head) / CLREDUCE_VEC;
-    __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)(in + head);
-#define CLREDUCE_LOAD(i) body[i]
-#endif
-    const ulong tail_start = head + vectors * CLREDUCE_VEC;
-
 #if CLREDUCE_STRIDE_LOCAL
     const ulong first = group * (ulong)(CLREDUCE_WG * CLREDUCE_TIMES) + lid;
     const ulong step = CLREDUCE_WG;
@@ -189,43 +180,62 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     const ulong first = group * (ulong)CLREDUCE_WG + lid;
     const ulong step = get_global_size(0);
 #endif
+#if CLREDUCE_PITCHED
+#define CLREDUCE_ALIGNED_LOAD(i) in[((i) / cols) * pitch + ((i) % cols) * channels + channel]
+#define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_ALIGNED_LOAD(i)
+    const ulong vectors = count;
+    const bool aligned = true;
+#else
+    const ulong vectors = count / CLREDUCE_VEC;
+    const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
+    __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
+#define CLREDUCE_ALIGNED_LOAD(i) body[i]
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_UNALIGNED_LOAD(i) in[i]
+#else
+#define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in)
+#endif
+#endif
+    const ulong tail_start = vectors * CLREDUCE_VEC;
     const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
+
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_vstate vs = clreduce_vinit();
-    if (whole) {
-        ulong i = first;
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) vs = clreduce_vaccumulate(vs, CLREDUCE_LOAD(i));
-    } else {
-        ulong i = first;
-        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step)
-            vs = clreduce_vaccumulate(vs, CLREDUCE_LOAD(i));
-    }
-    clreduce_state acc = clreduce_vfinish(vs);
+#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i));
 #else
     clreduce_state acc = clreduce_init();
-    if (whole) {
-        ulong i = first;
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) {
-            const CLREDUCE_IN_VEC v = CLREDUCE_LOAD(i);
-            CLREDUCE_LANES(acc, v, head + i * CLREDUCE_VEC)
-        }
-    } else {
-        ulong i = first;
-        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) {
-            const CLREDUCE_IN_VEC v = CLREDUCE_LOAD(i);
-            CLREDUCE_LANES(acc, v, head + i * CLREDUCE_VEC)
-        }
+#define CLREDUCE_TAKE_VECTOR(i, LOAD)               \
+    {                                               \
+        const CLREDUCE_IN_VEC v = LOAD(i);          \
+        CLREDUCE_LANES(acc, v, (i) * CLREDUCE_VEC)  \
     }
 #endif
-#undef CLREDUCE_LOAD
-    if (group == 0) {
-        // The head before the vectors and the tail after them; for index-aware operations the
-        // head is combined first so that states keep their index order.
-        clreduce_state ends = clreduce_init();
-        for (ulong j = lid; j < head; j += CLREDUCE_WG) ends = CLREDUCE_TAKE(ends, in[j], j);
-        acc = clreduce_combine(ends, acc);
-        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
+    // The same loops for either load: all CLREDUCE_TIMES vectors where they are there (the
+    // common case, no bound check), else those below `vectors`.
+#define CLREDUCE_LEVEL1_LOOPS(LOAD)                                                                      \
+    if (whole) {                                                                                         \
+        ulong i = first;                                                                                 \
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) CLREDUCE_TAKE_VECTOR(i, LOAD)                \
+    } else {                                                                                             \
+        ulong i = first;                                                                                 \
+        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) CLREDUCE_TAKE_VECTOR(i, LOAD) \
     }
+    if (aligned) {
+        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD)
+    } else {
+        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD)
+    }
+#undef CLREDUCE_LEVEL1_LOOPS
+#undef CLREDUCE_TAKE_VECTOR
+#undef CLREDUCE_ALIGNED_LOAD
+#undef CLREDUCE_UNALIGNED_LOAD
+#ifdef CLREDUCE_VECTOR_PATH
+    clreduce_state acc = clreduce_vfinish(vs);
+#endif
+    // The tail after the whole vectors, in group 0, after this work-item's vectors (higher
+    // indices), so that states keep their index order.
+    if (group == 0)
+        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
     return acc;
 }
 

@@ -83,7 +83,8 @@ enum class CallForm { sync, async, image };
 //   everywhere: the same bits on every device and plan: integer data and accumulators (exact,
 //               or modulo 2^bits as C++ defines) and FloatMode::correctly_rounded sums.
 //   same_plan:  the same bits run after run on this device with this plan (launch shape and
-//               level 3) and the same data at the same alignment: the other float
+//               level 3) for the same values, wherever they start in their buffer (element
+//               offset, alignment) and whichever entry form (buffer, pointer, range): the other float
 //               reductions (FloatMode::deterministic and compensated, products, transforms,
 //               and min/max, whose values agree everywhere but whose zero may be -0.0 or +0.0).
 //               A different tuning file can change the plan, and with it the last bits.

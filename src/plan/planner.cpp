@@ -40,8 +40,8 @@ std::uint32_t default_work_group_size(const DeviceInfo& device, std::size_t stat
         std::min({wanted, std::uint64_t(std::max<std::size_t>(device.max_work_group_size, 1)), fits}));
 }
 
-ElementType resolve_accumulator(Operation op, ElementType element, const DeviceInfo& device,
-                                const LaunchParams& params) {
+ElementType resolve_accumulator(Operation op, ElementType element, const DeviceInfo& device, const LaunchParams& params,
+                                bool transform) {
     const OperationFamily family = operation_family(op);
     if (!params.accumulator || family == OperationFamily::extremum) return accumulator_for(op, element, device);
     const ElementType chosen = *params.accumulator;
@@ -51,6 +51,11 @@ ElementType resolve_accumulator(Operation op, ElementType element, const DeviceI
     if (!allowed)
         throw InvalidArgument("accumulator must be int32, uint32, int64, uint64, float32 or float64, got " +
                               std::string(type_name(chosen)));
+    // (A transform's expression computes the values: "(int)x" may well sum in an integer.)
+    if (is_floating(element) && !is_floating(chosen) && !transform)
+        throw InvalidArgument("a " + std::string(type_name(chosen)) + " accumulator for " +
+                              std::string(type_name(element)) +
+                              " data would cut every value to an integer; name float32 or float64");
     if (op == Operation::count_nonzero && is_floating(chosen))
         throw InvalidArgument("count_nonzero counts in an integer accumulator, got " + std::string(type_name(chosen)));
     require_support(chosen, device);
@@ -183,7 +188,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     plan.element = element;
     plan.form = request.form;
     plan.transform = request.transform;
-    plan.accumulator = resolve_accumulator(request.transform ? Operation::sum : op, element, device, params);
+    plan.accumulator =
+        resolve_accumulator(request.transform ? Operation::sum : op, element, device, params, request.transform);
     plan.float_mode = resolve_float_mode(plan.accumulator, params);
     // Refused wherever it is not offered (the error table says so), also where the data would
     // make it moot (integers, extremes).

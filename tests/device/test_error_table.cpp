@@ -147,6 +147,9 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument", "a floating-point accumulator for `count_nonzero`",
          [&r] { r.count_nonzero(ints, with([](LaunchParams& p) { p.accumulator = ElementType::float32; })); }},
         {"InvalidArgument",
+         "an integer accumulator for floating-point data (but for a transform, whose expression computes the values)",
+         [&r] { r.sum(floats, with([](LaunchParams& p) { p.accumulator = ElementType::int64; })); }},
+        {"InvalidArgument",
          "an integer accumulator that cannot hold every term (unsigned for signed data, narrower than the data) "
          "under `IntegerOverflow::check`, and always for `mean`, `norm_l1` and `norm_l2`",
          sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::uint64; }))},
