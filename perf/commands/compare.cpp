@@ -29,6 +29,7 @@ namespace {
 const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
     static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
         {"clreduce", make_clreduce_competitor},
+        {"clreduce+1", make_clreduce_offset_competitor},
         {"clreduce-wrap", make_clreduce_wrap_competitor},
         {"naive", make_naive_competitor},
         {"cv::Mat", make_opencv_mat_competitor},

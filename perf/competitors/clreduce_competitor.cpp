@@ -1,4 +1,6 @@
-// clreduce itself, with its default parameters (the device's tuned plan where one exists), and
+// clreduce itself, with its default parameters (the device's tuned plan where one exists); once
+// more on the same values one element into a buffer (misaligned: what level 1's vloadN path
+// costs); and
 // for integer types once more with IntegerOverflow::wrap (the modular sum the exact one is
 // measured against: what the overflow check costs, in the same run). The
 // wall time through a reducer on a plain queue, called as a user calls it (no CallInfo), the
@@ -16,8 +18,8 @@ namespace {
 
 class ClreduceSum : public Competitor {
 public:
-    ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params)
-        : setup_(setup), name_(std::move(name)), params_(params) {}
+    ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params, std::uint64_t offset = 0)
+        : setup_(setup), name_(std::move(name)), params_(params), offset_(offset) {}
     std::string name() const override { return name_; }
     std::string unavailable() const override {
         if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
@@ -30,6 +32,7 @@ public:
     }
     std::string detail() const override {
         return std::string(params_.overflow ? "LaunchParams::overflow = wrap" : "default LaunchParams") +
+               (offset_ != 0 ? ", the same data at element offset " + std::to_string(offset_) + " of a copy" : "") +
                " (the plan is printed per n); wall: plain queue, no CallInfo; device: profiling queue, CallInfo "
                "events";
     }
@@ -38,20 +41,32 @@ public:
             using T = decltype(tag);
             const Reducer& plain = *setup_.reducer;
             const Reducer& profiling = *setup_.profiling;
+            // At an offset: a copy of the data that far into a buffer of its own (made before timing).
+            const cl::Buffer* buffer = w.buffer;
+            cl::Buffer shifted;
+            if (offset_ != 0) {
+                cl_int err = CL_SUCCESS;
+                shifted = cl::Buffer(plain.context(), CL_MEM_READ_ONLY, (w.n + offset_) * sizeof(T), nullptr, &err);
+                check(err, "clCreateBuffer");
+                check(plain.queue().enqueueCopyBuffer(*w.buffer, shifted, 0, offset_ * sizeof(T), w.n * sizeof(T)),
+                      "clEnqueueCopyBuffer");
+                check(plain.queue().finish(), "clFinish");
+                buffer = &shifted;
+            }
             const LaunchPlan plan = plain.plan(w.type, Operation::sum, w.n, params_);
             if (const LaunchPlan other = profiling.plan(w.type, Operation::sum, w.n, params_);
                 other.describe() != plan.describe())
                 throw Error(fmt::format("the plain and the profiling reducer plan differently: {} / {}",
                                         plan.describe(), other.describe()));
             Measurement m = time_calls(setup_.repeats, [&] {
-                return static_cast<long double>(plain.sum<T>(*w.buffer, 0, w.n, params_));
+                return static_cast<long double>(plain.sum<T>(*buffer, offset_, w.n, params_));
             });
             CallInfo info;
             time_device(
                 setup_.repeats,
                 [&] {
                 info = CallInfo{};
-                const auto sum = profiling.sum<T>(*w.buffer, 0, w.n, params_, &info);
+                const auto sum = profiling.sum<T>(*buffer, offset_, w.n, params_, &info);
                 return DeviceCall{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
                 },
                 m);
@@ -67,12 +82,17 @@ private:
     const CompareSetup& setup_;
     std::string name_;
     LaunchParams params_;
+    std::uint64_t offset_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup) {
     return std::make_unique<ClreduceSum>(setup, "clreduce", LaunchParams{});
+}
+
+std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup) {
+    return std::make_unique<ClreduceSum>(setup, "clreduce+1", LaunchParams{}, 1);
 }
 
 std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup) {
