@@ -16,7 +16,8 @@ void check_kernel_resources(const cl::Kernel& kernel, const cl::Device& device, 
     check(device.getInfo(CL_DEVICE_LOCAL_MEM_SIZE, &device_local), "clGetDeviceInfo");
     check(device.getInfo(CL_DEVICE_TYPE, &type), "clGetDeviceInfo");
     const std::string shape = "work_group_size " + std::to_string(work_group_size);
-    if (work_group_size > max_group)
+    const bool cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    if (cpu && work_group_size > max_group)
         throw InvalidArgument(shape + " is more than this kernel can run (CL_KERNEL_WORK_GROUP_SIZE " +
                               std::to_string(max_group) + ": its state takes registers or private memory); use " +
                               std::to_string(max_group) + " or less");
@@ -24,7 +25,7 @@ void check_kernel_resources(const cl::Kernel& kernel, const cl::Device& device, 
         throw InvalidArgument(shape + " needs " + std::to_string(local) +
                               " bytes of local memory (CL_KERNEL_LOCAL_MEM_SIZE), more than the device's " +
                               std::to_string(device_local));
-    if ((type & CL_DEVICE_TYPE_CPU) != 0 && private_bytes * work_group_size > kCpuPrivateBytesPerGroup)
+    if (cpu && private_bytes * work_group_size > kCpuPrivateBytesPerGroup)
         throw InvalidArgument(
             shape + " needs " + std::to_string(private_bytes) + " x " + std::to_string(work_group_size) +
             " bytes of private memory (CL_KERNEL_PRIVATE_MEM_SIZE x work-items), more than the " +

@@ -24,6 +24,7 @@ struct Refusal {
     std::string exception;  // as the table writes it: InvalidArgument, Unsupported, Overflow
     std::string condition;  // the row's "when" text, exactly
     std::function<void()> call;
+    bool reachable = true;  // false: this device cannot meet the condition (reported, not passed)
 };
 
 // The table's (exception, condition) rows for the three exceptions walked here.
@@ -115,9 +116,9 @@ std::vector<Refusal> refusals(Reducer& r) {
                      p.float_mode = FloatMode::correctly_rounded;
                  }))},
         {"InvalidArgument",
-         "a work-group size the built kernel cannot run: above its `CL_KERNEL_WORK_GROUP_SIZE`, its "
-         "`CL_KERNEL_LOCAL_MEM_SIZE` above the device's local memory, or on a CPU device its "
-         "`CL_KERNEL_PRIVATE_MEM_SIZE` × the work-group size above 2 MiB (one worker thread's stack holds them)",
+         "a work-group size the built kernel cannot run: its `CL_KERNEL_LOCAL_MEM_SIZE` above the device's local "
+         "memory, or on a CPU device above its `CL_KERNEL_WORK_GROUP_SIZE` or with `CL_KERNEL_PRIVATE_MEM_SIZE` × "
+         "the work-group size above 2 MiB (one worker thread's stack holds them)",
          [&r] {
         // Checked on every kernel the library creates, once; here on a kernel of its own.
         const cl::Device device = r.queue().getInfo<CL_QUEUE_DEVICE>();
@@ -128,7 +129,8 @@ std::vector<Refusal> refusals(Reducer& r) {
         check(kernel.getWorkGroupInfo(device, CL_KERNEL_WORK_GROUP_SIZE, &most), "clGetKernelWorkGroupInfo");
         check_kernel_resources(kernel, device, static_cast<std::uint32_t>(most));  // fits: no throw
         check_kernel_resources(kernel, device, static_cast<std::uint32_t>(most) * 2);
-         }},
+         },
+         r.device_info().type == CL_DEVICE_TYPE_CPU},
         {"InvalidArgument", "a vector width other than 1, 2, 4, 8 and 16",
          sum_with(with([](LaunchParams& p) { p.vector_width = 3; }))},
         {"InvalidArgument", "a plan needing more than 2^31 − 1 work-groups",
@@ -236,6 +238,11 @@ TEST_CASE("every row of the error table is a refusal the library makes, and ever
     for (const Refusal& refusal : refusals(r)) {
         INFO(refusal.exception << " | " << refusal.condition);
         CHECK(rows.count({refusal.exception, refusal.condition}) == 1);
+        walked.insert({refusal.exception, refusal.condition});
+        if (!refusal.reachable) {
+            WARN("not reachable on this device, not checked here: " << refusal.condition);
+            continue;
+        }
         std::string what;
         const bool thrown = throws(refusal.exception, refusal.call, what);
         INFO(what);
