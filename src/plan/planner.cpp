@@ -32,10 +32,19 @@ constexpr std::uint32_t kMaxTimes = 1u << 20;
 // loads, and the smallest power-of-two `times` that keeps the launch at about 8 groups per
 // compute unit, the paper's advice for hiding latency, up to the vendor's cap. Large states (the correctly rounded
 // sum's limbs) shrink the group to fit local memory.
+// On a CPU device a work-group's private states live on one worker thread's stack. Measured on
+// PoCL 3.1: the correctly rounded double sum (544-byte states) runs with 512 work-items
+// (278 KiB of states) and crashes the process with 1024 (557 KiB); the budget sits between.
+constexpr std::uint64_t kCpuStateBytesPerGroup = 320 * 1024;
+
+std::uint64_t state_room(const DeviceInfo& device) {
+    const bool cpu = (device.type & CL_DEVICE_TYPE_CPU) != 0;
+    return cpu ? std::min<std::uint64_t>(device.local_mem_size, kCpuStateBytesPerGroup) : device.local_mem_size;
+}
+
 std::uint32_t default_work_group_size(const DeviceInfo& device, std::size_t state_bytes) {
     const std::uint64_t wanted = preferred_work_group_size(device);
-    const std::uint64_t fits =
-        std::max<std::uint64_t>(1, device.local_mem_size / std::max<std::size_t>(state_bytes, 1));
+    const std::uint64_t fits = std::max<std::uint64_t>(1, state_room(device) / std::max<std::size_t>(state_bytes, 1));
     return floor_power_of_two(
         std::min({wanted, std::uint64_t(std::max<std::size_t>(device.max_work_group_size, 1)), fits}));
 }
@@ -238,6 +247,12 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (std::uint64_t(plan.work_group_size) * state_bytes > device.local_mem_size)
         throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
                               " needs more local memory than the device has");
+    if (std::uint64_t(plan.work_group_size) * state_bytes > state_room(device))
+        throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) + " needs " +
+                              std::to_string(state_bytes) + " x " + std::to_string(plan.work_group_size) +
+                              " bytes of private states, more than the " + std::to_string(kCpuStateBytesPerGroup) +
+                              " a CPU device's worker thread holds; use " +
+                              std::to_string(floor_power_of_two(state_room(device) / state_bytes)) + " or less");
 
     const std::uint64_t vectors = n / plan.vector_width;
     plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times,

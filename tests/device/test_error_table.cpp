@@ -110,7 +110,9 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument", "`times` outside [1, 2^20]", sum_with(with([](LaunchParams& p) { p.times = 0; }))},
         {"InvalidArgument", "a work-group size that is not a power of two or is above the device's maximum",
          sum_with(with([](LaunchParams& p) { p.work_group_size = 48; }))},
-        {"InvalidArgument", "a work-group size whose states need more local memory than the device has",
+        {"InvalidArgument",
+         "a work-group size whose states need more local memory than the device has, or on a CPU device more than "
+         "320 KiB of states (one worker thread's stack holds them)",
          plan_on(gpu, ElementType::float64, 1000, with([](LaunchParams& p) {
                      p.work_group_size = 1024;  // 1024 correctly rounded double states: 544 KiB of 48
                      p.float_mode = FloatMode::correctly_rounded;

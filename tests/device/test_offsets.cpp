@@ -26,7 +26,9 @@ std::vector<T> wide_values(std::uint64_t n, std::uint64_t seed) {
     std::vector<T> v(n);
     for (auto& x : v) {
         const double m = std::ldexp(double(rng() >> 11), -53) - 0.5;
-        x = static_cast<T>(std::ldexp(m, int(rng() % 40) - 20));
+        // half: binades within its range (up to 2^9 here), the others wider.
+        const int spread = std::is_same_v<T, half> ? 16 : 40;
+        x = static_cast<T>(static_cast<float>(std::ldexp(m, int(rng() % spread) - spread / 2)));
     }
     return v;
 }
@@ -51,8 +53,18 @@ void check_offsets(Reducer& r, const std::vector<T>& data, const LaunchParams& p
 
 template <class T>
 void check_type(Reducer& r) {
-    if constexpr (std::is_same_v<T, double>)
-        if (!r.device_info().has_fp64) return;
+    if constexpr (std::is_same_v<T, double>) {
+        if (!r.device_info().has_fp64) {
+            WARN("no cl_khr_fp64 on this device: double not checked");
+            return;
+        }
+    }
+    if constexpr (std::is_same_v<T, half>) {
+        if (!r.device_info().has_fp16) {
+            WARN("no cl_khr_fp16 on this device: half not checked");
+            return;
+        }
+    }
     for (std::uint64_t n : {17ull, 40009ull}) {
         const std::uint64_t seed = seed_for(sizeof(T), n, 5);
         INFO("data seed " << seed);
@@ -95,6 +107,7 @@ void check_type(Reducer& r) {
 TEST_CASE("float results have the same bits at every element offset and through every entry form",
           "[determinism][offsets]") {
     Reducer& r = reducer();
+    check_type<half>(r);
     check_type<float>(r);
     check_type<double>(r);
 }
