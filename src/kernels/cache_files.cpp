@@ -1,5 +1,8 @@
 #include "kernels/cache_files.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -59,30 +62,37 @@ std::optional<std::string> read_file(const std::filesystem::path& path) {
     return bytes.str();
 }
 
-bool write_file_atomically(const std::filesystem::path& path, const std::string& bytes) {
+bool write_file_atomically(const std::filesystem::path& path, const std::string& bytes, std::string* why_not) {
     static std::atomic<unsigned> sequence{0};
+    const auto fail = [why_not](const std::string& why) {
+        if (why_not != nullptr) *why_not = why;
+        return false;
+    };
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
-    if (error) return false;
+    if (error) return fail("cannot create " + path.parent_path().string() + ": " + error.message());
     const std::filesystem::path temporary =
         path.parent_path() / (path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
                               std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "." +
                               std::to_string(sequence.fetch_add(1)));
     {
         std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        if (!file) return false;
+        if (!file) return fail("cannot write in " + path.parent_path().string() + ": " + std::strerror(errno));
         file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         file.flush();
         if (!file) {
+            const std::string why = std::strerror(errno);
             file.close();
             std::filesystem::remove(temporary, error);
-            return false;
+            return fail("cannot write " + std::to_string(bytes.size()) + " bytes in " + path.parent_path().string() +
+                        ": " + why);
         }
     }
     std::filesystem::rename(temporary, path, error);
     if (error) {
+        const std::string why = error.message();
         std::filesystem::remove(temporary, error);
-        return false;
+        return fail("cannot rename into " + path.string() + ": " + why);
     }
     return true;
 }

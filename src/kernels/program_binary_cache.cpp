@@ -108,9 +108,9 @@ std::optional<std::string> ProgramBinaryCache::load(const std::string& options, 
     return std::move(file->binary);
 }
 
-bool ProgramBinaryCache::save(const std::string& options, const std::string& binary) const {
+bool ProgramBinaryCache::save(const std::string& options, const std::string& binary, std::string* why_not) const {
     if (!folder_ || binary.empty()) return false;
-    return write_file_atomically(path(options), encode_program_file({key(options), binary}));
+    return write_file_atomically(path(options), encode_program_file({key(options), binary}), why_not);
 }
 
 }  // namespace clreduce

@@ -24,8 +24,9 @@ public:
     // The binary stored for these options, or nothing (no file, unreadable, not for this key);
     // then `why_not` says which.
     std::optional<std::string> load(const std::string& options, std::string* why_not = nullptr) const;
-    // False when the file system refused; the cache is then simply not used.
-    bool save(const std::string& options, const std::string& binary) const;
+    // False when the file system refused (`why_not` says what it said); the cache is then
+    // simply not used.
+    bool save(const std::string& options, const std::string& binary, std::string* why_not = nullptr) const;
 
 private:
     std::optional<std::filesystem::path> folder_;

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <mutex>
 #include <vector>
 
 #include <clreduce/error.hpp>
@@ -60,7 +61,18 @@ cl::Program ProgramCache::build(const std::string& source, const std::string& op
     cl::Program program = from_source(source, options);
     // A file that was there but unusable is replaced by the fresh build.
     const std::string binary = binary_of(program);
-    const bool saved = binaries_.save(key, binary);
+    std::string why_not_saved;
+    const bool saved = binaries_.save(key, binary, &why_not_saved);
+    // A folder that refuses writes (read-only, full, not a folder) never fails a reduction:
+    // one line says so, once per process, and programs are compiled again in each process.
+    if (!saved && !binary.empty()) {
+        static std::once_flag warned;
+        std::call_once(warned, [&] {
+            std::cerr << "clreduce: warning: the program cache cannot be written (" << why_not_saved
+                      << "); programs will be compiled in every process (CLREDUCE_CACHE_DIR chooses another "
+                         "folder, 'off' none)\n";
+        });
+    }
     if (show_build_log())
         std::cerr << "clreduce: " << (saved ? "saved" : "could not save") << " its binary (" << binary.size()
                   << " bytes) to " << binaries_.path(key).string() << "\n";

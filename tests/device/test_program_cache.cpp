@@ -114,6 +114,25 @@ TEST_CASE("a second process loads every program from disk and compiles none", "[
     CHECK(second.loaded == first.built);
 }
 
+TEST_CASE("a cache folder that refuses writes never fails a reduction, and says so once", "[program-cache]") {
+    // A regular file where the folder should be: nothing can be created under it (also for
+    // root, whom a read-only folder would not stop).
+    const test::FreshCacheFolder scratch;
+    fs::create_directories(scratch.path());
+    const fs::path not_a_folder = scratch.path() / "a-file";
+    write_all(not_a_folder, "not a folder");
+    const ChildCounts child = run_child(not_a_folder.string());
+    INFO("child:\n" << child.output);
+    REQUIRE(child.exit_code == 0);  // its sums are right (wrong_sums checks them)
+    CHECK(child.built >= 2);
+    CHECK(child.loaded == 0);
+    const std::string warning = "clreduce: warning: the program cache cannot be written";
+    const std::size_t first = child.output.find(warning);
+    CHECK(first != std::string::npos);
+    CHECK(child.output.find(warning, first + 1) == std::string::npos);  // once, for several programs
+    CHECK(child.output.find(not_a_folder.string()) != std::string::npos);
+}
+
 TEST_CASE("with the disk cache off every process compiles", "[program-cache]") {
     const ChildCounts first = run_child("off");
     INFO("first process:\n" << first.output);
