@@ -182,8 +182,8 @@ TEST_CASE("a moved-from Reducer throws InvalidArgument on every call, and works 
 TEST_CASE("the reported crash: a correctly rounded double sum in work-groups of 1024 returns or refuses cleanly",
           "[errors][resources]") {
     // 1024 work-items, each with the 544-byte correctly rounded double state: 557 KiB of states,
-    // which crashed PoCL's worker thread. Refused there (a CPU device holds 320 KiB of states),
-    // run where the device has room (GPUs: local memory decides).
+    // which crashed PoCL's worker thread. Refused there (a CPU device holds 320 KiB of states)
+    // and wherever local memory is smaller; run where the device has room.
     Reducer& r = test::reducer();
     if (!r.device_info().has_fp64) return;
     const std::vector<double> v(4096, 0.5);
@@ -194,8 +194,9 @@ TEST_CASE("the reported crash: a correctly rounded double sum in work-groups of 
         const double sum = r.sum(v, p);  // outside CHECK, which would catch the refusal itself
         CHECK(sum == 2048.0);
     } catch (const InvalidArgument& e) {
+        // Refused by a resource the message names: a CPU device's room for states, or a GPU's
+        // local memory (48 KiB holds 88 such states on an H100).
         CHECK(std::string(e.what()).find("work_group_size 1024") != std::string::npos);
-        CHECK(r.device_info().type == CL_DEVICE_TYPE_CPU);
     }
     // The default plan fits: the same sum without a work-group size runs everywhere.
     p.work_group_size.reset();
