@@ -20,6 +20,7 @@ struct DeviceInfo {
     std::uint64_t local_mem_size = 0;
     std::uint64_t global_mem_size = 0;
     std::uint64_t max_alloc_size = 0;
+    std::uint32_t base_address_alignment = 0;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes
     // Lanes that execute in lockstep: NVIDIA's warp, AMD's wavefront; 1 when unknown.
     std::uint32_t wavefront_width = 1;
     bool is_nvidia = false;

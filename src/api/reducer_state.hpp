@@ -129,8 +129,8 @@ struct Reducer::State {
         const DeliveryWay way = delivery_way(delivery.load(std::memory_order_relaxed), info);
         launch_reduction(queue, info, way, plan, first, input, offset, count, slot, chain, result_bits, pitch, device);
     }
-    const cl::Buffer& upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
-        return upload_host_data(queue, info, slot, chain, data, bytes);
+    HostInput upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
+        return host_data_buffer(context, queue, info, slot, chain, data, bytes);
     }
 
     template <class T>

@@ -49,6 +49,7 @@ DeviceInfo DeviceInfo::query(const cl::Device& device) {
     info.local_mem_size = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
     info.global_mem_size = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
     info.max_alloc_size = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    info.base_address_alignment = device_value<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
 
     const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
     info.has_fp64 = has_extension(extensions, "cl_khr_fp64");

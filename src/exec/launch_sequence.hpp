@@ -27,8 +27,16 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
                       ExecutionSlot& slot, Chain& chain, unsigned char* result_bits, const Pitch* pitch = nullptr,
                       const DeviceResult* device = nullptr);
 
-// Host data copied into the slot's staging buffer (enqueued without blocking; the chain orders it).
-const cl::Buffer& upload_host_data(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
-                                   const void* data, std::uint64_t bytes);
+// Host data as a buffer the kernels can read from `offset` bytes on, valid until the call's
+// commands finish.
+struct HostInput {
+    cl::Buffer buffer;
+    std::uint64_t offset = 0;  // bytes
+};
+// On a CPU device the memory itself (CL_MEM_USE_HOST_PTR: a buffer object per call, nothing
+// copied or allocated); elsewhere a copy in the slot's staging buffer (enqueued without
+// blocking; the chain orders it).
+HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes);
 
 }  // namespace clreduce
