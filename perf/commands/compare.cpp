@@ -30,10 +30,12 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
     static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
         {"clreduce", make_clreduce_competitor},
         {"clreduce+1", make_clreduce_offset_competitor},
+        {"clreduce-host", make_clreduce_host_data_competitor},
         {"clreduce-wrap", make_clreduce_wrap_competitor},
         {"naive", make_naive_competitor},
         {"cv::Mat", make_opencv_mat_competitor},
         {"cv::UMat", make_opencv_umat_competitor},
+        {"host read", make_host_read_competitor},
         {"CLBlast", make_clblast_competitor},
         {"CUB", make_cub_competitor}};
     return factories;

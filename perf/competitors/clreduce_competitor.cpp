@@ -1,6 +1,6 @@
 // clreduce itself, with its default parameters (the device's tuned plan where one exists); once
 // more on the same values one element into a buffer (misaligned: what level 1's vloadN path
-// costs); and
+// costs); once more from host memory (the pointer form); and
 // for integer types once more with IntegerOverflow::wrap (the modular sum the exact one is
 // measured against: what the overflow check costs, in the same run). The
 // wall time through a reducer on a plain queue, called as a user calls it (no CallInfo), the
@@ -18,8 +18,9 @@ namespace {
 
 class ClreduceSum : public Competitor {
 public:
-    ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params, std::uint64_t offset = 0)
-        : setup_(setup), name_(std::move(name)), params_(params), offset_(offset) {}
+    ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params, std::uint64_t offset = 0,
+                bool host_data = false)
+        : setup_(setup), name_(std::move(name)), params_(params), offset_(offset), host_data_(host_data) {}
     std::string name() const override { return name_; }
     std::string unavailable() const override {
         if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
@@ -31,6 +32,9 @@ public:
         return {};
     }
     std::string detail() const override {
+        if (host_data_)
+            return "default LaunchParams, the data from host memory (the pointer form: uploaded to a GPU, read in "
+                   "place by a CPU device, small data on the calling thread; the plan is printed per n)";
         return std::string(params_.overflow ? "LaunchParams::overflow = wrap" : "default LaunchParams") +
                (offset_ != 0 ? ", the same data at element offset " + std::to_string(offset_) + " of a copy" : "") +
                " (the plan is printed per n); wall: plain queue, no CallInfo; device: profiling queue, CallInfo "
@@ -53,6 +57,7 @@ public:
                 check(plain.queue().finish(), "clFinish");
                 buffer = &shifted;
             }
+            if (host_data_) return measure_host_data(static_cast<const T*>(w.host), w);
             const LaunchPlan plan = plain.plan(w.type, Operation::sum, w.n, params_);
             if (const LaunchPlan other = profiling.plan(w.type, Operation::sum, w.n, params_);
                 other.describe() != plan.describe())
@@ -79,10 +84,35 @@ public:
     }
 
 private:
+    // The pointer form: wall time through the plain reducer, device time (where kernels ran)
+    // through the profiling one.
+    template <class T>
+    Measurement measure_host_data(const T* data, const Workload& w) {
+        const Reducer& plain = *setup_.reducer;
+        const Reducer& profiling = *setup_.profiling;
+        const LaunchPlan plan = plain.plan(w.type, Operation::sum, w.n, params_, CallForm::host_data);
+        Measurement m =
+            time_calls(setup_.repeats, [&] { return static_cast<long double>(plain.sum(data, w.n, params_)); });
+        CallInfo info;
+        time_device(
+            setup_.repeats,
+            [&] {
+            info = CallInfo{};
+            const auto sum = profiling.sum(data, w.n, params_, &info);
+            return DeviceCall{static_cast<long double>(sum), device_microseconds(info.kernel_events)};
+            },
+            m);
+        if (plan.on_host) m.device_us.reset();  // nothing ran on the device
+        m.accumulator = plan.accumulator;
+        m.note = plan.describe() + "; " + plan.describe_sources();
+        return m;
+    }
+
     const CompareSetup& setup_;
     std::string name_;
     LaunchParams params_;
     std::uint64_t offset_ = 0;
+    bool host_data_ = false;
 };
 
 }  // namespace
@@ -93,6 +123,10 @@ std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup) 
 
 std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup) {
     return std::make_unique<ClreduceSum>(setup, "clreduce+1", LaunchParams{}, 1);
+}
+
+std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup) {
+    return std::make_unique<ClreduceSum>(setup, "clreduce-host", LaunchParams{}, 0, true);
 }
 
 std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup) {
