@@ -75,9 +75,11 @@ IntegerOverflow parse_integer_overflow(std::string_view name);  // "check" or "w
 
 // The forms of a call, planned each its own way: synchronous (the value read back to the
 // host), asynchronous (sum_async, min_async, max_async: the value written on the device, so
-// level 3 is a last-group finish or a second pass, never atomic), and image (pitched
-// multi-channel input, read one element at a time: vector_width 1).
-enum class CallForm { sync, async, image };
+// level 3 is a last-group finish or a second pass, never atomic), image (pitched
+// multi-channel input, read one element at a time: vector_width 1), and host_data
+// (synchronous, from host memory: pointer, range or vector; on a CPU device a small one may
+// run on the calling thread, LaunchPlan::on_host).
+enum class CallForm { sync, async, image, host_data };
 
 // What a plan promises about the result's bits.
 //   everywhere: the same bits on every device and plan: integer data and accumulators (exact,
@@ -121,6 +123,10 @@ struct LaunchParams {
     std::optional<ElementType> accumulator;
     // Integer results that do not fit (IntegerOverflow above); default check.
     std::optional<IntegerOverflow> overflow;
+    // CPU devices: host data of at most this many bytes is reduced on the calling thread in
+    // the plan's own order (LaunchPlan::on_host: the same bits as the device, without a
+    // launch); 0 never. Default: the measured crossover of device/vendor.hpp (GPUs: 0).
+    std::optional<std::uint64_t> host_path_bytes;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -142,6 +148,9 @@ struct LaunchPlan {
     // 128 or 192: an integer additive reduction kept exact in a state of that many bits (the
     // accumulator could overflow for this n); 0: the accumulator itself.
     std::uint32_t exact_integer_bits = 0;
+    // Host data on a CPU device below LaunchParams::host_path_bytes: the calling thread runs
+    // this plan's three levels in their order (the same bits as the kernels), no launch.
+    bool on_host = false;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "api/reducer_state.hpp"
+#include "exec/host_reduction.hpp"
 #include "exec/image_layout.hpp"
 #include "transform/expression.hpp"
 
@@ -30,14 +31,18 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     if (data == nullptr && count > 0) throw InvalidArgument("host pointer is null");
     if (count > std::numeric_limits<std::uint64_t>::max() / sizeof(T))
         throw InvalidArgument("count " + std::to_string(count) + " is too large");
-    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::sync, call);
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::host_data, call);
     if (count == 0) return out;
+    if (out.plan.on_host) {
+        reduce_on_host(out.plan, data, count, out.bits);
+        return out;
+    }
     const KernelSpec first = first_spec(job, out);
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);
-    const cl::Buffer& staging = upload(*slot, chain, data, count * sizeof(T));
+    const HostInput input = upload(*slot, chain, data, count * sizeof(T));
     try {
-        reduce(out.plan, first, staging, 0, count, *slot, chain, out.bits);
+        reduce(out.plan, first, input.buffer, input.offset / sizeof(T), count, *slot, chain, out.bits);
     } catch (...) {
         queue.finish();
         throw;
@@ -85,15 +90,17 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     if (count == 0) return out;
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);
-    const cl::Buffer* input = buffer;
-    if (buffer == nullptr) input = &upload(*slot, chain, data, span);
+    HostInput uploaded;
+    if (buffer == nullptr) uploaded = upload(*slot, chain, data, span);
+    const cl::Buffer* input = buffer != nullptr ? buffer : &uploaded.buffer;
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
     first.pitched = true;
     try {
         for (std::uint32_t c = 0; c < image.channels; ++c) {
             const Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
             out[c].count = count;
-            reduce(out[c].plan, first, *input, image.offset / sizeof(T), count, *slot, chain, out[c].bits, &pitch);
+            reduce(out[c].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
+                   out[c].bits, &pitch);
         }
     } catch (...) {
         queue.finish();

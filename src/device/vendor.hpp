@@ -13,6 +13,15 @@ std::uint32_t preferred_work_group_size(const DeviceInfo& device);
 // The largest default `times`: 64 on GPUs, 16 on CPU devices, where larger values were
 // measured slower (docs/performance.md, sweeps).
 std::uint32_t max_default_times(const DeviceInfo& device);
+// Bytes a work-item loads at once by default: 16 on GPUs (one 128-bit load per lane), 64 on
+// CPU devices (a cache line: PoCL 3.1 runs each work-item's loop on its own, so a narrower
+// load leaves the rest of the line to other work-items, fetched again later; measured on a
+// 2-core AVX-512 Xeon, int32 at 2^24: 2.2 ms with 16-byte loads, 1.35 ms with 64).
+std::uint32_t default_load_bytes(const DeviceInfo& device);
+// Host data up to this many bytes is reduced on the calling thread by default
+// (exec/host_reduction.hpp): on CPU devices, below the size where a launch and its result read
+// cost more than the reduction; 0 on GPUs.
+std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
 // Lanes of the warp shuffle that ends level 2 (NVIDIA's shfl.sync through inline PTX), or 1
 // where none is used: the whole first warp must be inside the work-group.
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device);

@@ -69,7 +69,8 @@ std::string LaunchPlan::describe() const {
            " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
            " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
-           (form == CallForm::sync ? "" : " form=" + std::string(to_string(form))) +
+           (form == CallForm::sync || form == CallForm::host_data ? "" : " form=" + std::string(to_string(form))) +
+           (on_host ? " on_host" : "") +
            (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
            (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
 }
@@ -96,6 +97,7 @@ std::string_view to_string(CallForm form) {
         case CallForm::sync: return "sync";
         case CallForm::async: return "async";
         case CallForm::image: return "image";
+        case CallForm::host_data: return "host_data";
     }
     return "?";
 }

@@ -294,9 +294,20 @@ TEST_CASE("times != power of two and the reducer's plan() agree with what sum us
     const std::vector<std::int32_t> data(10007, -3);
     CallInfo info;
     CHECK(r.sum(data, params, &info) == -30021);
-    const LaunchPlan planned = r.plan(ElementType::int32, data.size(), params);
+    // Host data: plan it as such (on a CPU device this small sum runs on the host, no launch).
+    const LaunchPlan planned = r.plan(ElementType::int32, Operation::sum, data.size(), params, CallForm::host_data);
     CHECK(info.plan.describe() == planned.describe());
-    CHECK(info.kernel_events.size() == (planned.inter_group == InterGroup::second_pass ? 2u : 1u));
+    CHECK(info.kernel_events.size() == (planned.on_host                                  ? 0u
+                                        : planned.inter_group == InterGroup::second_pass ? 2u
+                                                                                         : 1u));
+    // The same sum from a buffer launches the same shape.
+    const cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(std::int32_t),
+                            const_cast<std::int32_t*>(data.data()));
+    CallInfo launched;
+    CHECK(r.sum<std::int32_t>(buffer, 0, data.size(), params, &launched) == -30021);
+    CHECK(launched.plan.describe() == r.plan(ElementType::int32, data.size(), params).describe());
+    CHECK(launched.kernel_events.size() == (planned.inter_group == InterGroup::second_pass ? 2u : 1u));
+    CHECK(launch_shape(launched.plan).times == launch_shape(planned).times);
 }
 
 }  // namespace clreduce::test

@@ -390,7 +390,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
         CHECK(info.plan.times == (size >= n ? 3u : expected));
         CHECK(info.plan.sources.times == ParamSource::tuned);
         CHECK(info.plan.sources.work_group_size == ParamSource::tuned);
-        CHECK(info.plan.describe() == r.plan(ElementType::int32, size).describe());
+        CHECK(info.plan.describe() ==
+              r.plan(ElementType::int32, Operation::sum, size, {}, CallForm::host_data).describe());
     }
     // Other types and other families have no entry: defaults.
     CHECK(r.plan(ElementType::uint32, Operation::sum, n).sources.times ==

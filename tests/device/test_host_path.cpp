@@ -1,0 +1,174 @@
+// The host path of CPU devices (exec/host_reduction.hpp): small host data reduced on the
+// calling thread must give the bits the device gives for the same plan, over every launch
+// shape (times, work-group size, stride, vector width), odd sizes with tails, misaligned
+// starts, and data whose sum depends on the order of its additions; integers exactly. plan()
+// says where a call runs, and only the plans the host reproduces run there.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+template <class R>
+std::uint64_t bits_of(R value) {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &value, sizeof value);
+    return b;
+}
+
+// Both signs over 60 binades: a sum whose last bits change with the order of its additions.
+template <class T>
+std::vector<T> order_sensitive_values(std::uint64_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    for (auto& x : v) {
+        const double m = std::ldexp(double(rng() >> 11), -53) - 0.5;
+        x = static_cast<T>(std::ldexp(m, int(rng() % 60) - 30));
+    }
+    return v;
+}
+
+LaunchParams on_host(LaunchParams p) {
+    p.host_path_bytes = std::numeric_limits<std::uint64_t>::max();
+    return p;
+}
+LaunchParams on_device(LaunchParams p) {
+    p.host_path_bytes = 0;
+    return p;
+}
+
+// The host path's sum and mean against the device's: the same data at element offset `shift`
+// of a host array (misaligned for shift % vector width != 0) and of a buffer.
+template <class T>
+void check_same_bits(Reducer& r, const std::vector<T>& data, const LaunchParams& shape, std::uint64_t shift) {
+    const std::uint64_t n = data.size();
+    std::vector<T> host(shift + n);
+    std::copy(data.begin(), data.end(), host.begin() + shift);
+    const cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(T), host.data());
+    const LaunchPlan plan = r.plan(element_traits<T>::type, Operation::sum, n, on_host(shape), CallForm::host_data);
+    INFO("n " << n << " offset " << shift << " plan " << plan.describe());
+    REQUIRE(plan.on_host);
+    CallInfo info;
+    const double host_sum = r.sum(host.data() + shift, n, on_host(shape), &info);
+    CHECK(info.plan.on_host);
+    CHECK(info.kernel_events.empty());
+    CHECK(bits_of(host_sum) == bits_of(r.sum<T>(buffer, shift, n, shape)));
+    CHECK(bits_of(host_sum) == bits_of(r.sum(host.data() + shift, n, on_device(shape))));
+    CHECK(bits_of(r.mean(host.data() + shift, n, on_host(shape))) == bits_of(r.mean<T>(buffer, shift, n, shape)));
+}
+
+template <class T>
+void check_float_type(Reducer& r) {
+    if (std::is_same_v<T, double> && !r.device_info().has_fp64) {
+        WARN("no cl_khr_fp64 on this device: double not checked");
+        return;
+    }
+    const std::vector<std::uint64_t> sizes = {1, 2, 15, 16, 17, 63, 64, 65, 1000, 4095, 4097, 65536, 65537, 100003};
+    for (std::uint64_t n : sizes) {
+        const std::uint64_t seed = seed_for(sizeof(T), n, 41);
+        INFO("data seed " << seed);
+        const std::vector<T> data = order_sensitive_values<T>(n, seed);
+        check_same_bits(r, data, {}, 0);
+        check_same_bits(r, data, {}, 3);
+        for (std::uint32_t vec : {1u, 4u, 16u})
+            for (std::uint32_t wg : {1u, 64u})
+                for (Stride stride : {Stride::global, Stride::local}) {
+                    LaunchParams shape;
+                    shape.vector_width = vec;
+                    shape.work_group_size = wg;
+                    shape.stride = stride;
+                    shape.times = n % 3 == 0 ? 1 : 5;
+                    shape.inter_group = InterGroup::exact_atomic;
+                    INFO("vec " << vec << " wg " << wg << " stride " << to_string(stride));
+                    check_same_bits(r, data, shape, n % 7);
+                }
+    }
+    // Infinities and NaN: IEEE addition's answer on both.
+    std::vector<T> special = order_sensitive_values<T>(5000, seed_for(sizeof(T), 5000, 42));
+    special[17] = std::numeric_limits<T>::infinity();
+    check_same_bits(r, special, {}, 1);
+    special[4000] = -std::numeric_limits<T>::infinity();
+    CHECK(std::isnan(r.sum(special.data(), special.size(), on_host({}))));
+    CHECK(std::isnan(r.sum(special.data(), special.size(), on_device({}))));
+}
+
+template <class T>
+void check_integer_type(Reducer& r) {
+    std::mt19937_64 rng(seed_for(sizeof(T), 43));
+    for (std::uint64_t n : {1ull, 31ull, 4097ull, 100003ull}) {
+        std::vector<T> data(n);
+        for (auto& x : data) x = static_cast<T>(rng());
+        long double exact = 0;
+        for (T x : data) exact += x;
+        const auto host_sum = r.sum(data.data(), n, on_host({}));
+        CHECK(static_cast<long double>(host_sum) == exact);
+        CHECK(host_sum == r.sum(data.data(), n, on_device({})));
+        CHECK(r.plan(element_traits<T>::type, Operation::sum, n, on_host({}), CallForm::host_data).on_host);
+    }
+}
+
+TEST_CASE("the host path gives the device's bits for every launch shape, size and offset", "[host-path]") {
+    Reducer& r = reducer();
+    if (!(r.device_info().type & CL_DEVICE_TYPE_CPU)) {
+        // On a GPU the host path is off whatever LaunchParams say: nothing to compare.
+        CHECK_FALSE(r.plan(ElementType::float32, Operation::sum, 1000, on_host({}), CallForm::host_data).on_host);
+        WARN("not a CPU device: the host path is not used here, its bits are compared on CPU devices");
+        return;
+    }
+    check_float_type<float>(r);
+    check_float_type<double>(r);
+    check_integer_type<std::int8_t>(r);
+    check_integer_type<std::uint16_t>(r);
+    check_integer_type<std::int32_t>(r);
+    check_integer_type<std::uint32_t>(r);
+}
+
+TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan]") {
+    Reducer& r = reducer();
+    const bool cpu = (r.device_info().type & CL_DEVICE_TYPE_CPU) != 0;
+    const auto where = [&](ElementType type, Operation op, std::uint64_t n, LaunchParams p = {},
+                           CallForm form = CallForm::host_data) { return r.plan(type, op, n, p, form).on_host; };
+    // Default: below the device's crossover on CPU devices only.
+    CHECK(where(ElementType::float32, Operation::sum, 1000) == cpu);
+    CHECK(where(ElementType::int32, Operation::mean, 1000) == cpu);
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, std::uint64_t(1) << 24));
+    // Buffers and the other call forms never.
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, {}, CallForm::sync));
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, {}, CallForm::async));
+    // Turned off, and plans the host does not reproduce.
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, on_device({})));
+    LaunchParams compensated;
+    compensated.float_mode = FloatMode::compensated;
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, compensated));
+    LaunchParams narrow;
+    narrow.accumulator = ElementType::int32;
+    narrow.overflow = IntegerOverflow::wrap;
+    CHECK_FALSE(where(ElementType::int16, Operation::sum, 1000, narrow));
+    LaunchParams second_pass;
+    second_pass.inter_group = InterGroup::second_pass;
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, second_pass));
+    CHECK(where(ElementType::int32, Operation::sum, 1000, second_pass) == cpu);  // integers: any order
+    CHECK_FALSE(where(ElementType::float32, Operation::min, 1000));
+    CHECK_FALSE(where(ElementType::float32, Operation::norm_l2, 1000));
+    CHECK_FALSE(where(ElementType::int64, Operation::sum, 1000));
+    // The plan printed says so.
+    if (cpu)
+        CHECK(r.plan(ElementType::float32, Operation::sum, 1000, {}, CallForm::host_data).describe().find("on_host") !=
+              std::string::npos);
+    // A host-data call outside the host path launches its kernels.
+    CallInfo info;
+    const std::vector<float> data(5000, 0.5f);
+    CHECK(r.sum(data.data(), data.size(), on_device({}), &info) == 2500.0);
+    CHECK_FALSE(info.plan.on_host);
+    CHECK_FALSE(info.kernel_events.empty());
+}
+
+}  // namespace
+}  // namespace clreduce::test
