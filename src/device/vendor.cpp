@@ -11,7 +11,7 @@ std::uint32_t max_default_times(const DeviceInfo& device) { return device.is_gpu
 std::uint32_t default_load_bytes(const DeviceInfo& device) { return device.is_gpu() ? 16 : 64; }
 
 std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
-    return (device.type & CL_DEVICE_TYPE_CPU) != 0 ? std::uint64_t(1) << 20 : 0;
+    return (device.type & CL_DEVICE_TYPE_CPU) != 0 ? std::uint64_t(4) << 20 : 0;
 }
 
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {

@@ -109,18 +109,21 @@ std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std
 // Sizes a CPU device's host path serves by default (exec/host_reduction.hpp) default to the
 // shape the host runs fastest in the kernels' order, whatever form the data comes in (so a
 // buffer and host data give the same bits): a few work-items (each of its lanes is a host
-// register), local stride (each group's vectors side by side) and one group per compute unit.
-// Measured on PoCL 3.1 (2-core AVX-512 Xeon), float32 at 2^16 on the host: 6.6 us with 4
-// work-items, 7.3 with 64, 15 with the 16 groups of 64 the large sizes use.
+// register), local stride (each group's vectors side by side) and long work-items: one
+// `times` for all these sizes (one program; the loops stop at the range's end), 1024 vectors,
+// which gives 1 to 64 groups. Measured on PoCL 3.1 (2-core AVX-512 Xeon), float32 at 2^16 on
+// the host: 6.6 us so, 7.3 with 64 work-items, 15 with the 16 groups of 64 the large sizes use.
 constexpr std::uint32_t kCpuSmallWorkGroup = 4;
+constexpr std::uint32_t kCpuSmallTimes = 1024;
 bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
     return (device.type & CL_DEVICE_TYPE_CPU) != 0 && n <= host_path_crossover_bytes(device) / type_size(element);
 }
 
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
                             bool small_on_cpu) {
-    const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * (small_on_cpu ? 1 : 8);
-    const std::uint32_t max_times = small_on_cpu ? kMaxTimes : max_default_times(device);
+    if (small_on_cpu) return kCpuSmallTimes;
+    const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
+    const std::uint32_t max_times = max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
     return times;

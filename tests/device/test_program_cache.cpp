@@ -30,14 +30,17 @@ std::string wrong_sums(const Reducer& r) {
     const auto floats = testing::random_values<float>(70001, seed + 1);
     const auto float_ref = testing::float_reference(floats.data(), floats.size());
     std::ostringstream wrong;
+    // The kernels' programs: not a CPU device's host path, which builds none.
+    LaunchParams launched;
+    launched.host_path_bytes = 0;
     for (InterGroup strategy : test::strategies<std::int32_t>(r.device_info())) {
-        LaunchParams params;
+        LaunchParams params = launched;
         params.times = 4;
         params.inter_group = strategy;
         const auto got = r.sum(ints, params), expected = testing::exact_sum(ints.data(), ints.size());
         if (got != expected) wrong << "int32 sum " << got << ", expected " << expected << "; ";
     }
-    const double got = r.sum(floats);
+    const double got = r.sum(floats, launched);
     if (std::fabs(static_cast<long double>(got) - float_ref.sum) > float_ref.bound(floats.size(), ElementType::float64))
         wrong << "float sum " << got << " outside the bound of " << static_cast<double>(float_ref.sum) << "; ";
     if (!wrong.str().empty()) wrong << "data seed " << seed;

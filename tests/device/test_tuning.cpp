@@ -246,8 +246,9 @@ TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema 
             CHECK(plan.sources.times == untuned.sources.times);
             CHECK(plan.describe() == untuned.describe());
             CallInfo info;
-            check_sum_exact<std::int32_t>(r, n, {}, info);
-            CHECK(info.plan.describe() == plan.describe());
+            check_sum_exact<std::int32_t>(r, n, {}, info);  // host data: planned as such
+            CHECK(info.plan.describe() ==
+                  r.plan(ElementType::int32, Operation::sum, n, {}, CallForm::host_data).describe());
 
             // Storing into a damaged file replaces it with a valid one.
             TuningDatabase(file).store(d, {good});
@@ -490,8 +491,10 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
         CHECK(plan.inter_group == *e.params.inter_group);
         CHECK(plan.sources.times == ParamSource::tuned);
         CallInfo info;
-        check_sum_exact<std::uint32_t>(r, e.n, {}, info);
-        CHECK(info.plan.describe() == plan.describe());
+        check_sum_exact<std::uint32_t>(r, e.n, {}, info);  // host data: planned as such
+        CHECK(info.plan.describe() ==
+              r.plan(ElementType::uint32, Operation::sum, e.n, {}, CallForm::host_data).describe());
+        CHECK(launch_shape(info.plan).times == launch_shape(plan).times);
     }
     const TuningLoad stored = TuningDatabase(file).load(r.device_info());
     CHECK(stored.entries.size() == 2);

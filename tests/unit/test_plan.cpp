@@ -152,7 +152,8 @@ TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compu
     CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
 }
 
-TEST_CASE("CPU defaults: 64 work-items, times capped at 16", "[plan]") {
+TEST_CASE("CPU defaults: 64 work-items, 64-byte loads, times capped at 16; small sizes in the host path's shape",
+          "[plan]") {
     DeviceInfo cpu = fake_gpu();
     cpu.type = CL_DEVICE_TYPE_CPU;
     cpu.compute_units = 2;
@@ -160,10 +161,24 @@ TEST_CASE("CPU defaults: 64 work-items, times capped at 16", "[plan]") {
     cpu.wavefront_width = 1;
     const LaunchPlan p = make_plan(ElementType::uint32, 1ull << 24, cpu);
     CHECK(p.work_group_size == 64);
+    CHECK(p.vector_width == 16);  // a cache line
+    CHECK(p.stride == Stride::global);
     CHECK(p.times == 16);
-    CHECK(p.groups == 4096);
-    CHECK(make_plan(ElementType::uint32, 4096, cpu).times == 1);  // 1024 vectors: 16 groups of 64
-    CHECK(make_plan(ElementType::uint32, 8192, cpu).times == 2);  // 2048 vectors: still 16 groups
+    CHECK(p.groups == 1024);
+    CHECK(make_plan(ElementType::float64, 1ull << 24, cpu).vector_width == 8);
+    CHECK(make_plan(ElementType::int8, 1ull << 24, cpu).vector_width == 16);  // at most 16 lanes
+    CHECK(make_plan(ElementType::uint32, 1ull << 21, cpu).times == 16);       // 2^17 vectors: 128 groups at the cap
+    // Up to 4 MiB: 4 work-items of local stride, 1024 vectors each (one program for all sizes).
+    for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(4096), std::uint64_t(1) << 20}) {
+        const LaunchPlan small = make_plan(ElementType::uint32, n, cpu);
+        CHECK(small.work_group_size == 4);
+        CHECK(small.stride == Stride::local);
+        CHECK(small.times == 1024);
+        CHECK(small.groups == std::max<std::uint64_t>(1, n / 16 / 4096));
+    }
+    CHECK(make_plan(ElementType::uint32, (1ull << 20) + 1, cpu).work_group_size == 64);
+    // GPUs keep theirs.
+    CHECK(make_plan(ElementType::uint32, 4096, fake_gpu()).vector_width == 4);
 }
 
 TEST_CASE("overrides win and the group count follows", "[plan]") {
