@@ -14,6 +14,8 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
     return (device.type & CL_DEVICE_TYPE_CPU) != 0 ? std::uint64_t(4) << 20 : 0;
 }
 
+bool prefers_last_group_finish(const DeviceInfo& device) { return (device.type & CL_DEVICE_TYPE_CPU) != 0; }
+
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {
     const std::uint32_t warp = device.wavefront_width;
     const bool usable = device.is_nvidia && warp > 1 && (warp & (warp - 1)) == 0 && work_group_size >= warp;

@@ -25,6 +25,11 @@ std::uint32_t default_load_bytes(const DeviceInfo& device);
 // the host against 74 / 76 through the kernels, 2^20 163 / 145 against 180 / 183; above, the
 // kernels' two threads pull ahead in other runs); 0 on GPUs.
 std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
+// Whether the deterministic float sums finish with the last group rather than the exact
+// atomic (both give the same bits run after run): on CPU devices, where PoCL 3.1's 64-bit
+// atomics made the exact finish cost 1.5 ms of 3.1 at 2^24 floats with full significands
+// (last group: 1.6 ms).
+bool prefers_last_group_finish(const DeviceInfo& device);
 // Lanes of the warp shuffle that ends level 2 (NVIDIA's shfl.sync through inline PTX), or 1
 // where none is used: the whole first warp must be inside the work-group.
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device);

@@ -15,6 +15,8 @@ namespace {
 // Work-items a group the host path emulates at most, and their lanes (on the stack).
 constexpr std::uint32_t kMaxHostGroupSize = 1024;
 constexpr std::size_t kMaxHostLanes = 4096;
+// Groups whose values the host keeps for a last-group finish.
+constexpr std::uint64_t kMaxHostGroups = 1024;
 
 // The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
 // double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags.
@@ -75,6 +77,13 @@ __attribute__((always_inline)) inline void block_level1(const T* in, std::uint64
     std::copy_n(acc, std::size_t(items) * V, lanes);
 }
 
+// Level 2: reduce.cl's tree in local memory, sequential addressing; the group's value.
+inline double level2_tree(double* scratch, std::uint32_t wg) {
+    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
+        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
+    return scratch[0];
+}
+
 // ops/add.cl's vector path, one group at a time: level 1 (each work-item's `times` vectors
 // added lane by lane, in its order), the lanes as a tree, the scalar tail
 // (group 0), level 2's tree, and level 3's exact sum of the groups' values, rounded once.
@@ -94,7 +103,9 @@ float_sum(const LaunchPlan& plan, const T* in, std::uint64_t count) {
     const bool local = plan.stride == Stride::local;
     const std::uint64_t vectors = count / V;
     const std::uint64_t step = local ? wg : groups * wg;
+    const bool exact = plan.inter_group == InterGroup::exact_atomic;
     ExactDoubleSum level3;
+    std::array<double, kMaxHostGroups> partials;  // InterGroup::last_group
     alignas(64) std::array<double, kMaxHostLanes> lanes;
     alignas(64) std::array<double, kMaxHostLanes / 2> halves;
     std::array<double, kMaxHostGroupSize> scratch;
@@ -119,12 +130,21 @@ float_sum(const LaunchPlan& plan, const T* in, std::uint64_t count) {
                 for (std::uint64_t j = vectors * V + lid; j < count; j += wg) acc += static_cast<double>(in[j]);
             scratch[lid] = acc;
         }
-        // Level 2: reduce.cl's tree, sequential addressing.
-        for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
-            for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
-        level3.add(scratch[0]);
+        const double group_value = level2_tree(scratch.data(), wg);
+        if (exact)
+            level3.add(group_value);
+        else
+            partials[g] = group_value;
     }
-    return level3.rounded();
+    if (exact) return level3.rounded();
+    // reduce.cl's last group: work-item lid adds partials lid, lid + wg, ... in order, from the
+    // identity; then level 2's tree.
+    for (std::uint32_t lid = 0; lid < wg; ++lid) {
+        double s = 0.0;
+        for (std::uint64_t j = lid; j < groups; j += wg) s = s + partials[j];
+        scratch[lid] = s;
+    }
+    return level2_tree(scratch.data(), wg);
 }
 
 template <class T>
@@ -179,7 +199,8 @@ bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel) {
         case ElementType::float32:
         case ElementType::float64:
             return plan.accumulator == ElementType::float64 && plan.float_mode == FloatMode::deterministic &&
-                   plan.inter_group == InterGroup::exact_atomic;
+                   (plan.inter_group == InterGroup::exact_atomic ||
+                    (plan.inter_group == InterGroup::last_group && plan.groups <= kMaxHostGroups));
         default: return false;
     }
 }

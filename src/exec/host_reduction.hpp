@@ -15,8 +15,9 @@ namespace clreduce {
 // Whether `plan` (with its plug-in) is one the host path reproduces bit for bit: sum and mean
 // of 8- to 32-bit integers into a 64-bit integer accumulator (exact, or modulo 2^64 as the
 // kernels wrap), and of float and double into a double accumulator in FloatMode::deterministic
-// with the exact atomic finish (level 1 by vectors and lanes, level 2's tree and level 3's one
-// rounding of the groups' exact sum, as cl_kernels/reduce.cl and ops/add.cl do them).
+// with the exact atomic or the last-group finish (level 1 by vectors and lanes, level 2's tree,
+// and level 3's one rounding of the groups' exact sum or the last group's loop and tree, as
+// cl_kernels/reduce.cl and ops/add.cl do them).
 bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel);
 
 // The default LaunchParams::host_path_bytes of a device: 0 but on CPU devices.

@@ -310,7 +310,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               (!is_floating(plan.accumulator) || plan.float_mode == FloatMode::deterministic);
     plan.inter_group =
         pick(params.inter_group, tuned_level3 ? &t->inter_group : nullptr, from, plan.sources.inter_group, [&] {
+            const bool last_group_first = exact_fits && prefers_last_group_finish(device);
             return atomics_fit                     ? InterGroup::atomic
+                   : last_group_first              ? InterGroup::last_group
                    : exact_fits                    ? InterGroup::exact_atomic
                    : has_last_group_finish(device) ? InterGroup::last_group
                                                    : InterGroup::second_pass;

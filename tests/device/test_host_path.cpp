@@ -85,8 +85,13 @@ void check_float_type(Reducer& r) {
                     shape.work_group_size = wg;
                     shape.stride = stride;
                     shape.times = n % 3 == 0 ? 1 : 5;
-                    shape.inter_group = InterGroup::exact_atomic;
-                    INFO("vec " << vec << " wg " << wg << " stride " << to_string(stride));
+                    // Both level 3s the host reproduces (the last group only up to 1024 groups).
+                    const std::uint64_t groups = (n / vec + std::uint64_t(wg) * 5 - 1) / (std::uint64_t(wg) * 5);
+                    shape.inter_group =
+                        (vec + wg) % 2 == 0 || groups > 1024 ? InterGroup::exact_atomic : InterGroup::last_group;
+                    if (n % 3 == 0) shape.inter_group = InterGroup::exact_atomic;
+                    INFO("vec " << vec << " wg " << wg << " stride " << to_string(stride) << " level3 "
+                                << to_string(*shape.inter_group));
                     check_same_bits(r, data, shape, n % 7);
                 }
     }
@@ -154,6 +159,13 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     LaunchParams second_pass;
     second_pass.inter_group = InterGroup::second_pass;
     CHECK_FALSE(where(ElementType::float32, Operation::sum, 1000, second_pass));
+    LaunchParams many_groups;  // a last-group finish over more groups than the host keeps
+    many_groups.inter_group = InterGroup::last_group;
+    many_groups.times = 1;
+    many_groups.work_group_size = 1;
+    many_groups.vector_width = 1;
+    CHECK_FALSE(where(ElementType::float32, Operation::sum, 1025, many_groups));
+    CHECK(where(ElementType::float32, Operation::sum, 1024, many_groups) == cpu);
     CHECK(where(ElementType::int32, Operation::sum, 1000, second_pass) == cpu);  // integers: any order
     CHECK_FALSE(where(ElementType::float32, Operation::min, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::norm_l2, 1000));

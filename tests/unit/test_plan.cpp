@@ -177,6 +177,9 @@ TEST_CASE("CPU defaults: 64 work-items, 64-byte loads, times capped at 16; small
         CHECK(small.groups == std::max<std::uint64_t>(1, n / 16 / 4096));
     }
     CHECK(make_plan(ElementType::uint32, (1ull << 20) + 1, cpu).work_group_size == 64);
+    // Deterministic float sums finish with the last group on CPU devices (the exact atomic on GPUs).
+    CHECK(make_plan(ElementType::float32, 1ull << 24, cpu).inter_group == InterGroup::last_group);
+    CHECK(make_plan(ElementType::float32, 1ull << 24, fake_gpu()).inter_group == InterGroup::exact_atomic);
     // GPUs keep theirs.
     CHECK(make_plan(ElementType::uint32, 4096, fake_gpu()).vector_width == 4);
 }
