@@ -1,11 +1,14 @@
 // The plain host read a user would write instead of an OpenCL call on a CPU device: one
 // pass over the same host bytes, split evenly over as many threads as the device has compute
-// units (OpenMP's pool, started before timing), each adding into the sum's accumulator
-// (int64 / uint64, double for floats) in SIMD lanes (`omp simd`: a float sum in any order). It is the bound a CPU
-// device's reduction is measured against: what the host's memory gives that many threads.
+// units (at most the host's cores; OpenMP's pool, started before timing), each adding into the
+// sum's accumulator (int64 / uint64, double for floats) in SIMD lanes (`omp simd`: a float sum
+// in any order). It is the bound a CPU device's reduction is measured against: what the host's
+// memory gives that many threads.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <thread>
 
 #include "competitors/competitor.hpp"
 #include "reference/with_element_type.hpp"
@@ -27,9 +30,11 @@ long double host_sum(const T* data, std::int64_t n, int threads) {
 
 class HostRead : public Competitor {
 public:
+    // A CPU device's compute units are the host's cores; a GPU's are not: at most the host's.
     explicit HostRead(const CompareSetup& setup)
         : setup_(setup),
-          threads_(static_cast<int>(std::max<std::uint32_t>(1, setup.reducer->device_info().compute_units))) {}
+          threads_(static_cast<int>(std::clamp<std::uint32_t>(setup.reducer->device_info().compute_units, 1,
+                                                              std::max(1u, std::thread::hardware_concurrency())))) {}
     std::string name() const override { return "host read"; }
     std::string unavailable() const override {
         if (setup_.type == ElementType::float16) return "no host arithmetic for half here";
@@ -37,7 +42,8 @@ public:
     }
     std::string detail() const override {
         return "one pass over the host data, " + std::to_string(threads_) +
-               " OpenMP threads (the device's compute units), adding into int64/uint64/double";
+               " OpenMP threads (the device's compute units, at most the host's cores), adding into "
+               "int64/uint64/double";
     }
     Measurement measure(const Workload& w) override {
         return testing::with_element_type(w.type, [&](auto tag) {
