@@ -42,7 +42,8 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     Chain chain = chain_for(*slot, call);
     const HostInput input = upload(*slot, chain, data, count * sizeof(T));
     try {
-        reduce(out.plan, first, input.buffer, input.offset / sizeof(T), count, *slot, chain, out.bits);
+        reduce(out.plan, first, input.buffer, input.offset / sizeof(T), count, *slot, chain, out.bits, nullptr, nullptr,
+               input.copied);
     } catch (...) {
         queue.finish();
         throw;
@@ -100,7 +101,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
             const Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
             out[c].count = count;
             reduce(out[c].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
-                   out[c].bits, &pitch);
+                   out[c].bits, &pitch, nullptr, uploaded.copied);
         }
     } catch (...) {
         queue.finish();

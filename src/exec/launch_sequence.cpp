@@ -155,7 +155,7 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
         throw;
     }
     chain.done(false);
-    return {staging, 0};
+    return {staging, 0, true};
 }
 
 }  // namespace clreduce

@@ -32,6 +32,7 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
 struct HostInput {
     cl::Buffer buffer;
     std::uint64_t offset = 0;  // bytes
+    bool copied = false;       // a copy into the staging buffer was enqueued ahead of the kernels
 };
 // On a CPU device the memory itself (CL_MEM_USE_HOST_PTR: a buffer object per call, nothing
 // copied or allocated); elsewhere a copy in the slot's staging buffer (enqueued without
