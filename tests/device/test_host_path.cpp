@@ -6,34 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
-#include "test_support.hpp"
+#include "test_ops_support.hpp"
 
 namespace clreduce::test {
 namespace {
-
-template <class R>
-std::uint64_t bits_of(R value) {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &value, sizeof value);
-    return b;
-}
-
-// Both signs over 60 binades: a sum whose last bits change with the order of its additions.
-template <class T>
-std::vector<T> order_sensitive_values(std::uint64_t n, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<T> v(n);
-    for (auto& x : v) {
-        const double m = std::ldexp(double(rng() >> 11), -53) - 0.5;
-        x = static_cast<T>(std::ldexp(m, int(rng() % 60) - 30));
-    }
-    return v;
-}
 
 LaunchParams on_host(LaunchParams p) {
     p.host_path_bytes = std::numeric_limits<std::uint64_t>::max();
@@ -59,9 +39,9 @@ void check_same_bits(Reducer& r, const std::vector<T>& data, const LaunchParams&
     const double host_sum = r.sum(host.data() + shift, n, on_host(shape), &info);
     CHECK(info.plan.on_host);
     CHECK(info.kernel_events.empty());
-    CHECK(bits_of(host_sum) == bits_of(r.sum<T>(buffer, shift, n, shape)));
-    CHECK(bits_of(host_sum) == bits_of(r.sum(host.data() + shift, n, on_device(shape))));
-    CHECK(bits_of(r.mean(host.data() + shift, n, on_host(shape))) == bits_of(r.mean<T>(buffer, shift, n, shape)));
+    CHECK(same_bits(host_sum, r.sum<T>(buffer, shift, n, shape)));
+    CHECK(same_bits(host_sum, r.sum(host.data() + shift, n, on_device(shape))));
+    CHECK(same_bits(r.mean(host.data() + shift, n, on_host(shape)), r.mean<T>(buffer, shift, n, shape)));
 }
 
 template <class T>
@@ -74,7 +54,7 @@ void check_float_type(Reducer& r) {
     for (std::uint64_t n : sizes) {
         const std::uint64_t seed = seed_for(sizeof(T), n, 41);
         INFO("data seed " << seed);
-        const std::vector<T> data = order_sensitive_values<T>(n, seed);
+        const std::vector<T> data = wide_values<T>(n, seed, 60);
         check_same_bits(r, data, {}, 0);
         check_same_bits(r, data, {}, 3);
         for (std::uint32_t vec : {1u, 4u, 16u})
@@ -96,7 +76,7 @@ void check_float_type(Reducer& r) {
                 }
     }
     // Infinities and NaN: IEEE addition's answer on both.
-    std::vector<T> special = order_sensitive_values<T>(5000, seed_for(sizeof(T), 5000, 42));
+    std::vector<T> special = wide_values<T>(5000, seed_for(sizeof(T), 5000, 42), 60);
     special[17] = std::numeric_limits<T>::infinity();
     check_same_bits(r, special, {}, 1);
     special[4000] = -std::numeric_limits<T>::infinity();

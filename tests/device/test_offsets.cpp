@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "test_support.hpp"
+#include "test_ops_support.hpp"
 
 namespace clreduce::test {
 namespace {
@@ -16,21 +16,6 @@ std::uint64_t bits_of(R value) {
     std::uint64_t b = 0;
     std::memcpy(&b, &value, sizeof value);
     return b;
-}
-
-template <class T>
-std::vector<T> wide_values(std::uint64_t n, std::uint64_t seed) {
-    // Values over many binades and both signs, so that a different order of additions shows in
-    // the last bits.
-    std::mt19937_64 rng(seed);
-    std::vector<T> v(n);
-    for (auto& x : v) {
-        const double m = std::ldexp(double(rng() >> 11), -53) - 0.5;
-        // half: binades within its range (up to 2^9 here), the others wider.
-        const int spread = std::is_same_v<T, half> ? 16 : 40;
-        x = static_cast<T>(static_cast<float>(std::ldexp(m, int(rng() % spread) - spread / 2)));
-    }
-    return v;
 }
 
 // One operation's bits at every element offset 0-63 of one buffer, and through the pointer
@@ -68,7 +53,8 @@ void check_type(Reducer& r) {
     for (std::uint64_t n : {17ull, 40009ull}) {
         const std::uint64_t seed = seed_for(sizeof(T), n, 5);
         INFO("data seed " << seed);
-        const std::vector<T> data = wide_values<T>(n, seed);
+        // half: binades within its range (below 2^8 here), the others wider.
+        const std::vector<T> data = wide_values<T>(n, seed, std::is_same_v<T, half> ? 16 : 40);
         for (FloatMode mode : {FloatMode::deterministic, FloatMode::compensated}) {
             for (std::uint32_t width : {0u, 2u, 16u}) {
                 LaunchParams p;

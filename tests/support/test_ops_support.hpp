@@ -41,6 +41,19 @@ std::vector<T> op_values(std::uint64_t n, std::uint64_t seed) {
     return out;
 }
 
+// Values of both signs over `binades` binades around 1 (centred), so that a different order of
+// additions shows in a float sum's last bits.
+template <class T>
+std::vector<T> wide_values(std::uint64_t n, std::uint64_t seed, int binades) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    for (auto& x : v) {
+        const double m = std::ldexp(double(rng() >> 11), -53) - 0.5;
+        x = static_cast<T>(static_cast<float>(std::ldexp(m, int(rng() % binades) - binades / 2)));
+    }
+    return v;
+}
+
 // Values whose product stays in range and is not trivially 0: integers 1..3 and -1,
 // floats in [0.5, 2).
 template <class T>
