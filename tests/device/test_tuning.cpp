@@ -477,10 +477,16 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
         CHECK(e.kernel_us <= e.default_kernel_us);  // the default is a candidate
         REQUIRE(e.params.times.has_value());
         REQUIRE(e.params.inter_group.has_value());
-        // The final stage's choice: one of the times it sweeps with the other parameters (or,
-        // beyond the sweep's cap, the descent's winner, which still has several groups).
+        // The final stage's choice: one of the times it sweeps with the other parameters, or
+        // beyond the sweep's cap the descent's winner (which still has several groups), or the
+        // defaults, which are re-timed beside them (a CPU device's small-size shape lies beyond the cap).
         const auto swept = times_sweep(e.type, e.n, r.device_info(), e.params);
-        CHECK((std::find(swept.begin(), swept.end(), *e.params.times) != swept.end() ||
+        const LaunchParams defaults = launch_shape(make_plan(e.type, e.n, r.device_info()));  // the tuner's start
+        const bool chose_defaults = e.params.times == defaults.times &&
+                                    e.params.work_group_size == defaults.work_group_size &&
+                                    e.params.vector_width == defaults.vector_width &&
+                                    e.params.stride == defaults.stride && e.params.inter_group == defaults.inter_group;
+        CHECK((std::find(swept.begin(), swept.end(), *e.params.times) != swept.end() || chose_defaults ||
                (*e.params.times > kTimesSweepMax && make_plan(e.type, e.n, r.device_info(), e.params).groups > 1)));
         // Used at once, by plan() and by a sum.
         const LaunchPlan plan = r.plan(ElementType::uint32, e.n);
