@@ -78,8 +78,9 @@ IntegerOverflow parse_integer_overflow(std::string_view name);  // "check" or "w
 // level 3 is a last-group finish or a second pass, never atomic), image (pitched
 // multi-channel input, read one element at a time: vector_width 1), and host_data
 // (synchronous, from host memory: pointer, range or vector; on a CPU device a small one may
-// run on the calling thread, LaunchPlan::on_host).
-enum class CallForm { sync, async, image, host_data };
+// run on the calling thread, LaunchPlan::on_host), and segments (many ranges in one call, one
+// result each: Segments in segments.hpp).
+enum class CallForm { sync, async, image, host_data, segments };
 
 // What a plan promises about the result's bits.
 //   everywhere: the same bits on every device and plan: integer data and accumulators (exact,
@@ -127,6 +128,13 @@ struct LaunchParams {
     // the plan's own order (LaunchPlan::on_host: the same bits as the device, without a
     // launch); 0 never. Default: the measured crossover of device/vendor.hpp (GPUs: 0).
     std::optional<std::uint64_t> host_path_bytes;
+    // Segmented calls (segments.hpp): the segment mapping. segment_team work-items reduce one
+    // segment, a power of two <= work_group_size (1: a work-item per segment; work_group_size:
+    // a work-group per segment); groups_per_segment > 1 (with a whole group per segment) has
+    // that many groups share each segment and a second launch combine them. Default: from the
+    // segments' average length and count (LaunchPlan::describe() says which and why).
+    std::optional<std::uint32_t> segment_team;
+    std::optional<std::uint32_t> groups_per_segment;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -151,6 +159,11 @@ struct LaunchPlan {
     // Host data on a CPU device below LaunchParams::host_path_bytes: the calling thread runs
     // this plan's three levels in their order (the same bits as the kernels), no launch.
     bool on_host = false;
+    // Segmented calls: how many segments, and the mapping (LaunchParams::segment_team,
+    // groups_per_segment); `groups` counts the first launch's work-groups, `times` is unused.
+    std::uint64_t segments = 0;
+    std::uint32_t segment_team = 0;
+    std::uint32_t groups_per_segment = 1;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;

@@ -14,6 +14,7 @@
 #include <clreduce/operation.hpp>
 #include <clreduce/result_delivery.hpp>
 #include <clreduce/results.hpp>
+#include <clreduce/segments.hpp>
 #include <clreduce/tuning.hpp>
 
 namespace clreduce {
@@ -356,6 +357,83 @@ public:
     template <class T>
     double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {},
                 CallInfo* info = nullptr) const;
+
+    // Many reductions in one call (Segments, segments.hpp: batches, matrix rows, CSR offsets,
+    // begin/end arrays): one result per segment in segment order, from one launch (two where
+    // groups share few, huge segments). The segments count elements from `offset` of `values`.
+    // Every element type and float mode as for one range (FloatMode::atomic runs as
+    // deterministic); argmin/argmax give the index inside the segment. An empty segment gives
+    // the empty range's result (sum 0, product 1, count 0, norms 0); min, max, minmax, argmin,
+    // argmax, mean and transform min/max of one throw InvalidArgument naming it. The mapping
+    // (LaunchParams::segment_team, groups_per_segment) follows the segments' average length;
+    // CallInfo::plan and plan(type, op, segments) say which.
+    template <class T>
+    std::vector<sum_type_t<T>> sum(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<sum_type_t<T>> product(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<T> min(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<T> max(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<MinMax<T>> minmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                  const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<ArgResult<T>> argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<ArgResult<T>> argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<std::uint64_t> count_nonzero(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<double> mean(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<square_sum_t<T>> sum_of_squares(const cl::Buffer& values, std::uint64_t offset,
+                                                const Segments& segments, const LaunchParams& params = {},
+                                                CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<double> norm_l1(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<double> norm_l2(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<double> norm_inf(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<transform_type_t<T>> transform_reduce(const cl::Buffer& values, std::uint64_t offset,
+                                                      const Segments& segments, std::string_view expression,
+                                                      Combine combine, const LaunchParams& params = {},
+                                                      CallInfo* info = nullptr) const;
+    // The segments' values written into `result` from element `result_offset` on (one per
+    // segment, in order), as the single-range *_async calls do: nothing waited for or read
+    // back; the event of the last command returned. min/max of an empty segment write the
+    // identity there (the type's largest/smallest value; NaN for floats), and device offsets
+    // that are out of order cannot be reported (those segments read as empty).
+    template <class T>
+    cl::Event sum_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
+    template <class T>
+    cl::Event min_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
+    template <class T>
+    cl::Event max_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
+                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
+                        CallInfo* info = nullptr) const;
+    // The plan of a segmented call of `op` over `segments` of `type` values.
+    LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {}) const;
 
 private:
     struct State;

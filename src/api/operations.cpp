@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "api/operation_results.hpp"
 #include "api/reducer_state.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/image_layout.hpp"
@@ -112,70 +113,6 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
 
 namespace {
 
-// The results of each operation from its outcome.
-template <class T>
-sum_type_t<T> sum_result(const Outcome& o) {
-    return o.count == 0 ? sum_type_t<T>(0) : o.value<sum_type_t<T>>();
-}
-template <class T>
-sum_type_t<T> product_result(const Outcome& o) {
-    return o.count == 0 ? sum_type_t<T>(1) : o.value<sum_type_t<T>>();
-}
-template <class T>
-T min_result(const Outcome& o) {
-    o.require_elements();
-    return o.value<T>();
-}
-template <class T>
-T max_result(const Outcome& o) {
-    o.require_elements();
-    return o.value<T>();
-}
-template <class T>
-MinMax<T> minmax_result(const Outcome& o) {
-    o.require_elements();
-    return state_pair<T>(o.plan.accumulator, o.bits);
-}
-template <class T>
-ArgResult<T> arg_result(const Outcome& o) {
-    o.require_elements();
-    return state_indexed<T>(o.plan.accumulator, o.bits);
-}
-template <class T>
-std::uint64_t count_nonzero_result(const Outcome& o) {
-    return o.count == 0 ? 0 : o.value<std::uint64_t>();
-}
-template <class T>
-double mean_result(const Outcome& o) {
-    o.require_elements();
-    return o.finalized();
-}
-template <class T>
-square_sum_t<T> sum_of_squares_result(const Outcome& o) {
-    return o.count == 0 ? square_sum_t<T>(0) : o.value<square_sum_t<T>>();
-}
-template <class T>
-double norm_l1_result(const Outcome& o) {
-    return o.count == 0 ? 0.0 : o.value<double>();
-}
-template <class T>
-double norm_l2_result(const Outcome& o) {
-    return o.count == 0 ? 0.0 : o.finalized();
-}
-template <class T>
-double norm_inf_result(const Outcome& o) {
-    return o.count == 0 ? 0.0 : o.value<double>();
-}
-template <class T>
-transform_type_t<T> transform_result(const Outcome& o, Combine combine) {
-    if (o.count == 0) {
-        if (combine == Combine::min || combine == Combine::max)
-            throw InvalidArgument("transform_reduce with min or max of an empty range is undefined");
-        return transform_type_t<T>(combine == Combine::product ? 1 : 0);
-    }
-    return o.value<transform_type_t<T>>();
-}
-
 template <class V, class T, class F>
 Channels<V> per_channel(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, F result) {
     Channels<V> out{};
@@ -270,12 +207,12 @@ transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count
     Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,                \
                               CallInfo* info) const {                                                                  \
         return per_channel<V, T>(state().run_image<T>(job_of(OP), &buffer, nullptr, image, params, info),              \
-                                 image.channels, NAME##_result<T>);                                                    \
+                                 image.channels, NAME##_result<T, Outcome>);                                           \
     }                                                                                                                  \
     template <class T>                                                                                                 \
     Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const {   \
         return per_channel<V, T>(state().run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels, \
-                                 NAME##_result<T>);                                                                    \
+                                 NAME##_result<T, Outcome>);                                                           \
     }
 CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
 CLREDUCE_DEFINE_IMAGE(double, mean, Operation::mean)

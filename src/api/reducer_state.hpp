@@ -28,14 +28,14 @@
 
 namespace clreduce {
 
-// What the kernels computed for one call: the plan, the plug-in and its final state.
-struct Outcome {
-    LaunchPlan plan;
-    OpKernel kernel;
+// One final state as the value it stands for: `count` elements of a plan reduced by `kernel`.
+// (A call's Outcome, or one segment's state among a segmented call's.)
+struct StateView {
+    const LaunchPlan& plan;
+    const OpKernel& kernel;
     std::uint64_t count = 0;
-    unsigned char bits[kMaxStateBytes] = {};
+    const unsigned char* bits = nullptr;
 
-    std::size_t acc_size() const { return type_size(plan.accumulator); }
     // Whether the state is an integer sum (exact, or modulo 2^bits under IntegerOverflow::wrap).
     bool integer_sum() const {
         return operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.accumulator);
@@ -83,6 +83,24 @@ struct Outcome {
     }
 };
 
+// What the kernels computed for one call: the plan, the plug-in and its final state.
+struct Outcome {
+    LaunchPlan plan;
+    OpKernel kernel;
+    std::uint64_t count = 0;
+    unsigned char bits[kMaxStateBytes] = {};
+
+    std::size_t acc_size() const { return type_size(plan.accumulator); }
+    StateView view() const { return StateView{plan, kernel, count, bits}; }
+    bool integer_sum() const { return view().integer_sum(); }
+    template <class R>
+    R value() const {
+        return view().template value<R>();
+    }
+    void require_elements() const { view().require_elements(); }
+    double finalized() const { return view().finalized(); }
+};
+
 // What to reduce: the operation it is planned as, and transform_reduce's expression.
 struct Job {
     Operation op = Operation::sum;
@@ -111,6 +129,8 @@ struct Reducer::State {
 
     // The caller's params, then this device's tuned entry for the operation's family, then defaults.
     LaunchPlan plan(const PlanRequest& request, const LaunchParams& params) const {
+        // Segmented calls plan their own mapping; the tuned entries are single-range shapes.
+        if (request.form == CallForm::segments) return make_plan(request, info, params);
         const auto tuned = tuning.lookup(request.element, operation_family(request.op), request.n);
         return make_plan(request, info, params, tuned ? &*tuned : nullptr);
     }
@@ -153,6 +173,13 @@ struct Reducer::State {
         if (out_of_order) chain.wait_for({slot.pending});
         return chain;
     }
+    // A segmented call (segment_operations.cpp): `take(segment, view)` for each segment's state
+    // in order (synchronous, device == nullptr), or the values into *device. Returns the plan.
+    template <class T, class Take>
+    LaunchPlan run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                            const LaunchParams& params, CallInfo* call, Take take, const DeviceResult* device = nullptr,
+                            ElementType result_type = ElementType::int64, const std::vector<cl::Event>& wait = {},
+                            bool make_event = false, cl::Event* last = nullptr);
     template <class T>
     std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
                                      const LaunchParams& params, CallInfo* call);

@@ -50,7 +50,7 @@ cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
     if (found != kernels_.end()) return found->second;
     const cl::Program program = programs_.get(spec.source(sources_), spec.build_options());
     cl_int err = CL_SUCCESS;
-    cl::Kernel kernel(program, "clreduce_reduce", &err);
+    cl::Kernel kernel(program, spec.kernel_name(), &err);
     check(err, "clCreateKernel");
     check_kernel_resources(kernel, queue_.getInfo<CL_QUEUE_DEVICE>(), spec.work_group_size);
     counters_.kernels_created.fetch_add(1, std::memory_order_relaxed);
@@ -71,6 +71,12 @@ const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacit
 
 const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
 const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
+const cl::Buffer& ExecutionSlot::segment_states(std::uint64_t bytes) {
+    return grow(segment_states_, segment_states_bytes_, bytes);
+}
+const cl::Buffer& ExecutionSlot::segment_list(std::uint64_t bytes) {
+    return grow(segment_list_, segment_list_bytes_, bytes);
+}
 const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t states) {
     // At least 16 bytes, so that the common 8-byte states never grow it.
     const std::uint64_t bytes = std::max<std::uint64_t>(16, states * state_bytes);

@@ -45,6 +45,9 @@ public:
     std::uint64_t next_sentinel();
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
+    // Segmented calls: the segments' states (and a flag word), and host offsets copied in.
+    const cl::Buffer& segment_states(std::uint64_t bytes);
+    const cl::Buffer& segment_list(std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
     // finish) the partials. A new buffer forgets prepared_for.
     const cl::Buffer& result(std::uint64_t state_bytes, std::uint64_t states = 2);
@@ -83,6 +86,10 @@ private:
     cl::Buffer result_;
     cl::Buffer partials_;
     cl::Buffer staging_;
+    cl::Buffer segment_states_;
+    cl::Buffer segment_list_;
+    std::uint64_t segment_states_bytes_ = 0;
+    std::uint64_t segment_list_bytes_ = 0;
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;

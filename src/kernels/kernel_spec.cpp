@@ -75,6 +75,9 @@ std::string KernelSpec::build_options() const {
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
+    if (segmented)
+        o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
+             " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0");
     return o;
 }
 
@@ -92,6 +95,7 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
+    if (segmented) text += sources.get("segments.cl");
     return text;
 }
 
@@ -152,6 +156,36 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);
+    return spec;
+}
+
+KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device, bool listed,
+                        bool combine) {
+    KernelSpec spec;
+    spec.segmented = true;
+    spec.op = kernel.op;
+    spec.finish = Finish::store;
+    spec.work_group_size = plan.work_group_size;
+    spec.nvidia = takes_inline_ptx(device);
+    if (combine) {  // regular segments of groups_per_segment partials, a group each
+        spec.map = ElementMap::identity;
+        spec.transform.clear();
+        spec.states_in = true;
+        spec.element = plan.accumulator;
+        spec.accumulator = plan.accumulator;
+        spec.vector_width = 1;
+        spec.segment_team = plan.work_group_size;
+    } else {
+        spec.map = kernel.map;
+        spec.element = plan.element;
+        spec.accumulator = plan.accumulator;
+        spec.vector_width = plan.vector_width;
+        spec.segment_team = plan.segment_team;
+        spec.segment_list = listed;
+    }
+    // The warp shuffle finishes whole-group trees only; no 32-bit lanes (a work-item's count
+    // of elements is not bounded by `times` here).
+    spec.wavefront = spec.segment_team == plan.work_group_size ? warp_shuffle_width(plan.work_group_size, device) : 1;
     return spec;
 }
 

@@ -50,18 +50,25 @@ struct KernelSpec {
     ElementType result_type = ElementType::int64;
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
+    // A segmented launch (cl_kernels/segments.cl): segment_team work-items per segment;
+    // segment_list: the segments are listed (begin and end arrays), else regular.
+    bool segmented = false;
+    std::uint32_t segment_team = 0;
+    bool segment_list = false;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies);
+                        device_result, result_type, exact_copies, segmented, segment_team, segment_list);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
 
     std::string build_options() const;
-    // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order.
+    // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
+    // (then segments.cl for a segmented launch).
     std::string source(const KernelSources& sources) const;
+    const char* kernel_name() const { return segmented ? "clreduce_reduce_segments" : "clreduce_reduce"; }
 };
 
 // Copies of the exact atomic finish's number for `groups` work-groups: one up to 4096
@@ -73,6 +80,11 @@ std::uint32_t exact_copies_for(std::uint64_t groups);
 // the plan's inter-group strategy.
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device);
 
+// A segmented plan's launches: the first over the values (partials when
+// plan.groups_per_segment > 1, else each segment's state or value), and the one that combines
+// the partials (combine = true).
+KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device, bool listed,
+                        bool combine);
 // The single-group launch that combines the first pass's partials (second_pass plans).
 KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, const DeviceInfo& device);
 

@@ -65,8 +65,17 @@ std::string LaunchPlan::describe() const {
     if (transform) prefix = "transform " + prefix;
     const std::string mode =
         float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
-    return prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator)) +
-           " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
+    const std::string types = prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator));
+    if (form == CallForm::segments)
+        return types + " segments=" + std::to_string(segments) + " team=" + std::to_string(segment_team) +
+               (segment_team == work_group_size ? " (a group per segment)"
+                : segment_team == 1             ? " (a work-item per segment)"
+                                    : " (" + std::to_string(work_group_size / segment_team) + " segments per group)") +
+               " groups_per_segment=" + std::to_string(groups_per_segment) + " wg=" + std::to_string(work_group_size) +
+               " vec=" + std::to_string(vector_width) + " groups=" + std::to_string(groups) + mode +
+               (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
+               (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
+    return types + " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
            " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
            (form == CallForm::sync || form == CallForm::host_data ? "" : " form=" + std::string(to_string(form))) +
@@ -98,6 +107,7 @@ std::string_view to_string(CallForm form) {
         case CallForm::async: return "async";
         case CallForm::image: return "image";
         case CallForm::host_data: return "host_data";
+        case CallForm::segments: return "segments";
     }
     return "?";
 }

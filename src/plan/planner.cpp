@@ -11,6 +11,7 @@
 #include "ops/integer_range.hpp"
 #include "ops/operation_table.hpp"
 #include "plan/planner.hpp"
+#include "plan/segment_plan.hpp"
 
 namespace clreduce {
 namespace {
@@ -197,7 +198,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const ElementType element = request.element;
     const std::uint64_t n = request.n;
     const bool async = request.form == CallForm::async;
+    const bool segmented = request.form == CallForm::segments;
     if (async) check_async(overrides);
+    if (segmented) check_segment_level3(overrides);
     require_support(element, device);
     LaunchParams params = overrides;
     // transform_reduce evaluates and accumulates in its own accumulator whatever its combine,
@@ -205,7 +208,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (request.transform && !params.accumulator) params.accumulator = transform_accumulator(element, device);
     // FloatMode::atomic finishes atomically on the host's result word; asynchronously it runs
     // as deterministic.
-    if (async && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
+    if ((async || segmented) && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
     // Pixels are read one element at a time.
     if (request.form == CallForm::image) params.vector_width = 1;
     LaunchPlan plan;
@@ -274,6 +277,11 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               " a CPU device's worker thread holds; use " +
                               std::to_string(floor_power_of_two(state_room(device) / state_bytes)) + " or less");
 
+    if (segmented) {  // no times, no level 3 choice: the segment mapping (segment_plan.hpp)
+        plan_segment_mapping(plan, request.segments, n, device, params);
+        plan.reproducibility = reproducibility_of(plan, kernel);
+        return plan;
+    }
     const std::uint64_t vectors = n / plan.vector_width;
     plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times,
                       [&] { return default_times(vectors, plan.work_group_size, device, small); });

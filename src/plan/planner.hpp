@@ -28,7 +28,8 @@ struct PlanRequest {
     ElementType element = ElementType::int32;
     std::uint64_t n = 0;
     CallForm form = CallForm::sync;
-    bool transform = false;  // transform_reduce: accumulates in the sum's accumulator
+    bool transform = false;      // transform_reduce: accumulates in the sum's accumulator
+    std::uint64_t segments = 0;  // CallForm::segments: how many (n: the elements they address)
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every

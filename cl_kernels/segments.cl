@@ -1,0 +1,128 @@
+// clreduce: many ranges ("segments") in one launch, one state per segment. Placed after
+// reduce.cl, whose plug-in contract, level 1 macros and level 2 tree it reuses; only the
+// segment mapping is new:
+//   CLREDUCE_TEAM work-items reduce one segment (a power of two <= CLREDUCE_WG), so a group
+//   holds CLREDUCE_WG / CLREDUCE_TEAM segments: one work-item per segment for segments of a
+//   few elements, a team of a few lanes, or the whole group (CLREDUCE_TEAM == CLREDUCE_WG).
+//   With a whole group per segment, `parts` groups may share one segment (few, huge
+//   segments): each stores a partial, and a second launch of this kernel over the partials
+//   (CLREDUCE_STATES_IN, regular segments of `parts` states) combines them in order.
+// Segments are regular (segment s is [s * step, s * step + length): batches and matrix rows)
+// or listed (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
+// ends = offsets + 1). A listed segment that is not ascending or ends past `extent` is read
+// as empty and raises bad[bad_at], which the host reports; nothing outside the buffers is read.
+
+#ifndef CLREDUCE_TEAM
+#define CLREDUCE_TEAM CLREDUCE_WG
+#endif
+#ifndef CLREDUCE_SEGMENT_LIST
+#define CLREDUCE_SEGMENT_LIST 0
+#endif
+
+#if CLREDUCE_WG % CLREDUCE_TEAM != 0
+#error "CLREDUCE_TEAM must divide CLREDUCE_WG"
+#endif
+
+// Level 1 of one segment: elements [0, count) of `in` (moved to the segment's start), this
+// work-item being lane `lane` of `lanes`: vector i is elements [i * VEC, (i + 1) * VEC) of the
+// segment, lane k takes vectors k, k + lanes, ..., then its share of the scalar tail (higher
+// indices), so states keep their index order. Aligned segments use vector loads.
+__attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__global const CLREDUCE_IN_T* in,
+                                                                             ulong count, ulong lane, ulong lanes) {
+    const ulong vectors = count / CLREDUCE_VEC;
+    const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
+    __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
+#ifdef CLREDUCE_VECTOR_PATH
+    clreduce_vstate vs = clreduce_vinit();
+#define CLREDUCE_SEGMENT_TAKE(v, i) vs = clreduce_vaccumulate(vs, v);
+#else
+    clreduce_state acc = clreduce_init();
+#define CLREDUCE_SEGMENT_TAKE(v, i)                \
+    {                                              \
+        const CLREDUCE_IN_VEC x = v;               \
+        CLREDUCE_LANES(acc, x, (i) * CLREDUCE_VEC) \
+    }
+#endif
+    if (aligned) {
+        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(body[i], i)
+    } else {
+#if CLREDUCE_VEC == 1
+        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(in[i], i)
+#else
+        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in), i)
+#endif
+    }
+#undef CLREDUCE_SEGMENT_TAKE
+#ifdef CLREDUCE_VECTOR_PATH
+    clreduce_state acc = clreduce_vfinish(vs);
+#endif
+    for (ulong j = vectors * CLREDUCE_VEC + lane; j < count; j += lanes) acc = CLREDUCE_TAKE(acc, in[j], j);
+    return acc;
+}
+
+// Level 2 of each team: its states as one, in its lane 0. A whole-group team is reduce.cl's
+// tree (with the warp shuffle where the plan has it); smaller teams a tree of their own in
+// local memory (every work-item takes every barrier).
+__attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__local clreduce_state* scratch,
+                                                                          clreduce_state acc, uint lid) {
+#if CLREDUCE_TEAM == CLREDUCE_WG
+    return clreduce_level2(scratch, acc, lid);
+#else
+    scratch[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint lane = lid % CLREDUCE_TEAM;
+    for (uint s = CLREDUCE_TEAM / 2; s > 0; s >>= 1) {
+        if (lane < s)
+            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return scratch[lid];
+#endif
+}
+
+// Segment s's state (or, with parts > 1, partial part of it) into out[s * parts + part], or,
+// with CLREDUCE_DEVICE_RESULT, its value into result_out + result_offset as the s-th
+// CLREDUCE_RESULT_T. `offset` moves `in` to the first element the segments address;
+// `extent` elements from there are the values.
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
+                              __global const ulong* begins, ulong begins_at, __global const ulong* ends,
+                              ulong ends_at, ulong step, ulong length, uint parts, __global clreduce_state* out,
+                              __global uchar* result_out, ulong result_offset, volatile __global uint* bad,
+                              ulong bad_at)
+{
+    const uint lid = get_local_id(0);
+    const ulong group = get_group_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+
+    const uint lane = lid % CLREDUCE_TEAM;
+    const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
+    const uint part = group % parts;
+    ulong begin = 0, count = 0;
+    if (segment < segments) {
+#if CLREDUCE_SEGMENT_LIST
+        const ulong b = begins[begins_at + segment];
+        const ulong e = ends[ends_at + segment];
+        if (b <= e && e <= extent) {
+            begin = b;
+            count = e - b;
+        } else if (lane == 0 && part == 0) {
+            atomic_or(bad + bad_at, 1u);
+        }
+#else
+        begin = segment * step;
+        count = length;
+#endif
+    }
+    clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
+                                                 (ulong)parts * CLREDUCE_TEAM);
+    acc = clreduce_team_level2(scratch, acc, lid);
+    if (lane == 0 && segment < segments) {
+#if CLREDUCE_DEVICE_RESULT
+        *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + segment * sizeof(CLREDUCE_RESULT_T)) =
+            (CLREDUCE_RESULT_T)clreduce_value(acc);
+#else
+        out[segment * parts + part] = acc;
+#endif
+    }
+}

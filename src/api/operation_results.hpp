@@ -1,0 +1,73 @@
+#pragma once
+// Each operation's result from its final state: a call's Outcome or one segment's StateView
+// (reducer_state.hpp), so that single-range, image and segmented calls give the same values.
+#include <clreduce/reducer.hpp>
+
+#include "api/reducer_state.hpp"
+
+namespace clreduce {
+
+template <class T, class O>
+sum_type_t<T> sum_result(const O& o) {
+    return o.count == 0 ? sum_type_t<T>(0) : o.template value<sum_type_t<T>>();
+}
+template <class T, class O>
+sum_type_t<T> product_result(const O& o) {
+    return o.count == 0 ? sum_type_t<T>(1) : o.template value<sum_type_t<T>>();
+}
+template <class T, class O>
+T min_result(const O& o) {
+    o.require_elements();
+    return o.template value<T>();
+}
+template <class T, class O>
+T max_result(const O& o) {
+    o.require_elements();
+    return o.template value<T>();
+}
+template <class T, class O>
+MinMax<T> minmax_result(const O& o) {
+    o.require_elements();
+    return state_pair<T>(o.plan.accumulator, o.bits);
+}
+template <class T, class O>
+ArgResult<T> arg_result(const O& o) {
+    o.require_elements();
+    return state_indexed<T>(o.plan.accumulator, o.bits);
+}
+template <class T, class O>
+std::uint64_t count_nonzero_result(const O& o) {
+    return o.count == 0 ? 0 : o.template value<std::uint64_t>();
+}
+template <class T, class O>
+double mean_result(const O& o) {
+    o.require_elements();
+    return o.finalized();
+}
+template <class T, class O>
+square_sum_t<T> sum_of_squares_result(const O& o) {
+    return o.count == 0 ? square_sum_t<T>(0) : o.template value<square_sum_t<T>>();
+}
+template <class T, class O>
+double norm_l1_result(const O& o) {
+    return o.count == 0 ? 0.0 : o.template value<double>();
+}
+template <class T, class O>
+double norm_l2_result(const O& o) {
+    return o.count == 0 ? 0.0 : o.finalized();
+}
+template <class T, class O>
+double norm_inf_result(const O& o) {
+    return o.count == 0 ? 0.0 : o.template value<double>();
+}
+template <class T, class O>
+transform_type_t<T> transform_result(const O& o, Combine combine) {
+    if (o.count == 0) {
+        if (combine == Combine::min || combine == Combine::max)
+            throw InvalidArgument("transform_reduce with min or max of an empty range is undefined");
+        return transform_type_t<T>(combine == Combine::product ? 1 : 0);
+    }
+    return o.template value<transform_type_t<T>>();
+}
+
+}  // namespace clreduce

@@ -1,0 +1,341 @@
+// The segmented entry points (many reductions in one call, Segments): where the segments are
+// for the kernel, the launches (exec/segment_launch.hpp), and each segment's result from its
+// state through the same result functions as one range (operation_results.hpp).
+#include <clreduce/reducer.hpp>
+
+#include <limits>
+#include <string>
+
+#include "api/operation_results.hpp"
+#include "api/reducer_state.hpp"
+#include "exec/segment_launch.hpp"
+#include "transform/expression.hpp"
+
+namespace clreduce {
+namespace {
+
+std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, const char* what) {
+    if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+        throw InvalidArgument(std::string(what) + " pass 2^64 elements");
+    return a * b;
+}
+
+// Rows: the step in elements (a multiple of the element's size, at least a row).
+std::uint64_t row_step(const Segments& s, std::size_t element_size) {
+    const std::uint64_t step =
+        s.step_bytes() == 0 ? checked_product(s.length(), element_size, "the rows") : s.step_bytes();
+    if (step % element_size != 0)
+        throw InvalidArgument("row step " + std::to_string(step) + " bytes is not a multiple of the element's " +
+                              std::to_string(element_size) + " bytes");
+    if (step / element_size < s.length())
+        throw InvalidArgument("row step " + std::to_string(step) + " bytes is smaller than a row of " +
+                              std::to_string(s.length()) + " elements of " + std::to_string(element_size) + " bytes");
+    return step / element_size;
+}
+
+// How many elements from the call's offset the segments may address.
+std::uint64_t segment_extent(const Segments& s, std::size_t element_size) {
+    if (s.kind() != Segments::Kind::rows) return s.extent();
+    if (s.count() == 0) return 0;
+    const std::uint64_t step = row_step(s, element_size);
+    const std::uint64_t before_last = checked_product(s.count() - 1, step, "the rows");
+    if (before_last > std::numeric_limits<std::uint64_t>::max() - s.length())
+        throw InvalidArgument("the rows pass 2^64 elements");
+    return before_last + s.length();
+}
+
+// Whether an empty segment's state is the operation's empty result, so that its count need
+// not be known (device offsets are not read back for these operations).
+bool identity_is_empty_result(Operation op) {
+    switch (op) {
+        case Operation::sum:
+        case Operation::product:
+        case Operation::count_nonzero:
+        case Operation::sum_of_squares:
+        case Operation::norm_l1:
+        case Operation::norm_l2: return true;
+        default: return false;
+    }
+}
+
+void require_uint64s(std::uint64_t bytes, std::uint64_t first, std::uint64_t count, const char* what) {
+    if (first > bytes / 8 || count > bytes / 8 - first)
+        throw InvalidArgument(std::string(what) + ": " + std::to_string(count) + " uint64 values from element " +
+                              std::to_string(first) + " pass the buffer's end (" + std::to_string(bytes) + " bytes)");
+}
+
+std::vector<std::uint64_t> read_uint64s(cl::CommandQueue& queue, const cl::Buffer& buffer, std::uint64_t first,
+                                        std::uint64_t count) {
+    std::vector<std::uint64_t> out(count);
+    if (count > 0)
+        check(queue.enqueueReadBuffer(buffer, CL_TRUE, static_cast<size_t>(first * 8), static_cast<size_t>(count * 8),
+                                      out.data()),
+              "clEnqueueReadBuffer");
+    return out;
+}
+
+Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
+
+}  // namespace
+
+template <class T, class Take>
+LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset,
+                                        const Segments& segments, const LaunchParams& params, CallInfo* call, Take take,
+                                        const DeviceResult* device, ElementType result_type,
+                                        const std::vector<cl::Event>& wait, bool make_event, cl::Event* last) {
+    const std::uint64_t extent = segment_extent(segments, sizeof(T));
+    check_buffer(values, offset, extent, sizeof(T));
+    const std::uint64_t count = segments.count();
+    PlanRequest request = job.request(element_traits<T>::type, extent, CallForm::segments);
+    request.segments = count;
+    const LaunchPlan plan = this->plan(request, params);
+    const OpKernel kernel = plan_kernel(plan);
+    if (call != nullptr) *call = CallInfo{plan, {}};
+    if (device != nullptr) {
+        if (kernel.op == KernelOp::add_exact)
+            throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
+        if (plan.overflow == IntegerOverflow::check &&
+            (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator))))
+            throw Unsupported("an asynchronous segmented " + std::string(operation_name(plan.operation)) + " of " +
+                              std::string(type_name(plan.element)) +
+                              " data leaves its results on the device, where an overflow cannot be reported: set "
+                              "LaunchParams::overflow = IntegerOverflow::wrap for results modulo 2^64");
+    }
+    if (count == 0) return plan;
+
+    const Segments::Kind kind = segments.kind();
+    if (kind == Segments::Kind::device_offsets)
+        require_uint64s(buffer_bytes(segments.begins()), segments.first(), count + 1, "CSR offsets");
+    if (kind == Segments::Kind::device_ranges) {
+        require_uint64s(buffer_bytes(segments.begins()), 0, count, "segment begins");
+        require_uint64s(buffer_bytes(segments.ends()), 0, count, "segment ends");
+    }
+
+    KernelSpec first =
+        segment_spec(plan, kernel, info, kind != Segments::Kind::batch && kind != Segments::Kind::rows, false);
+    first.transform = job.transform;
+    if (device != nullptr && plan.groups_per_segment == 1) first.device_result = true;
+    auto slot = slots.acquire();
+    Chain chain = chain_for(*slot, call, make_event);
+    chain.wait_for(wait);
+
+    SegmentList list;
+    list.extent = extent;
+    switch (kind) {
+        case Segments::Kind::batch:
+            list.step = segments.length();
+            list.length = segments.length();
+            break;
+        case Segments::Kind::rows:
+            list.step = row_step(segments, sizeof(T));
+            list.length = segments.length();
+            break;
+        case Segments::Kind::host_offsets: {
+            const std::uint64_t bytes = (count + 1) * 8;
+            const cl::Buffer& copy = slot->segment_list(bytes);
+            // Blocking for an asynchronous call: the caller may drop `segments` on return.
+            check(queue.enqueueWriteBuffer(copy, device != nullptr ? CL_TRUE : CL_FALSE, 0, static_cast<size_t>(bytes),
+                                           segments.host_offsets().data(), chain.wait(), chain.event()),
+                  "clEnqueueWriteBuffer");
+            chain.done(false);
+            list.begins = list.ends = &copy;
+            list.ends_at = 1;
+            break;
+        }
+        case Segments::Kind::device_offsets:
+            list.begins = list.ends = &segments.begins();
+            list.begins_at = segments.first();
+            list.ends_at = segments.first() + 1;
+            break;
+        case Segments::Kind::device_ranges:
+            list.begins = &segments.begins();
+            list.ends = &segments.ends();
+            break;
+    }
+
+    SegmentStates states;
+    try {
+        if (device != nullptr) {
+            first.result_type = result_type;
+            launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, device);
+            if (out_of_order) slot->pending = chain.last();
+            if (last != nullptr) *last = chain.take_last();
+            return plan;
+        }
+        states = launch_segments(queue, info, plan, first, values, offset, list, *slot, chain);
+    } catch (...) {
+        queue.finish();
+        throw;
+    }
+
+    // Each segment's element count where the result needs it (mean, the extremes) or where
+    // the device flagged a listed segment: from the host's offsets, else read back.
+    const bool device_list = kind == Segments::Kind::device_offsets || kind == Segments::Kind::device_ranges;
+    std::vector<std::uint64_t> begins, ends;
+    if (device_list && (states.bad || !identity_is_empty_result(plan.operation))) {
+        begins = read_uint64s(queue, *list.begins, list.begins_at, count);
+        ends = read_uint64s(queue, *list.ends, list.ends_at, count);
+    }
+    const auto bounds = [&](std::uint64_t s) -> std::pair<std::uint64_t, std::uint64_t> {
+        switch (kind) {
+            case Segments::Kind::batch:
+            case Segments::Kind::rows: return {s * list.step, s * list.step + list.length};
+            case Segments::Kind::host_offsets: return {segments.host_offsets()[s], segments.host_offsets()[s + 1]};
+            default:
+                return begins.empty() ? std::pair<std::uint64_t, std::uint64_t>{0, 1}  // not needed
+                                      : std::pair<std::uint64_t, std::uint64_t>{begins[s], ends[s]};
+        }
+    };
+    if (states.bad) {
+        for (std::uint64_t s = 0; s < count; ++s) {
+            const auto [b, e] = bounds(s);
+            if (b > e || e > extent)
+                throw InvalidArgument("segment " + std::to_string(s) + " is [" + std::to_string(b) + ", " +
+                                      std::to_string(e) + "): " + (b > e ? "its offsets descend" : "it ends past") +
+                                      " the " + std::to_string(extent) + " values the segments may address");
+        }
+        throw Error("internal: the device flagged a segment, but every segment's offsets are in order");
+    }
+    const OperationInfo& row = operation_info(plan.operation);
+    for (std::uint64_t s = 0; s < count; ++s) {
+        const auto [b, e] = bounds(s);
+        const StateView view{plan, kernel, e - b, states.states + s * states.state_bytes};
+        if (view.count == 0 && !row.empty_has_identity)
+            throw InvalidArgument(std::string(row.name) + " of segment " + std::to_string(s) +
+                                  ", which is empty, is undefined");
+        take(s, view);
+    }
+    return plan;
+}
+
+LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params) const {
+    PlanRequest request{op, type, segment_extent(segments, type_size(type)), CallForm::segments};
+    request.segments = segments.count();
+    return state().plan(request, params);
+}
+
+#define CLREDUCE_DEFINE_SEGMENTED(R, NAME, OP)                                                               \
+    template <class T>                                                                                       \
+    std::vector<R> Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,   \
+                                 const LaunchParams& params, CallInfo* info) const {                         \
+        std::vector<R> out(segments.count());                                                                \
+        state().run_segments<T>(job_of(OP), values, offset, segments, params, info,                          \
+                                [&](std::uint64_t s, const StateView& v) { out[s] = NAME##_result<T>(v); }); \
+        return out;                                                                                          \
+    }
+CLREDUCE_DEFINE_SEGMENTED(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_SEGMENTED(sum_type_t<T>, product, Operation::product)
+CLREDUCE_DEFINE_SEGMENTED(T, min, Operation::min)
+CLREDUCE_DEFINE_SEGMENTED(T, max, Operation::max)
+CLREDUCE_DEFINE_SEGMENTED(MinMax<T>, minmax, Operation::minmax)
+CLREDUCE_DEFINE_SEGMENTED(std::uint64_t, count_nonzero, Operation::count_nonzero)
+CLREDUCE_DEFINE_SEGMENTED(double, mean, Operation::mean)
+CLREDUCE_DEFINE_SEGMENTED(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
+CLREDUCE_DEFINE_SEGMENTED(double, norm_l1, Operation::norm_l1)
+CLREDUCE_DEFINE_SEGMENTED(double, norm_l2, Operation::norm_l2)
+CLREDUCE_DEFINE_SEGMENTED(double, norm_inf, Operation::norm_inf)
+#undef CLREDUCE_DEFINE_SEGMENTED
+
+template <class T>
+std::vector<ArgResult<T>> Reducer::argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                          const LaunchParams& params, CallInfo* info) const {
+    std::vector<ArgResult<T>> out(segments.count());
+    state().run_segments<T>(job_of(Operation::argmin), values, offset, segments, params, info,
+                            [&](std::uint64_t s, const StateView& v) { out[s] = arg_result<T>(v); });
+    return out;
+}
+template <class T>
+std::vector<ArgResult<T>> Reducer::argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                          const LaunchParams& params, CallInfo* info) const {
+    std::vector<ArgResult<T>> out(segments.count());
+    state().run_segments<T>(job_of(Operation::argmax), values, offset, segments, params, info,
+                            [&](std::uint64_t s, const StateView& v) { out[s] = arg_result<T>(v); });
+    return out;
+}
+template <class T>
+std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset,
+                                                           const Segments& segments, std::string_view expression,
+                                                           Combine combine, const LaunchParams& params,
+                                                           CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, transform_source(expression)};
+    std::vector<transform_type_t<T>> out(segments.count());
+    state().run_segments<T>(job, values, offset, segments, params, info,
+                            [&](std::uint64_t s, const StateView& v) { out[s] = transform_result<T>(v, combine); });
+    return out;
+}
+
+namespace {
+
+template <class R>
+void require_result_room(std::uint64_t bytes, std::uint64_t result_offset, std::uint64_t segments) {
+    const std::uint64_t room = bytes / sizeof(R);
+    if (result_offset > room || segments > room - result_offset)
+        throw InvalidArgument("the result buffer holds " + std::to_string(room) + " results of " +
+                              std::to_string(sizeof(R)) + " bytes; " + std::to_string(segments) +
+                              " segments from result_offset " + std::to_string(result_offset) + " do not fit");
+}
+
+}  // namespace
+
+#define CLREDUCE_DEFINE_SEGMENTED_ASYNC(R, NAME, OP)                                                                   \
+    template <class T>                                                                                                 \
+    cl::Event Reducer::NAME##_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,          \
+                                    const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params, \
+                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {       \
+        State& s = state();                                                                                            \
+        require_result_room<R>(s.buffer_bytes(result), result_offset, segments.count());                               \
+        const DeviceResult destination{&result, result_offset * sizeof(R)};                                            \
+        cl::Event last;                                                                                                \
+        s.run_segments<T>(                                                                                             \
+            job_of(OP), values, offset, segments, params, info, [](std::uint64_t, const StateView&) {}, &destination,  \
+            element_traits<R>::type, wait, make_event, &last);                                                         \
+        return last;                                                                                                   \
+    }
+CLREDUCE_DEFINE_SEGMENTED_ASYNC(sum_type_t<T>, sum, Operation::sum)
+CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, min, Operation::min)
+CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
+#undef CLREDUCE_DEFINE_SEGMENTED_ASYNC
+
+#define CLREDUCE_INSTANTIATE_SEGMENTED(R, NAME, T)                                                                   \
+    template std::vector<R> Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const LaunchParams&, \
+                                             CallInfo*) const;
+#define CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(NAME, T)                                                            \
+    template cl::Event Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const cl::Buffer&,    \
+                                        std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
+                                        CallInfo*) const;
+#define CLREDUCE_INSTANTIATE(T)                                                                                        \
+    CLREDUCE_INSTANTIATE_SEGMENTED(sum_type_t<T>, sum, T)                                                              \
+    CLREDUCE_INSTANTIATE_SEGMENTED(sum_type_t<T>, product, T)                                                          \
+    CLREDUCE_INSTANTIATE_SEGMENTED(T, min, T)                                                                          \
+    CLREDUCE_INSTANTIATE_SEGMENTED(T, max, T)                                                                          \
+    CLREDUCE_INSTANTIATE_SEGMENTED(MinMax<T>, minmax, T)                                                               \
+    CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmin, T)                                                            \
+    CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmax, T)                                                            \
+    CLREDUCE_INSTANTIATE_SEGMENTED(std::uint64_t, count_nonzero, T)                                                    \
+    CLREDUCE_INSTANTIATE_SEGMENTED(double, mean, T)                                                                    \
+    CLREDUCE_INSTANTIATE_SEGMENTED(square_sum_t<T>, sum_of_squares, T)                                                 \
+    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_l1, T)                                                                 \
+    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_l2, T)                                                                 \
+    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_inf, T)                                                                \
+    template std::vector<transform_type_t<T>> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t,           \
+                                                                           const Segments&, std::string_view, Combine, \
+                                                                           const LaunchParams&, CallInfo*) const;      \
+    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(sum_async, T)                                                                 \
+    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(min_async, T)                                                                 \
+    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(max_async, T)
+CLREDUCE_INSTANTIATE(std::int8_t)
+CLREDUCE_INSTANTIATE(std::uint8_t)
+CLREDUCE_INSTANTIATE(std::int16_t)
+CLREDUCE_INSTANTIATE(std::uint16_t)
+CLREDUCE_INSTANTIATE(std::int32_t)
+CLREDUCE_INSTANTIATE(std::uint32_t)
+CLREDUCE_INSTANTIATE(std::int64_t)
+CLREDUCE_INSTANTIATE(std::uint64_t)
+CLREDUCE_INSTANTIATE(half)
+CLREDUCE_INSTANTIATE(float)
+CLREDUCE_INSTANTIATE(double)
+#undef CLREDUCE_INSTANTIATE
+#undef CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC
+#undef CLREDUCE_INSTANTIATE_SEGMENTED
+
+}  // namespace clreduce

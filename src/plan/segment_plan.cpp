@@ -1,0 +1,84 @@
+#include "plan/segment_plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <clreduce/error.hpp>
+
+namespace clreduce {
+namespace {
+
+bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint64_t floor_power_of_two(std::uint64_t v) {
+    std::uint64_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// A whole group per segment reads kVectorsPerItem vectors per work-item or more before more
+// groups share a segment; shared segments aim at kGroupsPerUnit groups per compute unit in all.
+constexpr std::uint64_t kVectorsPerItem = 64;
+constexpr std::uint64_t kGroupsPerUnit = 8;
+
+}  // namespace
+
+void check_segment_level3(const LaunchParams& params) {
+    if (params.inter_group && *params.inter_group != InterGroup::second_pass)
+        throw Unsupported(
+            "segmented calls finish each segment in its work-group, or by a second launch over the "
+            "partials of groups that share one (InterGroup::second_pass), not InterGroup::" +
+            std::string(to_string(*params.inter_group)));
+}
+
+void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
+                          const LaunchParams& params) {
+    const std::uint32_t wg = plan.work_group_size;
+    plan.segments = segments;
+    plan.times = 1;
+    plan.stride = Stride::global;
+    plan.inter_group = InterGroup::second_pass;
+    // Vectors per segment on average: a team of about that many lanes reads each segment in
+    // one coalesced step (a work-item per segment of a vector or less, a whole group for
+    // segments of wg vectors and more).
+    const std::uint64_t average = segments == 0 ? 0 : ceil_div(ceil_div(extent, segments), plan.vector_width);
+    if (params.segment_team) {
+        if (!is_power_of_two(*params.segment_team) || *params.segment_team > wg)
+            throw InvalidArgument("segment_team must be a power of two no larger than work_group_size (" +
+                                  std::to_string(wg) + "), got " + std::to_string(*params.segment_team));
+        plan.segment_team = *params.segment_team;
+    } else {
+        plan.segment_team = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(floor_power_of_two(average), 1, wg));
+    }
+    const bool whole_group = plan.segment_team == wg;
+    if (params.groups_per_segment) {
+        if (*params.groups_per_segment < 1) throw InvalidArgument("groups_per_segment must be at least 1, got 0");
+        if (*params.groups_per_segment > 1 && !whole_group)
+            throw InvalidArgument(
+                "groups_per_segment > 1 needs a whole work-group per segment (segment_team = "
+                "work_group_size = " +
+                std::to_string(wg) + "), got segment_team " + std::to_string(plan.segment_team));
+        plan.groups_per_segment = *params.groups_per_segment;
+    } else {
+        // Few, long segments: groups share them until the device has kGroupsPerUnit groups per
+        // compute unit, each with kVectorsPerItem vectors per work-item or more.
+        const std::uint64_t wanted = std::uint64_t(std::max<std::uint32_t>(device.compute_units, 1)) * kGroupsPerUnit;
+        std::uint64_t parts = 1;
+        if (whole_group && segments > 0 && segments < wanted)
+            parts = std::clamp<std::uint64_t>(std::min(ceil_div(wanted, segments),
+                                                       average / (std::uint64_t(wg) * kVectorsPerItem)),
+                                              1, 1u << 16);
+        plan.groups_per_segment = static_cast<std::uint32_t>(parts);
+    }
+    const std::uint64_t per_group = wg / plan.segment_team;
+    plan.groups = ceil_div(segments, per_group) * plan.groups_per_segment;
+    constexpr std::uint64_t kMaxGroups = (1ull << 31) - 1;
+    if (plan.groups > kMaxGroups)
+        throw InvalidArgument(std::to_string(segments) + " segments need " + std::to_string(plan.groups) +
+                              " work-groups with segment_team " + std::to_string(plan.segment_team) +
+                              "; use a smaller segment_team or fewer groups_per_segment");
+}
+
+}  // namespace clreduce

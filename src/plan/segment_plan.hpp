@@ -1,0 +1,22 @@
+#pragma once
+// The segment mapping of a segmented call (cl_kernels/segments.cl): how many work-items reduce
+// one segment, and how many work-groups share one, from the caller's LaunchParams or from the
+// segments' average length and count.
+#include <cstdint>
+
+#include <clreduce/device_info.hpp>
+#include <clreduce/launch_params.hpp>
+
+namespace clreduce {
+
+// Sets plan.segments, segment_team, groups_per_segment and groups for `segments` segments
+// addressing `extent` elements in all; plan.work_group_size and vector_width are set.
+// InvalidArgument for overrides that make no mapping.
+void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
+                          const LaunchParams& params);
+
+// Segmented calls finish every segment in its group or by a second launch: Unsupported for any
+// other level 3 the caller asks for.
+void check_segment_level3(const LaunchParams& params);
+
+}  // namespace clreduce

@@ -1,0 +1,364 @@
+// Many reductions in one call (Segments): every operation per segment against the exact CPU
+// references, through every kind of segment list and each mapping forced by LaunchParams;
+// empty, single, one-element and huge-among-tiny segments; offsets into the middle of a
+// buffer; misaligned row steps; bad input refused.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+using namespace clreduce::testing;
+
+// The mappings a test forces, in work-groups of 32: a work-item, a team of 4 and a whole group
+// per segment, groups sharing segments; and the default.
+std::vector<std::pair<std::string, LaunchParams>> mappings() {
+    constexpr std::uint32_t kGroup = 32;
+    std::vector<std::pair<std::string, LaunchParams>> out;
+    out.emplace_back("default", LaunchParams{});
+    for (std::uint32_t team : {1u, 4u, kGroup}) {
+        LaunchParams p;
+        p.work_group_size = kGroup;
+        p.segment_team = team;
+        p.groups_per_segment = 1;
+        out.emplace_back("team " + std::to_string(team) + " of " + std::to_string(kGroup), p);
+    }
+    LaunchParams shared;
+    shared.work_group_size = kGroup;
+    shared.segment_team = kGroup;
+    shared.groups_per_segment = 3;
+    out.emplace_back("3 groups per segment", shared);
+    return out;
+}
+
+// Segment lengths: empty ones, one-element ones, random 0..300, and one of 5,000 among them.
+std::vector<std::uint64_t> mixed_offsets(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint64_t> offsets{0};
+    for (int s = 0; s < 60; ++s) {
+        const std::uint64_t length = s == 17 ? 5000 : s % 7 == 0 ? 0 : s % 5 == 0 ? 1 : rng() % 301;
+        offsets.push_back(offsets.back() + length);
+    }
+    return offsets;
+}
+
+// Each operation of `segments` (from element `offset` of `buffer`, whose host copy is `host`)
+// per segment against the references; segment s is host[offset + bounds[s]..).
+template <class T>
+void check_all_operations(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
+                          const Segments& segments, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& bounds,
+                          const LaunchParams& params) {
+    CallInfo info;
+    const auto sums = r.sum<T>(buffer, offset, segments, params, &info);
+    INFO("plan " << info.plan.describe());
+    REQUIRE(sums.size() == bounds.size());
+    const auto counts = r.count_nonzero<T>(buffer, offset, segments, params);
+    const auto squares = r.sum_of_squares<T>(buffer, offset, segments, params);
+    const auto l1 = r.norm_l1<T>(buffer, offset, segments, params);
+    const auto l2 = r.norm_l2<T>(buffer, offset, segments, params);
+    const bool any_empty = std::any_of(bounds.begin(), bounds.end(), [](auto b) { return b.first == b.second; });
+    std::vector<T> mins, maxs;
+    std::vector<clreduce::MinMax<T>> both;
+    std::vector<clreduce::ArgResult<T>> amins, amaxs;
+    std::vector<double> means, infs;
+    if (any_empty) {
+        CHECK_THROWS_WITH(r.min<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
+        CHECK_THROWS_WITH(r.argmax<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
+        CHECK_THROWS_WITH(r.mean<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
+    } else {
+        mins = r.min<T>(buffer, offset, segments, params);
+        maxs = r.max<T>(buffer, offset, segments, params);
+        both = r.minmax<T>(buffer, offset, segments, params);
+        amins = r.argmin<T>(buffer, offset, segments, params);
+        amaxs = r.argmax<T>(buffer, offset, segments, params);
+        means = r.mean<T>(buffer, offset, segments, params);
+    }
+    infs = r.norm_inf<T>(buffer, offset, segments, params);
+    for (std::size_t s = 0; s < bounds.size(); ++s) {
+        const T* data = host.data() + offset + bounds[s].first;
+        const std::uint64_t n = bounds[s].second - bounds[s].first;
+        INFO("segment " << s << " [" << bounds[s].first << ", " << bounds[s].second << ")");
+        CHECK(counts[s] == reference_count_nonzero(data, n));
+        if constexpr (std::is_integral_v<T>) {
+            CHECK(sums[s] == wrapped_sum<sum_type_t<T>>(data, n));
+            CHECK(squares[s] == wrapped_sum_of_squares<std::uint64_t>(data, n));
+            CHECK(l1[s] == double(wrapped_norm_l1<std::uint64_t>(data, n)));
+            CHECK(infs[s] == double(integer_norm_inf(data, n)));
+            check_approx(reference_norm_l2(data, n, std::ldexp(1.0L, -53)), l2[s], "norm_l2");
+        } else {
+            const long double u = rounding_unit<T>(info.plan.accumulator);
+            check_approx(reference_sum(data, n, u), sums[s], "sum");
+            check_approx(reference_sum_of_squares(data, n, u), squares[s], "sum_of_squares");
+            check_approx(reference_norm_l1(data, n, u), l1[s], "norm_l1");
+            check_approx(reference_norm_l2(data, n, u), l2[s], "norm_l2");
+            CHECK(infs[s] == double(float_norm_inf(data, n)));
+        }
+        if (any_empty) continue;
+        const auto lo = reference_min(data, n), hi = reference_max(data, n);
+        CHECK(mins[s] == lo.value);
+        CHECK(maxs[s] == hi.value);
+        CHECK(both[s].min == lo.value);
+        CHECK(both[s].max == hi.value);
+        CHECK(amins[s].value == lo.value);
+        CHECK(amins[s].index == lo.index);
+        CHECK(amaxs[s].value == hi.value);
+        CHECK(amaxs[s].index == hi.index);
+        check_approx(reference_mean(data, n,
+                                    std::is_integral_v<T> ? std::ldexp(1.0L, -53)
+                                                          : rounding_unit<T>(info.plan.accumulator)),
+                     means[s], "mean");
+    }
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds_of(const std::vector<std::uint64_t>& offsets) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) out.emplace_back(offsets[s], offsets[s + 1]);
+    return out;
+}
+
+template <class T>
+void check_kinds(Reducer& r, bool all_mappings) {
+    const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(sizeof(T), 31));
+    constexpr std::uint64_t kOffset = 7;  // the segments start in the middle of the buffer
+    const std::uint64_t seed = seed_for(sizeof(T), offsets.back(), 3);
+    INFO("data seed " << seed);
+    const std::vector<T> host = op_values<T>(kOffset + offsets.back() + 5, seed);
+    const cl::Buffer values = device_copy(r, host);
+    const cl::Buffer device_offsets = device_copy(r, offsets);
+    std::vector<std::uint64_t> begins(offsets.begin(), offsets.end() - 1), ends(offsets.begin() + 1, offsets.end());
+    const cl::Buffer device_begins = device_copy(r, begins), device_ends = device_copy(r, ends);
+    const auto bounds = bounds_of(offsets);
+    auto all = mappings();
+    if (!all_mappings) all.resize(1);
+    for (const auto& [name, params] : all) {
+        INFO("mapping " << name);
+        {
+            INFO("host CSR offsets");
+            check_all_operations(r, values, host, kOffset, Segments::offsets(offsets), bounds, params);
+        }
+        {
+            INFO("device CSR offsets");
+            check_all_operations(r, values, host, kOffset,
+                                 Segments::offsets(device_offsets, bounds.size(), offsets.back()), bounds, params);
+        }
+        {
+            INFO("begin/end arrays");
+            check_all_operations(r, values, host, kOffset,
+                                 Segments::ranges(device_begins, device_ends, bounds.size(), offsets.back()), bounds,
+                                 params);
+        }
+        {
+            INFO("a batch of 9 arrays of 250");
+            std::vector<std::uint64_t> batch(10);
+            for (std::size_t s = 0; s < batch.size(); ++s) batch[s] = s * 250;
+            check_all_operations(r, values, host, kOffset, Segments::batch(9, 250), bounds_of(batch), params);
+        }
+        {
+            INFO("rows: 13 rows of 101, a step of 103 elements (misaligned rows)");
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> rows;
+            for (std::uint64_t row = 0; row < 13; ++row) rows.emplace_back(row * 103, row * 103 + 101);
+            check_all_operations(r, values, host, kOffset, Segments::rows(13, 101, 103 * sizeof(T)), rows, params);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("segmented reductions: every operation per segment, every segment list, each mapping", "[segments]") {
+    Reducer& r = reducer();
+    check_kinds<std::int32_t>(r, true);
+    check_kinds<float>(r, true);
+    check_kinds<std::uint8_t>(r, false);
+    check_kinds<std::int64_t>(r, false);
+    if (r.device_info().has_fp64) check_kinds<double>(r, false);
+}
+
+TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-element segments, one segment",
+          "[segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(41);
+    INFO("data seed " << seed);
+    const std::uint64_t n = 300000;
+    const std::vector<std::int32_t> host = op_values<std::int32_t>(n, seed);
+    const cl::Buffer values = device_copy(r, host);
+    for (const auto& [name, params] : mappings()) {
+        INFO("mapping " << name);
+        // 10^5 one-element segments
+        const auto ones = r.sum<std::int32_t>(values, 3, Segments::batch(100000, 1), params);
+        for (std::uint64_t s = 0; s < ones.size(); ++s)
+            if (ones[s] != host[3 + s]) FAIL("segment " << s << ": " << ones[s] << " != " << host[3 + s]);
+        // one huge segment among tiny ones, argmax inside it
+        const std::vector<std::uint64_t> offsets{0, 1, 3, 4, 250004, 250005, 250010};
+        const auto sums = r.sum<std::int32_t>(values, 11, Segments::offsets(offsets), params);
+        const auto maxes = r.argmax<std::int32_t>(values, 11, Segments::offsets(offsets), params);
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+            const std::int32_t* data = host.data() + 11 + offsets[s];
+            const std::uint64_t len = offsets[s + 1] - offsets[s];
+            CHECK(sums[s] == wrapped_sum<std::int64_t>(data, len));
+        }
+        CHECK(maxes[3].index == reference_max(host.data() + 11 + 4, 250000).index);
+        CHECK(maxes[3].value == reference_max(host.data() + 11 + 4, 250000).value);
+        // one segment: the single-range result
+        const auto one = r.sum<std::int32_t>(values, 0, Segments::batch(1, n), params);
+        REQUIRE(one.size() == 1);
+        CHECK(one[0] == r.sum<std::int32_t>(values, 0, n));
+    }
+    // no segments
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::batch(0, 5)).empty());
+    CHECK(r.min<std::int32_t>(values, 0, Segments::offsets(std::vector<std::uint64_t>{0})).empty());
+}
+
+TEST_CASE(
+    "segmented reductions: correctly rounded float sums are the same bits under every mapping and equal the "
+    "single-range sums",
+    "[segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(43);
+    INFO("data seed " << seed);
+    const std::vector<float> host = wide_values<float>(40000, seed, 60);
+    const cl::Buffer values = device_copy(r, host);
+    const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(44));
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    std::vector<double> first;
+    for (auto [name, params] : mappings()) {
+        INFO("mapping " << name);
+        params.float_mode = FloatMode::correctly_rounded;
+        const auto sums = r.sum<float>(values, 5, Segments::offsets(offsets), params);
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+            INFO("segment " << s);
+            const double single = r.sum<float>(values, 5 + offsets[s], offsets[s + 1] - offsets[s], exact);
+            CHECK(same_bits(sums[s], single));
+        }
+        if (first.empty()) first = sums;
+        CHECK(sums == first);
+    }
+    // The deterministic mode: the same bits run after run for one mapping.
+    const auto once = r.sum<float>(values, 5, Segments::offsets(offsets));
+    for (int run = 0; run < 3; ++run) CHECK(r.sum<float>(values, 5, Segments::offsets(offsets)) == once);
+}
+
+TEST_CASE("segmented reductions: transform_reduce and product per segment", "[segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(47);
+    INFO("data seed " << seed);
+    const std::vector<std::int16_t> host = op_values<std::int16_t>(5000, seed);
+    const cl::Buffer values = device_copy(r, host);
+    const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(48));
+    const std::vector<std::uint64_t> small(offsets.begin(), offsets.begin() + 18);  // before the 5,000 one
+    const auto squares =
+        r.transform_reduce<std::int16_t>(values, 0, Segments::offsets(small), "x * x - 3", Combine::sum);
+    const auto products = r.product<std::int16_t>(values, 0, Segments::batch(50, 3));
+    for (std::size_t s = 0; s + 1 < small.size(); ++s) {
+        std::int64_t expected = 0;
+        for (std::uint64_t i = small[s]; i < small[s + 1]; ++i) expected += std::int64_t(host[i]) * host[i] - 3;
+        CHECK(squares[s] == expected);
+    }
+    for (std::size_t s = 0; s < 50; ++s) CHECK(products[s] == wrapped_product<std::int64_t>(host.data() + 3 * s, 3));
+}
+
+TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "[segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(53);
+    INFO("data seed " << seed);
+    const std::vector<float> host = op_values<float>(20000, seed);
+    const cl::Buffer values = device_copy(r, host);
+    using S = sum_type_t<float>;
+    for (const auto& [name, params] : mappings()) {
+        INFO("mapping " << name);
+        const Segments rows = Segments::rows(19, 1000, 1024 * sizeof(float));
+        const cl::Buffer sums_out(r.context(), CL_MEM_READ_WRITE, 21 * sizeof(S));
+        const cl::Buffer mins_out(r.context(), CL_MEM_READ_WRITE, 19 * sizeof(float));
+        cl::Event sums_done = r.sum_async<float>(values, 1, rows, sums_out, 2, params);
+        cl::Event mins_done = r.min_async<float>(values, 1, rows, mins_out, 0, params);
+        sums_done.wait();
+        mins_done.wait();
+        std::vector<S> got_sums(21);
+        std::vector<float> got_mins(19);
+        check(r.queue().enqueueReadBuffer(sums_out, CL_TRUE, 0, got_sums.size() * sizeof(S), got_sums.data()),
+              "clEnqueueReadBuffer");
+        check(r.queue().enqueueReadBuffer(mins_out, CL_TRUE, 0, got_mins.size() * sizeof(float), got_mins.data()),
+              "clEnqueueReadBuffer");
+        const auto sums = r.sum<float>(values, 1, rows, params);
+        const auto mins = r.min<float>(values, 1, rows, params);
+        for (std::size_t s = 0; s < 19; ++s) {
+            INFO("segment " << s);
+            CHECK(same_bits(got_sums[2 + s], sums[s]));
+            CHECK(got_mins[s] == mins[s]);
+            CHECK(mins[s] == reference_min(host.data() + 1 + s * 1024, 1000).value);
+        }
+    }
+}
+
+TEST_CASE("segmented reductions: bad input is refused with a clear error", "[segments][errors]") {
+    Reducer& r = reducer();
+    const std::vector<std::int32_t> host(100, 1);
+    const cl::Buffer values = device_copy(r, host);
+    CHECK_THROWS_WITH(Segments::offsets(std::vector<std::uint64_t>{0, 5, 3}),
+                      Catch::Contains("must ascend") && Catch::Contains("segment 1"));
+    CHECK_THROWS_AS(Segments::offsets(std::vector<std::uint64_t>{}), InvalidArgument);
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(std::vector<std::uint64_t>{0, 50, 101})),
+                      Catch::Contains("past the end of the buffer"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 60, Segments::batch(5, 10)),
+                      Catch::Contains("past the end of the buffer"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(3, 10, 8 * sizeof(std::int32_t))),
+                      Catch::Contains("smaller than a row"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(3, 10, 41)), Catch::Contains("not a multiple"));
+    // Device offsets out of order or past the extent: reported, nothing read outside.
+    const cl::Buffer descending = device_copy(r, std::vector<std::uint64_t>{0, 10, 5, 20});
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100)),
+                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
+    const cl::Buffer beyond = device_copy(r, std::vector<std::uint64_t>{0, 10, 500});
+    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100)),
+                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
+    // The reducer still works after the error, and a good call after it is not flagged.
+    const cl::Buffer good = device_copy(r, std::vector<std::uint64_t>{0, 10, 100});
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100)) == std::vector<std::int64_t>{10, 90});
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 3, 100)),
+                      Catch::Contains("pass the buffer's end"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 101)),
+                      Catch::Contains("past the end of the buffer"));
+    // Mapping overrides that make no mapping.
+    LaunchParams p;
+    p.segment_team = 3;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p), Catch::Contains("segment_team"));
+    p.segment_team = 1;
+    p.groups_per_segment = 2;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p),
+                      Catch::Contains("groups_per_segment > 1 needs a whole work-group"));
+    LaunchParams atomic;
+    atomic.inter_group = InterGroup::atomic;
+    CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);
+    // A result buffer too small for an asynchronous call.
+    const cl::Buffer small(r.context(), CL_MEM_READ_WRITE, 4 * sizeof(std::int64_t));
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    CHECK_THROWS_WITH(r.sum_async<std::int32_t>(values, 0, Segments::batch(5, 10), small, 0, wrap),
+                      Catch::Contains("do not fit"));
+}
+
+TEST_CASE("segmented reductions: plan() names the mapping it chooses from the segments' shape", "[segments]") {
+    Reducer& r = reducer();
+    const LaunchPlan tiny = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 20, 1));
+    CHECK(tiny.segment_team == 1);
+    CHECK(tiny.describe().find("a work-item per segment") != std::string::npos);
+    const LaunchPlan huge = r.plan(ElementType::float32, Operation::sum, Segments::batch(2, 1ull << 26));
+    CHECK(huge.segment_team == huge.work_group_size);
+    CHECK(huge.groups_per_segment > 1);
+    CHECK(huge.describe().find("a group per segment") != std::string::npos);
+    CallInfo info;
+    const cl::Buffer values = device_copy(r, std::vector<float>(64, 1.0f));
+    r.sum<float>(values, 0, Segments::batch(16, 4), {}, &info);
+    CHECK(info.plan.describe() == r.plan(ElementType::float32, Operation::sum, Segments::batch(16, 4)).describe());
+    CHECK(info.plan.form == CallForm::segments);
+}
+
+}  // namespace clreduce::test
