@@ -22,11 +22,13 @@ cp "$build/perf/clreduce-perf" "$build/perf/clreduce-floor" "$build/tests/clredu
   "$build/tests/unit/clreduce-unit-tests" "$build/examples/clreduce-example" "$out/bin/"
 # The CUB comparator of `clreduce-perf compare`, built where nvcc is found (CUDA runtime linked
 # statically: the target's driver is all it needs).
-if [ -x "$build/perf/clreduce-cub-sum" ]; then
-  cp "$build/perf/clreduce-cub-sum" "$out/bin/"
-else
-  echo "gpu-bundle: no clreduce-cub-sum (no CUDA compiler here); compare will skip CUB"
-fi
+for cub in clreduce-cub-sum clreduce-cub-segmented; do
+  if [ -x "$build/perf/$cub" ]; then
+    cp "$build/perf/$cub" "$out/bin/"
+  else
+    echo "gpu-bundle: no $cub (no CUDA compiler here); compare and segments will skip CUB"
+  fi
+done
 # Shared libraries the target has newer or not at all; the OpenCL ICD loader is the target's own.
 ldd "$out"/bin/* | awk '/=> \//{print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*|libz|libOpenCL)\.so' |

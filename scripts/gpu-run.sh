@@ -37,7 +37,7 @@ step() {
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 # Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy first-result tune tune-check
-# sweeps sweep-plot compare. The default, under 10 minutes on an H100 or H200: the test
+# sweeps sweep-plot compare segments. The default, under 10 minutes on an H100 or H200: the test
 # suite, the call floor, the sweeps and the comparisons for int32, float32, int8 and float64
 # (docs/performance.md). "huge tune tune-check" take longer; run them on their own.
 parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
@@ -117,6 +117,14 @@ for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 float32 int8 float64}; do
   # shellcheck disable=SC2086
   step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 "${compare_sizes[@]}" ${CLREDUCE_GPU_COMPARE_ARGS:-} \
     --csv "$f.csv" --json "$f.json" --svg "$f.svg"
+done
+fi
+if want segments; then
+# Segmented sums (2^28 elements in segments of 16 to 2^24, uniform and power-law lengths)
+# against CUB's DeviceSegmentedReduce (clreduce-cub-segmented) and a loop of single calls.
+for type in ${CLREDUCE_GPU_SEGMENT_TYPES:-int32 float32}; do
+  f=$results/segments-$type
+  step "segments-$type" "$bin/clreduce-perf" segments -t "$type" -r 15 --json "$f.json" --svg "$f.svg"
 done
 fi
 tar -czf "$out/results.tar.gz" -C "$work" results && rm -rf "$work"

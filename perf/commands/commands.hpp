@@ -90,6 +90,23 @@ int run_sweep(const SweepOptions& options);
 int run_accuracy(const AccuracyOptions& options);
 int run_first_result(FirstResultOptions options);
 int run_compare(const CompareOptions& options);
+
+// clreduce-perf segments (segments.cpp): segmented sums against CUB's DeviceSegmentedReduce.
+struct SegmentsOptions {
+    std::string device;
+    ElementType type = ElementType::int32;
+    // reference/segment_shapes.hpp: the 2^28-element shapes of the docs by default.
+    std::vector<std::string> shapes = {"16777216x16",       "1048576x256", "65536x4096",
+                                       "4096x65536",        "16x16777216", "uniform:268435456:2048",
+                                       "powerlaw:268435456"};
+    int repeats = 15;
+    std::uint64_t seed = 20261121;
+    std::string cub;   // clreduce-cub-segmented; empty: next to clreduce-perf
+    std::string self;  // argv[0]
+    std::string json;
+    std::string svg;
+};
+int run_segments(const SegmentsOptions& options);
 int run_tune(const TuneCommandOptions& options);
 // tune --check (called by run_tune): measures, prints the table and the summary, writes
 // o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate

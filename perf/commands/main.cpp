@@ -94,6 +94,22 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
+    clreduce::perf::SegmentsOptions segments;
+    std::string segments_type = "int32";
+    auto* segments_cmd = app.add_subcommand(
+        "segments", "Time segmented sums (many per call) against CUB's DeviceSegmentedReduce and a loop of calls");
+    segments_cmd->add_option("-d,--device", segments.device, "Device (as for sweep)");
+    segments_cmd->add_option("-t,--type", segments_type, "int32 or float32")->capture_default_str();
+    segments_cmd->add_option("-s,--shape", segments.shapes,
+                             "Segment shapes: SxL (S segments of L), uniform:N:M (lengths 0..M up to N elements), "
+                             "powerlaw:N; repeat for several (default: the 2^28-element set of docs/performance.md)");
+    segments_cmd->add_option("-r,--repeats", segments.repeats, "Timed calls per shape (after one warm-up)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    segments_cmd->add_option("--seed", segments.seed, "Random seed of the data and shapes")->capture_default_str();
+    segments_cmd->add_option("--cub", segments.cub, "clreduce-cub-segmented (default: next to clreduce-perf)");
+    segments_cmd->add_option("--json", segments.json, "Also write the rows as JSON to this file");
+    segments_cmd->add_option("--svg", segments.svg, "Also plot GB/s against segment length into this SVG file");
     clreduce::perf::TuneCommandOptions tune;
     auto* tune_cmd =
         app.add_subcommand("tune",
@@ -146,6 +162,11 @@ int main(int argc, char** argv) {
             return clreduce::perf::run_accuracy(accuracy);
         }
         if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
+        if (app.got_subcommand("segments")) {
+            segments.type = clreduce::parse_type(segments_type);
+            segments.self = argv[0];
+            return clreduce::perf::run_segments(segments);
+        }
         if (app.got_subcommand("compare")) {
             compare.type = clreduce::parse_type(compare_type);
             compare.delivery = clreduce::parse_result_delivery(compare_delivery);

@@ -1,0 +1,30 @@
+// The README's segments example (many reductions in one call); built and run by the tests.
+#include <clreduce/clreduce.hpp>
+
+#include <cstdint>
+#include <iostream>
+#include <vector>
+
+int main() try {
+    clreduce::Reducer reducer;
+    // A 3 x 4 matrix, row-major, and a CSR list of three segments over the same values.
+    const std::vector<float> host{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    cl::Buffer values(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
+                      const_cast<float*>(host.data()));
+    const auto row_sums = reducer.sum<float>(values, 0, clreduce::Segments::rows(3, 4));
+    const auto batch_max = reducer.max<float>(values, 0, clreduce::Segments::batch(2, 6));
+    const auto segment_argmin =
+        reducer.argmin<float>(values, 0, clreduce::Segments::offsets(std::vector<std::uint64_t>{0, 2, 7, 12}));
+    std::cout << "row sums " << row_sums[0] << " " << row_sums[1] << " " << row_sums[2] << ", batch maxima "
+              << batch_max[0] << " " << batch_max[1] << ", argmin in segment 2: " << segment_argmin[2].index << "\n";
+    // The mapping clreduce chooses, and why (here: a work-item per segment of a few elements).
+    std::cout << reducer
+                     .plan(clreduce::ElementType::float32, clreduce::Operation::sum,
+                           clreduce::Segments::batch(1 << 20, 4))
+                     .describe()
+              << "\n";
+    return 0;
+} catch (const clreduce::Error& e) {
+    std::cerr << "clreduce: " << e.what() << "\n";
+    return 2;
+}
