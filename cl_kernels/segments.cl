@@ -11,6 +11,11 @@
 // or listed (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
 // ends = offsets + 1). A listed segment that is not ascending or ends past `extent` is read
 // as empty and raises bad[bad_at], which the host reports; nothing outside the buffers is read.
+// Listed segments longer than `cap` elements (a few huge ones among many small ones): the team
+// reduces the first `cap` and registers the rest as chunks of CLREDUCE_CHUNK elements, which
+// every group shares in a second launch (clreduce_reduce_chunks); a third
+// (clreduce_finish_long) combines each such segment's state and chunks in order. The counts
+// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments) start at 0.
 
 #ifndef CLREDUCE_TEAM
 #define CLREDUCE_TEAM CLREDUCE_WG
@@ -18,17 +23,21 @@
 #ifndef CLREDUCE_SEGMENT_LIST
 #define CLREDUCE_SEGMENT_LIST 0
 #endif
+#ifndef CLREDUCE_CHUNK
+#define CLREDUCE_CHUNK 65536
+#endif
 
 #if CLREDUCE_WG % CLREDUCE_TEAM != 0
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
 // Level 1 of one segment: elements [0, count) of `in` (moved to the segment's start), this
-// work-item being lane `lane` of `lanes`: vector i is elements [i * VEC, (i + 1) * VEC) of the
-// segment, lane k takes vectors k, k + lanes, ..., then its share of the scalar tail (higher
+// work-item being lane `lane` of `lanes` (element j is index_base + j of its segment): vector i
+// is elements [i * VEC, (i + 1) * VEC), lane k takes vectors k, k + lanes, ..., then its share of the scalar tail (higher
 // indices), so states keep their index order. Aligned segments use vector loads.
 __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__global const CLREDUCE_IN_T* in,
-                                                                             ulong count, ulong lane, ulong lanes) {
+                                                                             ulong count, ulong lane, ulong lanes,
+                                                                             ulong index_base) {
     const ulong vectors = count / CLREDUCE_VEC;
     const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
     __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
@@ -40,7 +49,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
 #define CLREDUCE_SEGMENT_TAKE(v, i)                \
     {                                              \
         const CLREDUCE_IN_VEC x = v;               \
-        CLREDUCE_LANES(acc, x, (i) * CLREDUCE_VEC) \
+        CLREDUCE_LANES(acc, x, index_base + (i) * CLREDUCE_VEC) \
     }
 #endif
     if (aligned) {
@@ -56,40 +65,55 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs);
 #endif
-    for (ulong j = vectors * CLREDUCE_VEC + lane; j < count; j += lanes) acc = CLREDUCE_TAKE(acc, in[j], j);
+    for (ulong j = vectors * CLREDUCE_VEC + lane; j < count; j += lanes)
+        acc = CLREDUCE_TAKE(acc, in[j], index_base + j);
     return acc;
 }
 
 // Level 2 of each team: its states as one, in its lane 0. A whole-group team is reduce.cl's
-// tree (with the warp shuffle where the plan has it); smaller teams a tree of their own in
-// local memory (every work-item takes every barrier).
+// tree; smaller teams a tree of their own in local memory (every work-item takes every
+// barrier), whose last 32 lanes (or all of a smaller team) finish by warp shuffle where the
+// plan has it: a team never spans two warps, and every lane of a warp shuffles together, so the
+// full mask is right; lanes past a team's end only feed lanes that are not its lane 0.
+#if CLREDUCE_NV_SHUFFLE
+#define CLREDUCE_TEAM_STOP (CLREDUCE_TEAM < CLREDUCE_WAVEFRONT ? CLREDUCE_TEAM : CLREDUCE_WAVEFRONT)
+#else
+#define CLREDUCE_TEAM_STOP 1
+#endif
 __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__local clreduce_state* scratch,
                                                                           clreduce_state acc, uint lid) {
 #if CLREDUCE_TEAM == CLREDUCE_WG
     return clreduce_level2(scratch, acc, lid);
 #else
+#if CLREDUCE_TEAM > CLREDUCE_TEAM_STOP
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint lane = lid % CLREDUCE_TEAM;
-    for (uint s = CLREDUCE_TEAM / 2; s > 0; s >>= 1) {
+    for (uint s = CLREDUCE_TEAM / 2; s >= CLREDUCE_TEAM_STOP; s >>= 1) {
         if (lane < s)
             scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    return scratch[lid];
+    acc = scratch[lid];
+#endif
+#if CLREDUCE_NV_SHUFFLE
+    for (uint delta = CLREDUCE_TEAM_STOP / 2; delta > 0; delta >>= 1)
+        acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
+#endif
+    return acc;
 #endif
 }
 
 // Segment s's state (or, with parts > 1, partial part of it) into out[s * parts + part], or,
 // with CLREDUCE_DEVICE_RESULT, its value into result_out + result_offset as the s-th
-// CLREDUCE_RESULT_T. `offset` moves `in` to the first element the segments address;
-// `extent` elements from there are the values.
+// CLREDUCE_RESULT_T (a long segment's first `cap` elements still go to out[s]). `offset` moves
+// `in` to the first element the segments address; `extent` elements from there are the values.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
                               __global const ulong* begins, ulong begins_at, __global const ulong* ends,
                               ulong ends_at, ulong step, ulong length, uint parts, __global clreduce_state* out,
                               __global uchar* result_out, ulong result_offset, volatile __global uint* bad,
-                              ulong bad_at)
+                              ulong bad_at, ulong cap, __global ulong* long_list, __global ulong* chunk_table)
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);
@@ -99,6 +123,7 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
     const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
     const uint part = group % parts;
     ulong begin = 0, count = 0;
+    bool is_long = false;
     if (segment < segments) {
 #if CLREDUCE_SEGMENT_LIST
         const ulong b = begins[begins_at + segment];
@@ -109,20 +134,89 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
         } else if (lane == 0 && part == 0) {
             atomic_or(bad + bad_at, 1u);
         }
+        is_long = cap != 0 && count > cap;
+        if (is_long && lane == 0) {
+            const ulong chunks = (count - cap + CLREDUCE_CHUNK - 1) / CLREDUCE_CHUNK;
+            const uint base = atomic_add(bad + bad_at + 1, (uint)chunks);
+            const uint k = atomic_inc(bad + bad_at + 2);
+            long_list[3 * (ulong)k] = segment;
+            long_list[3 * (ulong)k + 1] = base;
+            long_list[3 * (ulong)k + 2] = chunks;
+            for (ulong c = 0; c < chunks; ++c) {
+                chunk_table[2 * (base + c)] = segment;
+                chunk_table[2 * (base + c) + 1] = c;
+            }
+        }
+        if (is_long) count = cap;
 #else
         begin = segment * step;
         count = length;
 #endif
     }
     clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
-                                                 (ulong)parts * CLREDUCE_TEAM);
+                                                 (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
     if (lane == 0 && segment < segments) {
 #if CLREDUCE_DEVICE_RESULT
-        *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + segment * sizeof(CLREDUCE_RESULT_T)) =
-            (CLREDUCE_RESULT_T)clreduce_value(acc);
+        if (is_long)
+            out[segment] = acc;
+        else
+            *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + segment * sizeof(CLREDUCE_RESULT_T)) =
+                (CLREDUCE_RESULT_T)clreduce_value(acc);
 #else
         out[segment * parts + part] = acc;
 #endif
     }
 }
+
+#if CLREDUCE_SEGMENT_LIST && !CLREDUCE_STATES_IN
+// The chunks of the long segments, shared by all groups: chunk k (segment s, its c-th) is
+// elements [cap + c * CLREDUCE_CHUNK, ...) of s, into partials[k].
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_reduce_chunks(__global const CLREDUCE_IN_T* in, ulong offset, __global const ulong* begins,
+                            ulong begins_at, __global const ulong* ends, ulong ends_at, ulong cap,
+                            __global const uint* counts, ulong counts_at, __global const ulong* chunk_table,
+                            __global clreduce_state* partials)
+{
+    const uint lid = get_local_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+    const ulong total = counts[counts_at];
+    for (ulong k = get_group_id(0); k < total; k += get_num_groups(0)) {
+        const ulong s = chunk_table[2 * k], c = chunk_table[2 * k + 1];
+        const ulong first = cap + c * CLREDUCE_CHUNK;
+        const ulong begin = begins[begins_at + s] + first;
+        const ulong count = min((ulong)CLREDUCE_CHUNK, ends[ends_at + s] - begin);
+        clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, lid, CLREDUCE_WG, first);
+        acc = clreduce_level2(scratch, acc, lid);
+        if (lid == 0) partials[k] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);  // scratch is used again
+    }
+}
+
+// Each long segment: its first `cap` elements' state (out[s]), then its chunks in order.
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global const ulong* long_list,
+                          __global const clreduce_state* partials, __global clreduce_state* out,
+                          __global uchar* result_out, ulong result_offset)
+{
+    const uint lid = get_local_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+    const ulong longs = counts[counts_at + 1];
+    for (ulong k = get_group_id(0); k < longs; k += get_num_groups(0)) {
+        const ulong s = long_list[3 * k], base = long_list[3 * k + 1], chunks = long_list[3 * k + 2];
+        clreduce_state acc = clreduce_init();
+        for (ulong c = lid; c < chunks; c += CLREDUCE_WG) acc = clreduce_combine(acc, partials[base + c]);
+        acc = clreduce_level2(scratch, acc, lid);
+        if (lid == 0) {
+            acc = clreduce_combine(out[s], acc);
+#if CLREDUCE_DEVICE_RESULT
+            *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + s * sizeof(CLREDUCE_RESULT_T)) =
+                (CLREDUCE_RESULT_T)clreduce_value(acc);
+#else
+            out[s] = acc;
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#endif

@@ -164,6 +164,11 @@ struct LaunchPlan {
     std::uint64_t segments = 0;
     std::uint32_t segment_team = 0;
     std::uint32_t groups_per_segment = 1;
+    // Listed segments (offsets, begin/end arrays) longer than segment_split elements: their
+    // team reduces the first segment_split, all groups share the rest in chunks of
+    // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
+    std::uint64_t segment_split = 0;
+    std::uint64_t segment_chunk = 0;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;

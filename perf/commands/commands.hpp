@@ -99,6 +99,11 @@ struct SegmentsOptions {
     std::vector<std::string> shapes = {"16777216x16",       "1048576x256", "65536x4096",
                                        "4096x65536",        "16x16777216", "uniform:268435456:2048",
                                        "powerlaw:268435456"};
+    // Mappings to time (LaunchParams::segment_team, work-items per segment): each a row per
+    // shape; empty: the default mapping only.
+    std::vector<std::uint32_t> teams;
+    std::uint32_t work_group_size = 0;     // 0: default
+    std::uint32_t groups_per_segment = 0;  // 0: default
     int repeats = 15;
     std::uint64_t seed = 20261121;
     std::string cub;   // clreduce-cub-segmented; empty: next to clreduce-perf

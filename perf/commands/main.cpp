@@ -107,6 +107,12 @@ int main(int argc, char** argv) {
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
     segments_cmd->add_option("--seed", segments.seed, "Random seed of the data and shapes")->capture_default_str();
+    segments_cmd->add_option("--team", segments.teams,
+                             "Work-items per segment (LaunchParams::segment_team); repeat for a row per value "
+                             "(default: the planned mapping)");
+    segments_cmd->add_option("--wg", segments.work_group_size, "Work-group size (default: the device's)");
+    segments_cmd->add_option("--groups-per-segment", segments.groups_per_segment,
+                             "Work-groups sharing a segment (with --team equal to the work-group size)");
     segments_cmd->add_option("--cub", segments.cub, "clreduce-cub-segmented (default: next to clreduce-perf)");
     segments_cmd->add_option("--json", segments.json, "Also write the rows as JSON to this file");
     segments_cmd->add_option("--svg", segments.svg, "Also plot GB/s against segment length into this SVG file");

@@ -80,7 +80,7 @@ nlohmann::json run_cub(const SegmentsOptions& o) {
 
 template <class T>
 Row measure_shape(const std::string& name, const SegmentsOptions& o, const TimingReducers& reducers,
-                  ReadOnlyKernel& read_only) {
+                  ReadOnlyKernel& read_only, const LaunchParams& params) {
     const testing::SegmentShape shape = testing::segment_shape(name, o.seed);
     const std::vector<T> data = testing::random_values<T>(shape.elements(), o.seed);
     Row row;
@@ -102,14 +102,14 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
     std::vector<sum_type_t<T>> got;
     for (int run = 0; run <= o.repeats; ++run) {
         CallInfo info;
-        got = r.sum<T>(values, 0, segments, {}, &info);
+        got = r.sum<T>(values, 0, segments, params, &info);
         row.plan = info.plan.describe();
         if (run > 0) times.push_back(device_microseconds(info.kernel_events));
     }
     row.clreduce_us = median(times);
     row.clreduce_wrong = wrong_results(data, shape.offsets, got);
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096) {
+    if (shape.segments() <= 4096 && !params.segment_team) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
             double total = 0;
@@ -135,16 +135,34 @@ int run_segments(const SegmentsOptions& o) {
     const cl::Device cl_device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
     ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), cl_device, "read_only.cl"), device);
     std::vector<Row> rows;
-    for (const auto& name : o.shapes) {
-        std::cerr << "  " << name << "\n";
-        rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
-            using T = decltype(tag);
-            if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)
-                return measure_shape<T>(name, o, reducers, read_only);
-            else
-                throw InvalidArgument("segments times int32 or float32 data");
-        }));
+    std::vector<LaunchParams> mappings;
+    for (std::uint32_t team : o.teams) {
+        LaunchParams p;
+        p.segment_team = team;
+        mappings.push_back(p);
     }
+    if (mappings.empty()) mappings.emplace_back();
+    for (LaunchParams& p : mappings) {
+        if (o.work_group_size != 0) p.work_group_size = o.work_group_size;
+        if (o.groups_per_segment != 0) p.groups_per_segment = o.groups_per_segment;
+    }
+    for (const auto& name : o.shapes)
+        for (const LaunchParams& params : mappings) {
+            std::cerr << "  " << name << (params.segment_team ? " team " + std::to_string(*params.segment_team) : "")
+                      << "\n";
+            try {
+                rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
+                    using T = decltype(tag);
+                    if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)
+                        return measure_shape<T>(name, o, reducers, read_only, params);
+                    else
+                        throw InvalidArgument("segments times int32 or float32 data");
+                }));
+            } catch (const InvalidArgument& e) {  // a mapping this shape cannot have
+                if (mappings.size() == 1) throw;
+                std::cerr << "    skipped: " << e.what() << "\n";
+            }
+        }
     const nlohmann::json cub = run_cub(o);
     if (cub.contains("results"))
         for (const auto& c : cub.at("results"))

@@ -132,7 +132,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
             break;
         case Segments::Kind::host_offsets: {
             const std::uint64_t bytes = (count + 1) * 8;
-            const cl::Buffer& copy = slot->segment_list(bytes);
+            const cl::Buffer& copy = slot->segment_buffer(ExecutionSlot::SegmentBuffer::list, bytes);
             // Blocking for an asynchronous call: the caller may drop `segments` on return.
             check(queue.enqueueWriteBuffer(copy, device != nullptr ? CL_TRUE : CL_FALSE, 0, static_cast<size_t>(bytes),
                                            segments.host_offsets().data(), chain.wait(), chain.event()),

@@ -71,11 +71,9 @@ const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacit
 
 const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
 const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
-const cl::Buffer& ExecutionSlot::segment_states(std::uint64_t bytes) {
-    return grow(segment_states_, segment_states_bytes_, bytes);
-}
-const cl::Buffer& ExecutionSlot::segment_list(std::uint64_t bytes) {
-    return grow(segment_list_, segment_list_bytes_, bytes);
+const cl::Buffer& ExecutionSlot::segment_buffer(SegmentBuffer which, std::uint64_t bytes) {
+    const auto i = static_cast<std::size_t>(which);
+    return grow(segment_buffers_[i], segment_buffer_bytes_[i], std::max<std::uint64_t>(bytes, 8));
 }
 const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t states) {
     // At least 16 bytes, so that the common 8-byte states never grow it.

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -45,9 +46,10 @@ public:
     std::uint64_t next_sentinel();
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
-    // Segmented calls: the segments' states (and a flag word), and host offsets copied in.
-    const cl::Buffer& segment_states(std::uint64_t bytes);
-    const cl::Buffer& segment_list(std::uint64_t bytes);
+    // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
+    // offsets copied in, the long segments' list and their chunks' table.
+    enum class SegmentBuffer { states, list, longs, chunks };
+    const cl::Buffer& segment_buffer(SegmentBuffer which, std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
     // finish) the partials. A new buffer forgets prepared_for.
     const cl::Buffer& result(std::uint64_t state_bytes, std::uint64_t states = 2);
@@ -86,10 +88,8 @@ private:
     cl::Buffer result_;
     cl::Buffer partials_;
     cl::Buffer staging_;
-    cl::Buffer segment_states_;
-    cl::Buffer segment_list_;
-    std::uint64_t segment_states_bytes_ = 0;
-    std::uint64_t segment_list_bytes_ = 0;
+    std::array<cl::Buffer, 4> segment_buffers_;
+    std::array<std::uint64_t, 4> segment_buffer_bytes_{};
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;

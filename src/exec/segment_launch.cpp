@@ -1,5 +1,6 @@
 #include "exec/segment_launch.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <clreduce/error.hpp>
@@ -9,28 +10,11 @@
 namespace clreduce {
 namespace {
 
-void set_args(cl::Kernel& kernel, const cl::Buffer& input, std::uint64_t offset, std::uint64_t extent,
-              std::uint64_t segments, const cl::Buffer& begins, std::uint64_t begins_at, const cl::Buffer& ends,
-              std::uint64_t ends_at, std::uint64_t step, std::uint64_t length, std::uint32_t parts,
-              const cl::Buffer& out, const cl::Buffer& result_out, std::uint64_t result_offset, const cl::Buffer& bad,
-              std::uint64_t bad_at) {
-    const auto arg = [&](cl_uint index, const auto& value) { check(kernel.setArg(index, value), "clSetKernelArg"); };
-    arg(0, input);
-    arg(1, cl_ulong(offset));
-    arg(2, cl_ulong(extent));
-    arg(3, cl_ulong(segments));
-    arg(4, begins);
-    arg(5, cl_ulong(begins_at));
-    arg(6, ends);
-    arg(7, cl_ulong(ends_at));
-    arg(8, cl_ulong(step));
-    arg(9, cl_ulong(length));
-    arg(10, cl_uint(parts));
-    arg(11, out);
-    arg(12, result_out);
-    arg(13, cl_ulong(result_offset));
-    arg(14, bad);
-    arg(15, cl_ulong(bad_at));
+// Sets the kernel's arguments in order.
+template <class... Args>
+void set_args(cl::Kernel& kernel, const Args&... args) {
+    cl_uint index = 0;
+    ((check(kernel.setArg(index++, args), "clSetKernelArg")), ...);
 }
 
 void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, std::uint32_t wg, Chain& chain) {
@@ -40,40 +24,72 @@ void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, 
     chain.done(true);
 }
 
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 }  // namespace
 
 SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
                               const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                               const SegmentList& list, ExecutionSlot& slot, Chain& chain, const DeviceResult* device) {
+    using Buffer = ExecutionSlot::SegmentBuffer;
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
     const std::uint32_t parts = plan.groups_per_segment;
-    // The states, then the word where the kernel flags a bad listed segment (zeroed first).
-    const std::uint64_t flag_at = device != nullptr ? 0 : (segments * state_bytes + 7) / 8 * 8;
-    const cl::Buffer& states = slot.segment_states(flag_at + 8);
-    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), sizeof(cl_uint), chain.wait(),
+    const std::uint32_t wg = plan.work_group_size;
+    // Long listed segments split into chunks (segments.cl): at most extent / split of them,
+    // and extent / chunk + that many chunks.
+    const std::uint64_t split = list.listed() && parts == 1 ? plan.segment_split : 0;
+    const std::uint64_t max_longs = split != 0 ? list.extent / (split + 1) + 1 : 0;
+    const std::uint64_t max_chunks = split != 0 ? ceil_div(list.extent, plan.segment_chunk) + max_longs : 0;
+    // The states (also for an asynchronous call's long segments), then three words: the flag
+    // of a bad listed segment and the counts of chunks and of long segments, zeroed first.
+    const bool states_kept = device == nullptr || split != 0;
+    const std::uint64_t flag_at = states_kept ? (segments * state_bytes + 7) / 8 * 8 : 0;
+    const cl::Buffer& states = slot.segment_buffer(Buffer::states, flag_at + 3 * sizeof(cl_uint));
+    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), 3 * sizeof(cl_uint), chain.wait(),
                                   chain.event()),
           "clEnqueueFillBuffer");
     chain.done(false);
+    const cl_ulong counts_at = flag_at / sizeof(cl_uint);
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
-    const std::uint64_t result_offset = device != nullptr ? device->offset : 0;
+    const cl_ulong result_offset = device != nullptr ? device->offset : 0;
     const bool combined = parts > 1;
     const cl::Buffer& first_out = combined ? slot.partials(segments * parts * state_bytes) : states;
     const cl::Buffer& begins = list.listed() ? *list.begins : states;
     const cl::Buffer& ends = list.listed() ? *list.ends : states;
+    const cl::Buffer& longs = slot.segment_buffer(Buffer::longs, max_longs * 3 * sizeof(cl_ulong));
+    const cl::Buffer& chunks = slot.segment_buffer(Buffer::chunks, max_chunks * 2 * sizeof(cl_ulong));
 
     cl::Kernel& kernel = slot.kernel(first);
-    set_args(kernel, input, offset, list.extent, segments, begins, list.begins_at, ends, list.ends_at, list.step,
-             list.length, parts, first_out, result_out, result_offset, states, flag_at / sizeof(cl_uint));
-    enqueue(queue, kernel, plan.groups, plan.work_group_size, chain);
+    set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
+             cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(list.length),
+             cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs, chunks);
+    enqueue(queue, kernel, plan.groups, wg, chain);
+    if (split != 0) {
+        // Every group shares the chunks, then each long segment's pieces are combined in order
+        // (both read the counts after the flag word).
+        const cl::Buffer& partials = slot.partials(max_chunks * state_bytes);
+        const std::uint64_t groups = std::uint64_t(std::max<std::uint32_t>(info.compute_units, 1)) * 8;
+        KernelSpec spec = first;
+        spec.segment_kernel = KernelSpec::SegmentKernel::chunks;
+        cl::Kernel& share = slot.kernel(spec);
+        set_args(share, input, cl_ulong(offset), begins, cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at),
+                 cl_ulong(split), states, counts_at + 1, chunks, partials);
+        enqueue(queue, share, groups, wg, chain);
+        spec.segment_kernel = KernelSpec::SegmentKernel::finish_long;
+        cl::Kernel& finish = slot.kernel(spec);
+        set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset);
+        enqueue(queue, finish, groups, wg, chain);
+    }
     if (combined) {
         KernelSpec spec = segment_spec(plan, {first.op, first.map}, info, false, true);
         spec.device_result = device != nullptr;
         spec.result_type = first.result_type;
         cl::Kernel& combine = slot.kernel(spec);
-        set_args(combine, first_out, 0, segments * parts, segments, states, 0, states, 0, parts, parts, 1, states,
-                 result_out, result_offset, states, flag_at / sizeof(cl_uint));
-        enqueue(queue, combine, segments, plan.work_group_size, chain);
+        set_args(combine, first_out, cl_ulong(0), cl_ulong(segments * parts), cl_ulong(segments), states, cl_ulong(0),
+                 states, cl_ulong(0), cl_ulong(parts), cl_ulong(parts), cl_uint(1), states, result_out, result_offset,
+                 states, counts_at, cl_ulong(0), longs, chunks);
+        enqueue(queue, combine, segments, wg, chain);
     }
     SegmentStates out;
     out.state_bytes = state_bytes;

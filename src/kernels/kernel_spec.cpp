@@ -77,7 +77,8 @@ std::string KernelSpec::build_options() const {
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
-             " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0");
+             " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
+             " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk);
     return o;
 }
 
@@ -182,10 +183,11 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.vector_width = plan.vector_width;
         spec.segment_team = plan.segment_team;
         spec.segment_list = listed;
+        spec.segment_chunk = listed ? plan.segment_chunk : 0;
     }
-    // The warp shuffle finishes whole-group trees only; no 32-bit lanes (a work-item's count
-    // of elements is not bounded by `times` here).
-    spec.wavefront = spec.segment_team == plan.work_group_size ? warp_shuffle_width(plan.work_group_size, device) : 1;
+    // The warp shuffle finishes each team's tree (segments.cl); no 32-bit lanes (a
+    // work-item's count of elements is not bounded by `times` here).
+    spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     return spec;
 }
 

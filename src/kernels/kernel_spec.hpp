@@ -55,11 +55,16 @@ struct KernelSpec {
     bool segmented = false;
     std::uint32_t segment_team = 0;
     bool segment_list = false;
+    std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
+    // Which kernel of segments.cl: the segments, the long segments' chunks, or their finish
+    // (the same program: only the kernel object differs).
+    enum class SegmentKernel { segments, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, segmented, segment_team, segment_list);
+                        device_result, result_type, exact_copies, segmented, segment_team, segment_list, segment_chunk,
+                        segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -68,7 +73,15 @@ struct KernelSpec {
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
     // (then segments.cl for a segmented launch).
     std::string source(const KernelSources& sources) const;
-    const char* kernel_name() const { return segmented ? "clreduce_reduce_segments" : "clreduce_reduce"; }
+    const char* kernel_name() const {
+        if (!segmented) return "clreduce_reduce";
+        switch (segment_kernel) {
+            case SegmentKernel::chunks: return "clreduce_reduce_chunks";
+            case SegmentKernel::finish_long: return "clreduce_finish_long";
+            case SegmentKernel::segments: break;
+        }
+        return "clreduce_reduce_segments";
+    }
 };
 
 // Copies of the exact atomic finish's number for `groups` work-groups: one up to 4096
