@@ -7,8 +7,10 @@
 //   With a whole group per segment, `parts` groups may share one segment (few, huge
 //   segments): each stores a partial, and a second launch of this kernel over the partials
 //   (CLREDUCE_STATES_IN, regular segments of `parts` states) combines them in order.
-// Segments are regular (segment s is [s * step, s * step + length): batches and matrix rows)
-// or listed (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
+// Segments are regular (segment s is [s * step, s * step + length): batches and matrix rows),
+// columns (CLREDUCE_SEGMENT_COLUMNS: segment s is elements s + r * step for rows r in
+// [0, length): consecutive work-items take consecutive columns, so each row is read coalesced,
+// and a column's CLREDUCE_TEAM lanes are CLREDUCE_WG / CLREDUCE_TEAM work-items apart) or listed (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
 // ends = offsets + 1). A listed segment that is not ascending or ends past `extent` is read
 // as empty and raises bad[bad_at], which the host reports; nothing outside the buffers is read.
 // Listed segments longer than `cap` elements (a few huge ones among many small ones): the team
@@ -25,6 +27,9 @@
 #endif
 #ifndef CLREDUCE_CHUNK
 #define CLREDUCE_CHUNK 65536
+#endif
+#ifndef CLREDUCE_SEGMENT_COLUMNS
+#define CLREDUCE_SEGMENT_COLUMNS 0
 #endif
 
 #if CLREDUCE_WG % CLREDUCE_TEAM != 0
@@ -104,6 +109,35 @@ __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__loca
 #endif
 }
 
+#if CLREDUCE_SEGMENT_COLUMNS
+// Level 1 of one column: its rows lane, lane + lanes, ... (`in` at the column's first element,
+// `step` elements between rows); the index of an element is its row.
+__attribute__((always_inline)) inline clreduce_state clreduce_column_level1(__global const CLREDUCE_IN_T* in,
+                                                                            ulong rows, ulong lane, ulong lanes,
+                                                                            ulong step) {
+    clreduce_state acc = clreduce_init();
+    for (ulong r = lane; r < rows; r += lanes) acc = CLREDUCE_TAKE(acc, in[r * step], r);
+    return acc;
+}
+
+// Level 2 of each column: its lanes' states (WG / TEAM work-items apart) as one, in lane 0.
+__attribute__((always_inline)) inline clreduce_state clreduce_column_level2(__local clreduce_state* scratch,
+                                                                            clreduce_state acc, uint lid) {
+#if CLREDUCE_TEAM > 1
+    const uint columns = CLREDUCE_WG / CLREDUCE_TEAM;
+    const uint lane = lid / columns;
+    scratch[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = CLREDUCE_TEAM / 2; s > 0; s >>= 1) {
+        if (lane < s) scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s * columns]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    acc = scratch[lid];
+#endif
+    return acc;
+}
+#endif
+
 // Segment s's state (or, with parts > 1, partial part of it) into out[s * parts + part], or,
 // with CLREDUCE_DEVICE_RESULT, its value into result_out + result_offset as the s-th
 // CLREDUCE_RESULT_T (a long segment's first `cap` elements still go to out[s]). `offset` moves
@@ -119,8 +153,13 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
     const ulong group = get_group_id(0);
     __local clreduce_state scratch[CLREDUCE_WG];
 
+#if CLREDUCE_SEGMENT_COLUMNS
+    const uint lane = lid / (CLREDUCE_WG / CLREDUCE_TEAM);
+    const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid % (CLREDUCE_WG / CLREDUCE_TEAM);
+#else
     const uint lane = lid % CLREDUCE_TEAM;
     const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
+#endif
     const uint part = group % parts;
     ulong begin = 0, count = 0;
     bool is_long = false;
@@ -148,14 +187,23 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
             }
         }
         if (is_long) count = cap;
+#elif CLREDUCE_SEGMENT_COLUMNS
+        begin = segment;
+        count = length;
 #else
         begin = segment * step;
         count = length;
 #endif
     }
+#if CLREDUCE_SEGMENT_COLUMNS
+    clreduce_state acc = clreduce_column_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
+                                                (ulong)parts * CLREDUCE_TEAM, step);
+    acc = clreduce_column_level2(scratch, acc, lid);
+#else
     clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
+#endif
     if (lane == 0 && segment < segments) {
 #if CLREDUCE_DEVICE_RESULT
         if (is_long)

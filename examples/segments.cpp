@@ -12,11 +12,14 @@ int main() try {
     cl::Buffer values(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
                       const_cast<float*>(host.data()));
     const auto row_sums = reducer.sum<float>(values, 0, clreduce::Segments::rows(3, 4));
+    const auto column_sums = reducer.sum<float>(values, 0, clreduce::Segments::columns(3, 4));
     const auto batch_max = reducer.max<float>(values, 0, clreduce::Segments::batch(2, 6));
     const auto segment_argmin =
         reducer.argmin<float>(values, 0, clreduce::Segments::offsets(std::vector<std::uint64_t>{0, 2, 7, 12}));
-    std::cout << "row sums " << row_sums[0] << " " << row_sums[1] << " " << row_sums[2] << ", batch maxima "
-              << batch_max[0] << " " << batch_max[1] << ", argmin in segment 2: " << segment_argmin[2].index << "\n";
+    std::cout << "row sums " << row_sums[0] << " " << row_sums[1] << " " << row_sums[2] << ", column sums "
+              << column_sums[0] << " " << column_sums[1] << " " << column_sums[2] << " " << column_sums[3]
+              << ", batch maxima " << batch_max[0] << " " << batch_max[1]
+              << ", argmin in segment 2: " << segment_argmin[2].index << "\n";
     // The mapping clreduce chooses, and why (here: a work-item per segment of a few elements).
     std::cout << reducer
                      .plan(clreduce::ElementType::float32, clreduce::Operation::sum,

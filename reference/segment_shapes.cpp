@@ -45,11 +45,23 @@ SegmentShape segment_shape(const std::string& name, std::uint64_t seed) {
     shape.name = name;
     const auto parts = split(name, ':');
     std::mt19937_64 rng(seed ^ 0x5e9d7c3b1a2f4e6dull);
-    if (parts.size() == 1) {
+    if (parts.size() == 2 && (parts[0] == "rows" || parts[0] == "columns")) {
+        const auto x = split(parts[1], 'x');
+        if (x.size() != 2) throw std::invalid_argument("segment shape '" + name + "': expected " + parts[0] + ":RxC");
+        shape.matrix_rows = number(x[0], name);
+        shape.matrix_cols = number(x[1], name);
+        shape.rows = parts[0] == "rows";
+        shape.columns = !shape.rows;
+        const std::uint64_t segments = shape.rows ? shape.matrix_rows : shape.matrix_cols;
+        const std::uint64_t length = shape.rows ? shape.matrix_cols : shape.matrix_rows;
+        shape.regular = true;
+        shape.offsets.resize(segments + 1);
+        for (std::uint64_t s = 0; s <= segments; ++s) shape.offsets[s] = s * length;
+    } else if (parts.size() == 1) {
         const auto x = split(name, 'x');
         if (x.size() != 2)
             throw std::invalid_argument("unknown segment shape '" + name +
-                                        "' (expected SxL, uniform:N:M or powerlaw:N)");
+                                        "' (expected SxL, uniform:N:M, powerlaw:N, rows:RxC or columns:RxC)");
         const std::uint64_t segments = number(x[0], name), length = number(x[1], name);
         shape.regular = true;
         shape.offsets.resize(segments + 1);
@@ -66,7 +78,8 @@ SegmentShape segment_shape(const std::string& name, std::uint64_t seed) {
             return static_cast<std::uint64_t>(std::min(v, double(1 << 24)));
         });
     } else {
-        throw std::invalid_argument("unknown segment shape '" + name + "' (expected SxL, uniform:N:M or powerlaw:N)");
+        throw std::invalid_argument("unknown segment shape '" + name +
+                                    "' (expected SxL, uniform:N:M, powerlaw:N, rows:RxC or columns:RxC)");
     }
     return shape;
 }

@@ -132,7 +132,9 @@ struct LaunchParams {
     // segment, a power of two <= work_group_size (1: a work-item per segment; work_group_size:
     // a work-group per segment); groups_per_segment > 1 (with a whole group per segment) has
     // that many groups share each segment and a second launch combine them. Default: from the
-    // segments' average length and count (LaunchPlan::describe() says which and why).
+    // segments' average length and count (LaunchPlan::describe() says which and why). Columns
+    // (Segments::columns) take any team (its lanes split the rows) and any groups_per_segment,
+    // and read one element per work-item per row (vector_width 1).
     std::optional<std::uint32_t> segment_team;
     std::optional<std::uint32_t> groups_per_segment;
 };
@@ -164,6 +166,9 @@ struct LaunchPlan {
     std::uint64_t segments = 0;
     std::uint32_t segment_team = 0;
     std::uint32_t groups_per_segment = 1;
+    // The segments are a matrix's columns (Segments::columns): segment_team lanes per column,
+    // work_group_size / segment_team columns per group, read a row at a time.
+    bool segment_columns = false;
     // Listed segments (offsets, begin/end arrays) longer than segment_split elements: their
     // team reduces the first segment_split, all groups share the rest in chunks of
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).

@@ -12,7 +12,7 @@ namespace clreduce {
 
 class Segments {
 public:
-    enum class Kind { batch, rows, host_offsets, device_offsets, device_ranges };
+    enum class Kind { batch, rows, columns, host_offsets, device_offsets, device_ranges };
 
     // `count` arrays of `length` elements back to back: segment s is [s * length, (s + 1) * length).
     static Segments batch(std::uint64_t count, std::uint64_t length);
@@ -20,6 +20,9 @@ public:
     // r * step bytes after row 0 (0: packed rows). The step must be a multiple of the element's
     // size and at least a row (else the call throws InvalidArgument).
     static Segments rows(std::uint64_t rows, std::uint64_t cols, std::uint64_t step_bytes = 0);
+    // One segment per column of the same matrix (numpy's axis=0, cv::reduce's dim 0): segment c
+    // is elements c, c + step, c + 2 * step, ... (`rows` of them); argmin/argmax give the row.
+    static Segments columns(std::uint64_t rows, std::uint64_t cols, std::uint64_t step_bytes = 0);
     // CSR offsets in host memory: segment s is [offsets[s], offsets[s + 1]), so offsets.size() - 1
     // segments. Checked here: at least one offset, ascending (else InvalidArgument naming the
     // first pair that is not); the call checks the last against the values' buffer. Copied to
@@ -40,9 +43,9 @@ public:
 
     Kind kind() const { return kind_; }
     std::uint64_t count() const { return count_; }            // segments
-    std::uint64_t extent() const { return extent_; }          // elements (rows: a row's elements to the last row's end)
-    std::uint64_t length() const { return length_; }          // batch, rows: elements per segment
-    std::uint64_t step_bytes() const { return step_bytes_; }  // rows (0: packed)
+    std::uint64_t extent() const { return extent_; }          // elements (rows, columns: worked out by the call)
+    std::uint64_t length() const { return length_; }          // batch, rows, columns: elements per segment
+    std::uint64_t step_bytes() const { return step_bytes_; }  // rows, columns (0: packed)
     const std::vector<std::uint64_t>& host_offsets() const { return host_offsets_; }
     const cl::Buffer& begins() const { return begins_; }  // device offsets and ranges
     const cl::Buffer& ends() const { return ends_; }

@@ -100,9 +100,10 @@ int main(int argc, char** argv) {
         "segments", "Time segmented sums (many per call) against CUB's DeviceSegmentedReduce and a loop of calls");
     segments_cmd->add_option("-d,--device", segments.device, "Device (as for sweep)");
     segments_cmd->add_option("-t,--type", segments_type, "int32 or float32")->capture_default_str();
-    segments_cmd->add_option("-s,--shape", segments.shapes,
-                             "Segment shapes: SxL (S segments of L), uniform:N:M (lengths 0..M up to N elements), "
-                             "powerlaw:N; repeat for several (default: the 2^28-element set of docs/performance.md)");
+    segments_cmd->add_option(
+        "-s,--shape", segments.shapes,
+        "Segment shapes: SxL (S segments of L), uniform:N:M (lengths 0..M up to N elements), "
+        "powerlaw:N, rows:RxC, columns:RxC; repeat for several (default: the 2^28-element set of docs/performance.md)");
     segments_cmd->add_option("-r,--repeats", segments.repeats, "Timed calls per shape (after one warm-up)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));

@@ -3,6 +3,7 @@
 // beside clreduce-perf where CUDA was found) and a loop of clreduce's single-range calls, beside
 // the read-only kernel over the same bytes. Device times are medians of profiled calls; every
 // segment's result is checked against the host's exact (integers) or long double (floats) sum.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -55,13 +56,37 @@ std::uint64_t wrong_results(const std::vector<T>& data, const std::vector<std::u
     return wrong;
 }
 
+// The same check for the columns of a rows x cols row-major matrix.
+template <class T>
+std::uint64_t wrong_column_results(const std::vector<T>& data, std::uint64_t rows, std::uint64_t cols,
+                                   const std::vector<sum_type_t<T>>& got) {
+    std::vector<long double> exact(cols), magnitude(cols);
+    for (std::uint64_t r = 0; r < rows; ++r)
+        for (std::uint64_t c = 0; c < cols; ++c) {
+            exact[c] += static_cast<long double>(data[r * cols + c]);
+            magnitude[c] += std::fabs(static_cast<long double>(data[r * cols + c]));
+        }
+    std::uint64_t wrong = 0;
+    for (std::uint64_t c = 0; c < cols; ++c) {
+        const long double bound = std::is_integral_v<T> ? 0.0L : rows * std::ldexp(1.0L, -52) * magnitude[c];
+        if (std::fabs(static_cast<long double>(got[c]) - exact[c]) > bound) ++wrong;
+    }
+    return wrong;
+}
+
 nlohmann::json run_cub(const SegmentsOptions& o) {
     namespace fs = std::filesystem;
     std::string exe = o.cub.empty() ? (fs::path(o.self).parent_path() / "clreduce-cub-segmented").string() : o.cub;
     if (!fs::exists(exe)) return {{"error", "clreduce-cub-segmented not found (" + exe + ")"}};
     std::string command = "'" + exe + "' -t " + std::string(type_name(o.type)) + " -r " + std::to_string(o.repeats) +
                           " --seed " + std::to_string(o.seed);
-    for (const auto& s : o.shapes) command += " -s '" + s + "'";
+    std::size_t given = 0;
+    for (const auto& s : o.shapes)
+        if (s.rfind("columns:", 0) != 0) {  // DeviceSegmentedReduce reads contiguous segments
+            command += " -s '" + s + "'";
+            ++given;
+        }
+    if (given == 0) return {{"error", "no shape CUB's DeviceSegmentedReduce has"}};
     std::string output;
     int status = -1;
     if (FILE* pipe = ::popen(command.c_str(), "r")) {
@@ -95,8 +120,10 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
           "clEnqueueWriteBuffer");
     check(r.queue().enqueueWriteBuffer(offsets, CL_TRUE, 0, shape.offsets.size() * 8, shape.offsets.data()),
           "clEnqueueWriteBuffer");
-    const Segments segments = shape.regular ? Segments::batch(shape.segments(), shape.length())
-                                            : Segments::offsets(offsets, shape.segments(), shape.elements());
+    const Segments segments = shape.columns   ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
+                              : shape.rows    ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
+                              : shape.regular ? Segments::batch(shape.segments(), shape.length())
+                                              : Segments::offsets(offsets, shape.segments(), shape.elements());
     row.read_only_us = median(read_only.time(r.queue(), values, data.size() * sizeof(T), o.repeats));
     std::vector<double> times;
     std::vector<sum_type_t<T>> got;
@@ -107,9 +134,10 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         if (run > 0) times.push_back(device_microseconds(info.kernel_events));
     }
     row.clreduce_us = median(times);
-    row.clreduce_wrong = wrong_results(data, shape.offsets, got);
+    row.clreduce_wrong = shape.columns ? wrong_column_results(data, shape.matrix_rows, shape.matrix_cols, got)
+                                       : wrong_results(data, shape.offsets, got);
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096 && !params.segment_team) {
+    if (shape.segments() <= 4096 && !params.segment_team && !shape.columns) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
             double total = 0;
@@ -213,22 +241,29 @@ int run_segments(const SegmentsOptions& o) {
     if (!o.svg.empty()) {
         Plot plot;
         plot.title = fmt::format("Segmented {} sums on {}", type_name(o.type), device.name);
-        plot.subtitle = "device time, median; regular shapes (S x L)";
+        plot.subtitle = "device time, median; regular shapes (S x L, matrix rows and columns)";
         plot.x_title = "segment length (elements)";
         plot.y_title = "GB/s (input + output)";
         plot.x_scale = AxisScale::log2;
         plot.y_scale = AxisScale::linear;
         plot.y_from_zero = true;
         Series ours{"clreduce", {}, palette_color(0)}, theirs{"CUB DeviceSegmentedReduce", {}, palette_color(1)},
-            bound{"read-only kernel", {}, palette_color(2), true};
+            bound{"read-only kernel", {}, palette_color(2), true}, columns{"clreduce, columns", {}, palette_color(3)};
         for (const Row& row : rows) {
+            // Regular shapes (SxL, rows:RxC): one point per segment length.
             if (row.segments == 0 || row.shape.find('x') == std::string::npos) continue;
             const double length = double(row.elements) / double(row.segments);
+            if (row.shape.rfind("columns:", 0) == 0) {
+                columns.points.emplace_back(length, gbps(row.bytes, row.clreduce_us));
+                continue;
+            }
             ours.points.emplace_back(length, gbps(row.bytes, row.clreduce_us));
             bound.points.emplace_back(length, gbps(row.elements * type_size(o.type), row.read_only_us));
             if (row.cub_us > 0) theirs.points.emplace_back(length, gbps(row.bytes, row.cub_us));
         }
-        plot.series = {ours, theirs, bound};
+        for (Series* series : {&ours, &columns, &theirs, &bound})
+            std::sort(series->points.begin(), series->points.end());
+        plot.series = {ours, columns, theirs, bound};
         write_svg(plot, o.svg);
     }
     return correct ? 0 : 1;

@@ -20,28 +20,41 @@ std::uint64_t checked_product(std::uint64_t a, std::uint64_t b, const char* what
     return a * b;
 }
 
-// Rows: the step in elements (a multiple of the element's size, at least a row).
+bool is_matrix(const Segments& s) { return s.kind() == Segments::Kind::rows || s.kind() == Segments::Kind::columns; }
+// A matrix's rows and their elements (rows or columns segments).
+std::uint64_t matrix_rows(const Segments& s) { return s.kind() == Segments::Kind::rows ? s.count() : s.length(); }
+std::uint64_t row_elements(const Segments& s) { return s.kind() == Segments::Kind::rows ? s.length() : s.count(); }
+
+// A matrix's step in elements (a multiple of the element's size, at least a row).
 std::uint64_t row_step(const Segments& s, std::size_t element_size) {
-    const std::uint64_t step =
-        s.step_bytes() == 0 ? checked_product(s.length(), element_size, "the rows") : s.step_bytes();
+    const std::uint64_t cols = row_elements(s);
+    const std::uint64_t step = s.step_bytes() == 0 ? checked_product(cols, element_size, "the rows") : s.step_bytes();
     if (step % element_size != 0)
         throw InvalidArgument("row step " + std::to_string(step) + " bytes is not a multiple of the element's " +
                               std::to_string(element_size) + " bytes");
-    if (step / element_size < s.length())
+    if (step / element_size < cols)
         throw InvalidArgument("row step " + std::to_string(step) + " bytes is smaller than a row of " +
-                              std::to_string(s.length()) + " elements of " + std::to_string(element_size) + " bytes");
+                              std::to_string(cols) + " elements of " + std::to_string(element_size) + " bytes");
     return step / element_size;
 }
 
 // How many elements from the call's offset the segments may address.
 std::uint64_t segment_extent(const Segments& s, std::size_t element_size) {
-    if (s.kind() != Segments::Kind::rows) return s.extent();
-    if (s.count() == 0) return 0;
+    if (!is_matrix(s)) return s.extent();
     const std::uint64_t step = row_step(s, element_size);
-    const std::uint64_t before_last = checked_product(s.count() - 1, step, "the rows");
-    if (before_last > std::numeric_limits<std::uint64_t>::max() - s.length())
+    if (matrix_rows(s) == 0) return 0;
+    const std::uint64_t before_last = checked_product(matrix_rows(s) - 1, step, "the rows");
+    if (before_last > std::numeric_limits<std::uint64_t>::max() - row_elements(s))
         throw InvalidArgument("the rows pass 2^64 elements");
-    return before_last + s.length();
+    return before_last + row_elements(s);
+}
+
+// What the planner needs to know of the segments.
+PlanRequest segment_request(PlanRequest request, const Segments& segments) {
+    request.segments = segments.count();
+    request.columns = segments.kind() == Segments::Kind::columns;
+    request.column_rows = request.columns ? segments.length() : 0;
+    return request;
 }
 
 // Whether an empty segment's state is the operation's empty result, so that its count need
@@ -86,8 +99,8 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
     const std::uint64_t extent = segment_extent(segments, sizeof(T));
     check_buffer(values, offset, extent, sizeof(T));
     const std::uint64_t count = segments.count();
-    PlanRequest request = job.request(element_traits<T>::type, extent, CallForm::segments);
-    request.segments = count;
+    const PlanRequest request =
+        segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
     const LaunchPlan plan = this->plan(request, params);
     const OpKernel kernel = plan_kernel(plan);
     if (call != nullptr) *call = CallInfo{plan, {}};
@@ -111,8 +124,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
         require_uint64s(buffer_bytes(segments.ends()), 0, count, "segment ends");
     }
 
-    KernelSpec first =
-        segment_spec(plan, kernel, info, kind != Segments::Kind::batch && kind != Segments::Kind::rows, false);
+    KernelSpec first = segment_spec(plan, kernel, info, kind != Segments::Kind::batch && !is_matrix(segments), false);
     first.transform = job.transform;
     if (device != nullptr && plan.groups_per_segment == 1) first.device_result = true;
     auto slot = slots.acquire();
@@ -127,6 +139,10 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
             list.length = segments.length();
             break;
         case Segments::Kind::rows:
+            list.step = row_step(segments, sizeof(T));
+            list.length = segments.length();
+            break;
+        case Segments::Kind::columns:  // segment c: c + r * step for r in [0, rows) (segments.cl)
             list.step = row_step(segments, sizeof(T));
             list.length = segments.length();
             break;
@@ -180,6 +196,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
         switch (kind) {
             case Segments::Kind::batch:
             case Segments::Kind::rows: return {s * list.step, s * list.step + list.length};
+            case Segments::Kind::columns: return {0, list.length};  // only the count is used
             case Segments::Kind::host_offsets: return {segments.host_offsets()[s], segments.host_offsets()[s + 1]};
             default:
                 return begins.empty() ? std::pair<std::uint64_t, std::uint64_t>{0, 1}  // not needed
@@ -209,9 +226,9 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
 }
 
 LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params) const {
-    PlanRequest request{op, type, segment_extent(segments, type_size(type)), CallForm::segments};
-    request.segments = segments.count();
-    return state().plan(request, params);
+    return state().plan(
+        segment_request(PlanRequest{op, type, segment_extent(segments, type_size(type)), CallForm::segments}, segments),
+        params);
 }
 
 #define CLREDUCE_DEFINE_SEGMENTED(R, NAME, OP)                                                               \

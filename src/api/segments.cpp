@@ -29,6 +29,15 @@ Segments Segments::rows(std::uint64_t rows, std::uint64_t cols, std::uint64_t st
     return s;  // the extent depends on the element's size: the call works it out
 }
 
+Segments Segments::columns(std::uint64_t rows, std::uint64_t cols, std::uint64_t step_bytes) {
+    Segments s;
+    s.kind_ = Kind::columns;
+    s.count_ = cols;
+    s.length_ = rows;
+    s.step_bytes_ = step_bytes;
+    return s;  // the extent depends on the element's size: the call works it out
+}
+
 Segments Segments::offsets(std::vector<std::uint64_t> offsets) {
     if (offsets.empty()) throw InvalidArgument("CSR offsets need at least one value (segments + 1 of them), got none");
     for (std::size_t i = 1; i < offsets.size(); ++i)

@@ -78,6 +78,7 @@ std::string KernelSpec::build_options() const {
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
+             " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk);
     return o;
 }
@@ -183,6 +184,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.vector_width = plan.vector_width;
         spec.segment_team = plan.segment_team;
         spec.segment_list = listed;
+        spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
     }
     // The warp shuffle finishes each team's tree (segments.cl); no 32-bit lanes (a

@@ -55,6 +55,7 @@ struct KernelSpec {
     bool segmented = false;
     std::uint32_t segment_team = 0;
     bool segment_list = false;
+    bool segment_columns = false;     // the segments are a matrix's columns
     std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
     // Which kernel of segments.cl: the segments, the long segments' chunks, or their finish
     // (the same program: only the kernel object differs).
@@ -63,8 +64,8 @@ struct KernelSpec {
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, segmented, segment_team, segment_list, segment_chunk,
-                        segment_kernel);
+                        device_result, result_type, exact_copies, segmented, segment_team, segment_list,
+                        segment_columns, segment_chunk, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

@@ -67,9 +67,12 @@ std::string LaunchPlan::describe() const {
         float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
     const std::string types = prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator));
     if (form == CallForm::segments)
-        return types + " segments=" + std::to_string(segments) + " team=" + std::to_string(segment_team) +
-               (segment_team == work_group_size ? " (a group per segment)"
-                : segment_team == 1             ? " (a work-item per segment)"
+        return types + (segment_columns ? " columns=" : " segments=") + std::to_string(segments) +
+               " team=" + std::to_string(segment_team) +
+               (segment_columns ? " (" + std::to_string(work_group_size / segment_team) + " columns per group, " +
+                                      std::to_string(segment_team) + (segment_team == 1 ? " lane" : " lanes") + " each)"
+                : segment_team == work_group_size ? " (a group per segment)"
+                : segment_team == 1               ? " (a work-item per segment)"
                                     : " (" + std::to_string(work_group_size / segment_team) + " segments per group)") +
                " groups_per_segment=" + std::to_string(groups_per_segment) + " wg=" + std::to_string(work_group_size) +
                " vec=" + std::to_string(vector_width) + " groups=" + std::to_string(groups) + mode +

@@ -211,6 +211,15 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if ((async || segmented) && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
     // Pixels are read one element at a time.
     if (request.form == CallForm::image) params.vector_width = 1;
+    // Columns too, a column per work-item (segments.cl).
+    if (request.columns) {
+        if (params.vector_width && *params.vector_width != 1)
+            throw InvalidArgument(
+                "column reductions read one element per work-item per row: vector_width must be 1, "
+                "got " +
+                std::to_string(*params.vector_width));
+        params.vector_width = 1;
+    }
     LaunchPlan plan;
     plan.operation = op;
     plan.element = element;
@@ -278,7 +287,10 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               std::to_string(floor_power_of_two(state_room(device) / state_bytes)) + " or less");
 
     if (segmented) {  // no times, no level 3 choice: the segment mapping (segment_plan.hpp)
-        plan_segment_mapping(plan, request.segments, n, device, params);
+        if (request.columns)
+            plan_column_mapping(plan, request.segments, request.column_rows, device, params);
+        else
+            plan_segment_mapping(plan, request.segments, n, device, params);
         plan.reproducibility = reproducibility_of(plan, kernel);
         return plan;
     }

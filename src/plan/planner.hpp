@@ -28,8 +28,10 @@ struct PlanRequest {
     ElementType element = ElementType::int32;
     std::uint64_t n = 0;
     CallForm form = CallForm::sync;
-    bool transform = false;      // transform_reduce: accumulates in the sum's accumulator
-    std::uint64_t segments = 0;  // CallForm::segments: how many (n: the elements they address)
+    bool transform = false;         // transform_reduce: accumulates in the sum's accumulator
+    std::uint64_t segments = 0;     // CallForm::segments: how many (n: the elements they address)
+    std::uint64_t column_rows = 0;  // column segments (Segments::columns): the rows, else 0
+    bool columns = false;
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every

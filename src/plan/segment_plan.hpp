@@ -15,6 +15,13 @@ namespace clreduce {
 void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
                           const LaunchParams& params);
 
+// The same for the `columns` columns of a matrix of `rows` rows (Segments::columns): a group
+// spans wg / segment_team columns, each read by segment_team lanes that split its rows (a
+// group spans every column of a narrow matrix), and groups share the rows of each column
+// until the device is full.
+void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t rows, const DeviceInfo& device,
+                         const LaunchParams& params);
+
 // Segmented calls finish every segment in its group or by a second launch: Unsupported for any
 // other level 3 the caller asks for.
 void check_segment_level3(const LaunchParams& params);

@@ -146,6 +146,39 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument",
          "min, max, minmax, argmin, argmax, mean, or `transform_reduce` with min or max, of an empty range",
          [&r] { r.min(std::vector<float>{}); }},
+        {"InvalidArgument", "min, max, minmax, argmin, argmax or mean of an empty segment (the message names it)",
+         [&r, int_buffer] {
+        r.max<std::int32_t>(int_buffer, 0, Segments::offsets(std::vector<std::uint64_t>{0, 2, 2}));
+         }},
+        {"InvalidArgument", "host CSR offsets (`Segments::offsets`) that are empty or descend",
+         [] {
+        Segments::offsets(std::vector<std::uint64_t>{0, 3, 2});
+         }},
+        {"InvalidArgument",
+         "device CSR offsets or begin/end arrays of a synchronous segmented call that descend or pass the values "
+         "the segments may address (the message names the first such segment), or that pass their own buffer's end",
+         [&r, int_buffer] {
+        const std::vector<std::uint64_t> offsets{0, 2, 1};
+        r.sum<std::int32_t>(int_buffer, 0, Segments::offsets(device_copy(r, offsets), 2, 3));
+         }},
+        {"InvalidArgument",
+         "a matrix's (`Segments::rows`, `Segments::columns`) row step smaller than a row or not a multiple of the "
+         "element size",
+         [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 0, Segments::columns(1, 3, 6)); }},
+        {"InvalidArgument",
+         "a `segment_team` that is not a power of two or is above the work-group size; `groups_per_segment` 0, or "
+         "above 1 with fewer lanes than a work-group per contiguous segment",
+         [&r, int_buffer] {
+        LaunchParams p;
+        p.segment_team = 3;
+        r.sum<std::int32_t>(int_buffer, 0, Segments::batch(3, 1), p);
+         }},
+        {"InvalidArgument", "a `vector_width` other than 1 for column reductions (`Segments::columns`)",
+         [&r, int_buffer] {
+        LaunchParams p;
+        p.vector_width = 2;
+        r.sum<std::int32_t>(int_buffer, 0, Segments::columns(1, 3), p);
+         }},
         {"InvalidArgument", "an accumulator other than int32, uint32, int64, uint64, float32 and float64",
          sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::int8; }))},
         {"InvalidArgument", "a floating-point accumulator for `count_nonzero`",
@@ -186,6 +219,12 @@ std::vector<Refusal> refusals(Reducer& r) {
         o.min_n = 0;
         o.save = false;
         r.tune(o);
+         }},
+        {"Unsupported", "a segmented call with an `InterGroup` other than `second_pass`",
+         [&r, int_buffer] {
+        LaunchParams p;
+        p.inter_group = InterGroup::last_group;
+        r.sum<std::int32_t>(int_buffer, 0, Segments::batch(3, 1), p);
          }},
         {"Unsupported", "`double` data on a device without `cl_khr_fp64`; `half` data without `cl_khr_fp16`",
          plan_on(no_fp64, ElementType::float64, 1000, {})},

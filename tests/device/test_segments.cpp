@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "segment_checks.hpp"
 #include "test_ops_support.hpp"
 
 namespace clreduce::test {
@@ -48,80 +49,6 @@ std::vector<std::uint64_t> mixed_offsets(std::uint64_t seed) {
         offsets.push_back(offsets.back() + length);
     }
     return offsets;
-}
-
-// Each operation of `segments` (from element `offset` of `buffer`, whose host copy is `host`)
-// per segment against the references; segment s is host[offset + bounds[s]..).
-template <class T>
-void check_all_operations(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
-                          const Segments& segments, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& bounds,
-                          const LaunchParams& params) {
-    CallInfo info;
-    const auto sums = r.sum<T>(buffer, offset, segments, params, &info);
-    INFO("plan " << info.plan.describe());
-    REQUIRE(sums.size() == bounds.size());
-    const auto counts = r.count_nonzero<T>(buffer, offset, segments, params);
-    const auto squares = r.sum_of_squares<T>(buffer, offset, segments, params);
-    const auto l1 = r.norm_l1<T>(buffer, offset, segments, params);
-    const auto l2 = r.norm_l2<T>(buffer, offset, segments, params);
-    const bool any_empty = std::any_of(bounds.begin(), bounds.end(), [](auto b) { return b.first == b.second; });
-    std::vector<T> mins, maxs;
-    std::vector<clreduce::MinMax<T>> both;
-    std::vector<clreduce::ArgResult<T>> amins, amaxs;
-    std::vector<double> means, infs;
-    if (any_empty) {
-        CHECK_THROWS_WITH(r.min<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
-        CHECK_THROWS_WITH(r.argmax<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
-        CHECK_THROWS_WITH(r.mean<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
-    } else {
-        mins = r.min<T>(buffer, offset, segments, params);
-        maxs = r.max<T>(buffer, offset, segments, params);
-        both = r.minmax<T>(buffer, offset, segments, params);
-        amins = r.argmin<T>(buffer, offset, segments, params);
-        amaxs = r.argmax<T>(buffer, offset, segments, params);
-        means = r.mean<T>(buffer, offset, segments, params);
-    }
-    infs = r.norm_inf<T>(buffer, offset, segments, params);
-    for (std::size_t s = 0; s < bounds.size(); ++s) {
-        const T* data = host.data() + offset + bounds[s].first;
-        const std::uint64_t n = bounds[s].second - bounds[s].first;
-        INFO("segment " << s << " [" << bounds[s].first << ", " << bounds[s].second << ")");
-        CHECK(counts[s] == reference_count_nonzero(data, n));
-        if constexpr (std::is_integral_v<T>) {
-            CHECK(sums[s] == wrapped_sum<sum_type_t<T>>(data, n));
-            CHECK(squares[s] == wrapped_sum_of_squares<std::uint64_t>(data, n));
-            CHECK(l1[s] == double(wrapped_norm_l1<std::uint64_t>(data, n)));
-            CHECK(infs[s] == double(integer_norm_inf(data, n)));
-            check_approx(reference_norm_l2(data, n, std::ldexp(1.0L, -53)), l2[s], "norm_l2");
-        } else {
-            const long double u = rounding_unit<T>(info.plan.accumulator);
-            check_approx(reference_sum(data, n, u), sums[s], "sum");
-            check_approx(reference_sum_of_squares(data, n, u), squares[s], "sum_of_squares");
-            check_approx(reference_norm_l1(data, n, u), l1[s], "norm_l1");
-            check_approx(reference_norm_l2(data, n, u), l2[s], "norm_l2");
-            CHECK(infs[s] == double(float_norm_inf(data, n)));
-        }
-        if (any_empty) continue;
-        const auto lo = reference_min(data, n), hi = reference_max(data, n);
-        CHECK(mins[s] == lo.value);
-        CHECK(maxs[s] == hi.value);
-        CHECK(both[s].min == lo.value);
-        CHECK(both[s].max == hi.value);
-        CHECK(amins[s].value == lo.value);
-        CHECK(amins[s].index == lo.index);
-        CHECK(amaxs[s].value == hi.value);
-        CHECK(amaxs[s].index == hi.index);
-        check_approx(reference_mean(data, n,
-                                    std::is_integral_v<T> ? std::ldexp(1.0L, -53)
-                                                          : rounding_unit<T>(info.plan.accumulator)),
-                     means[s], "mean");
-    }
-}
-
-std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds_of(const std::vector<std::uint64_t>& offsets) {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) out.emplace_back(offsets[s], offsets[s + 1]);
-    return out;
 }
 
 template <class T>
@@ -354,6 +281,12 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(huge.segment_team == huge.work_group_size);
     CHECK(huge.groups_per_segment > 1);
     CHECK(huge.describe().find("a group per segment") != std::string::npos);
+    // A quarter as many lanes as vectors per segment, two from two vectors on.
+    const std::uint64_t vec = tiny.vector_width;
+    CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 2 * vec)).segment_team == 2);
+    CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 4 * vec)).segment_team == 2);
+    const LaunchPlan longer = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 64 * vec));
+    CHECK(longer.segment_team == std::min<std::uint32_t>(16, longer.work_group_size));
     CallInfo info;
     const cl::Buffer values = device_copy(r, std::vector<float>(64, 1.0f));
     r.sum<float>(values, 0, Segments::batch(16, 4), {}, &info);

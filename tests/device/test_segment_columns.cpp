@@ -1,0 +1,176 @@
+// Column reductions (Segments::columns): every operation per column against the exact CPU
+// references, each mapping forced by LaunchParams (lanes per column, groups sharing the rows),
+// wide, narrow, empty and misaligned matrices; correctly rounded sums the same bits as the
+// same values laid out as rows.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "segment_checks.hpp"
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+// The column mappings a test forces, in work-groups of 32: a column per work-item, 4 and 32
+// lanes per column, 4 lanes with 3 groups sharing the rows; and the default.
+std::vector<std::pair<std::string, LaunchParams>> column_mappings() {
+    constexpr std::uint32_t kGroup = 32;
+    std::vector<std::pair<std::string, LaunchParams>> out;
+    out.emplace_back("default", LaunchParams{});
+    for (auto [team, parts] : {std::pair{1u, 1u}, {4u, 1u}, {kGroup, 1u}, {4u, 3u}}) {
+        LaunchParams p;
+        p.work_group_size = kGroup;
+        p.segment_team = team;
+        p.groups_per_segment = parts;
+        out.emplace_back(std::to_string(team) + " lanes per column, " + std::to_string(parts) + " groups per column",
+                         p);
+    }
+    return out;
+}
+
+// The matrix's columns laid out one after another (column c at offset + c * rows), `offset`
+// padding elements first, so that the references read each column as a contiguous segment.
+template <class T>
+std::vector<T> columns_contiguous(const std::vector<T>& host, std::uint64_t offset, std::uint64_t rows,
+                                  std::uint64_t cols, std::uint64_t step) {
+    std::vector<T> out(offset + rows * cols);
+    for (std::uint64_t c = 0; c < cols; ++c)
+        for (std::uint64_t r = 0; r < rows; ++r) out[offset + c * rows + r] = host[offset + c + r * step];
+    return out;
+}
+
+template <class T>
+void check_columns(Reducer& r, bool all_mappings) {
+    constexpr std::uint64_t kOffset = 5;  // the matrix starts in the middle of the buffer
+    const std::uint64_t seed = seed_for(sizeof(T), 59);
+    INFO("data seed " << seed);
+    const std::vector<T> host = op_values<T>(kOffset + 40000 + 3, seed);
+    const cl::Buffer values = device_copy(r, host);
+    struct Shape {
+        std::uint64_t rows, cols, step;
+    };
+    // Misaligned rows (a step of 47 elements), narrow, wide, one row, one column.
+    const Shape shapes[] = {{37, 45, 47}, {3000, 3, 3}, {2, 1000, 1001}, {1, 17, 17}, {513, 1, 2}};
+    auto all = column_mappings();
+    if (!all_mappings) all.resize(1);
+    for (const auto& [name, params] : all) {
+        INFO("mapping " << name);
+        for (const Shape& m : shapes) {
+            INFO(m.rows << " rows of " << m.cols << ", a step of " << m.step << " elements");
+            const std::vector<T> contiguous = columns_contiguous(host, kOffset, m.rows, m.cols, m.step);
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds;
+            for (std::uint64_t c = 0; c < m.cols; ++c) bounds.emplace_back(c * m.rows, (c + 1) * m.rows);
+            check_all_operations(r, values, contiguous, kOffset, Segments::columns(m.rows, m.cols, m.step * sizeof(T)),
+                                 bounds, params);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("column reductions: every operation per column, each mapping, misaligned and narrow matrices",
+          "[segments][columns]") {
+    Reducer& r = reducer();
+    check_columns<std::int32_t>(r, true);
+    check_columns<float>(r, true);
+    check_columns<std::uint8_t>(r, false);
+    check_columns<std::int64_t>(r, false);
+    if (r.device_info().has_fp64) check_columns<double>(r, false);
+}
+
+TEST_CASE("column reductions: correctly rounded sums are the same bits under every mapping and as rows",
+          "[segments][columns]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(61);
+    INFO("data seed " << seed);
+    const std::uint64_t rows = 301, cols = 67, step = 70;
+    const std::vector<float> host = wide_values<float>(3 + rows * step, seed, 60);
+    const cl::Buffer values = device_copy(r, host);
+    const std::vector<float> contiguous = columns_contiguous(host, 3, rows, cols, step);
+    const cl::Buffer as_rows = device_copy(r, contiguous);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    const auto expected = r.sum<float>(as_rows, 3, Segments::batch(cols, rows), exact);
+    for (auto [name, params] : column_mappings()) {
+        INFO("mapping " << name);
+        params.float_mode = FloatMode::correctly_rounded;
+        const auto sums = r.sum<float>(values, 3, Segments::columns(rows, cols, step * sizeof(float)), params);
+        REQUIRE(sums.size() == cols);
+        for (std::uint64_t c = 0; c < cols; ++c) {
+            INFO("column " << c);
+            CHECK(same_bits(sums[c], expected[c]));
+        }
+    }
+}
+
+TEST_CASE("column reductions: asynchronous sums, empty matrices, bad steps, plan(), nothing allocated again",
+          "[segments][columns]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(67);
+    INFO("data seed " << seed);
+    const std::vector<std::int32_t> host = op_values<std::int32_t>(10000, seed);
+    const cl::Buffer values = device_copy(r, host);
+    // Into a device buffer, from result element 1 on.
+    const cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 40 * sizeof(std::int64_t));
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    r.sum_async<std::int32_t>(values, 2, Segments::columns(200, 39, 40 * sizeof(std::int32_t)), out, 1, wrap).wait();
+    std::vector<std::int64_t> got(40);
+    check(r.queue().enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(std::int64_t), got.data()),
+          "clEnqueueReadBuffer");
+    for (std::uint64_t c = 0; c < 39; ++c) {
+        std::int64_t expected = 0;
+        for (std::uint64_t row = 0; row < 200; ++row) expected += host[2 + c + row * 40];
+        CHECK(got[1 + c] == expected);
+    }
+    // No rows: empty columns (the identity, or an error where the result is undefined); no columns.
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::columns(0, 4)) == std::vector<std::int64_t>(4, 0));
+    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::columns(0, 4)), Catch::Contains("which is empty"));
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::columns(10, 0)).empty());
+    // A step smaller than a row, not a multiple of the element, or past the buffer's end.
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 8, 7 * sizeof(std::int32_t))),
+                      Catch::Contains("smaller than a row"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 8, 33)), Catch::Contains("not a multiple"));
+    CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::columns(101, 100)), InvalidArgument);
+    LaunchParams wide;
+    wide.vector_width = 4;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 8), wide),
+                      Catch::Contains("vector_width must be 1"));
+    // plan(): a column per work-item for wide matrices, lanes splitting the rows of narrow ones.
+    const LaunchPlan wide_plan = r.plan(ElementType::float32, Operation::sum, Segments::columns(64, 1 << 20));
+    CHECK(wide_plan.segment_columns);
+    CHECK(wide_plan.segment_team == 1);
+    CHECK(wide_plan.describe().find("columns=1048576") != std::string::npos);
+    const LaunchPlan narrow = r.plan(ElementType::float32, Operation::sum, Segments::columns(1 << 22, 2));
+    CHECK(narrow.segment_team == narrow.work_group_size / 2);
+    CHECK(narrow.vector_width == 1);
+    // A repeated call builds, creates and allocates nothing: columns, listed segments with a
+    // long one split into chunks, groups sharing a segment.
+    const std::vector<std::uint64_t> offsets{0, 3, 9000, 9001};
+    LaunchParams shared;
+    shared.work_group_size = 32;
+    shared.segment_team = 32;
+    shared.groups_per_segment = 2;
+    LaunchParams lone;  // a work-item per segment: the 8,997-element one is split
+    lone.segment_team = 1;
+    const auto calls = [&] {
+        r.sum<std::int32_t>(values, 0, Segments::columns(50, 30));
+        r.sum<std::int32_t>(values, 0, Segments::offsets(offsets), lone);
+        r.sum<std::int32_t>(values, 0, Segments::batch(3, 3000), shared);
+    };
+    calls();
+    const Counters before = r.counters();
+    calls();
+    const Counters after = r.counters();
+    CHECK(after.programs_built == before.programs_built);
+    CHECK(after.programs_loaded == before.programs_loaded);
+    CHECK(after.kernels_created == before.kernels_created);
+    CHECK(after.buffers_allocated == before.buffers_allocated);
+    CallInfo info;
+    r.sum<std::int32_t>(values, 0, Segments::columns(50, 30), {}, &info);
+    CHECK(info.plan.describe() == r.plan(ElementType::int32, Operation::sum, Segments::columns(50, 30)).describe());
+}
+
+}  // namespace clreduce::test
