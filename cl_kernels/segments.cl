@@ -8,9 +8,8 @@
 //   segments): each stores a partial, and a second launch of this kernel over the partials
 //   (CLREDUCE_STATES_IN, regular segments of `parts` states) combines them in order.
 // Segments are regular (segment s is [s * step, s * step + length): batches and matrix rows),
-// columns (CLREDUCE_SEGMENT_COLUMNS: segment s is elements s + r * step for rows r in
-// [0, length): consecutive work-items take consecutive columns, so each row is read coalesced,
-// and a column's CLREDUCE_TEAM lanes are CLREDUCE_WG / CLREDUCE_TEAM work-items apart) or listed (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
+// a matrix's columns (CLREDUCE_SEGMENT_COLUMNS: clreduce_reduce_columns) or listed
+// (CLREDUCE_SEGMENT_LIST: [begins[s], ends[s]), CSR offsets being begins = offsets,
 // ends = offsets + 1). A listed segment that is not ascending or ends past `extent` is read
 // as empty and raises bad[bad_at], which the host reports; nothing outside the buffers is read.
 // Listed segments longer than `cap` elements (a few huge ones among many small ones): the team
@@ -110,31 +109,80 @@ __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__loca
 }
 
 #if CLREDUCE_SEGMENT_COLUMNS
-// Level 1 of one column: its rows lane, lane + lanes, ... (`in` at the column's first element,
-// `step` elements between rows); the index of an element is its row.
-__attribute__((always_inline)) inline clreduce_state clreduce_column_level1(__global const CLREDUCE_IN_T* in,
-                                                                            ulong rows, ulong lane, ulong lanes,
-                                                                            ulong step) {
-    clreduce_state acc = clreduce_init();
-    for (ulong r = lane; r < rows; r += lanes) acc = CLREDUCE_TAKE(acc, in[r * step], r);
-    return acc;
+// Level 1 of CLREDUCE_VEC adjacent columns (a slot; `in` at the first one's row 0, `width` of
+// them in the matrix): rows lane, lane + lanes, ... (`step` elements apart), each column into
+// its own state; the index of an element is its row. A whole slot is one vector load per row.
+__attribute__((always_inline)) inline void clreduce_columns_level1(clreduce_state* acc,
+                                                                   __global const CLREDUCE_IN_T* in, ulong rows,
+                                                                   ulong lane, ulong lanes, ulong step, uint width) {
+    for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = clreduce_init();
+#if CLREDUCE_VEC > 1
+    if (width == CLREDUCE_VEC) {
+        CLREDUCE_IN_T x[CLREDUCE_VEC];
+        if (((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0 && step % CLREDUCE_VEC == 0) {
+            for (ulong r = lane; r < rows; r += lanes) {
+                CLREDUCE_CAT(vstore, CLREDUCE_VEC)(*(__global const CLREDUCE_IN_VEC*)(in + r * step), 0, x);
+                for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
+            }
+        } else {
+            for (ulong r = lane; r < rows; r += lanes) {
+                CLREDUCE_CAT(vstore, CLREDUCE_VEC)(CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, in + r * step), 0, x);
+                for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
+            }
+        }
+        return;
+    }
+#endif
+    for (ulong r = lane; r < rows; r += lanes)
+        for (uint j = 0; j < width; ++j) acc[j] = CLREDUCE_TAKE(acc[j], in[r * step + j], r);
 }
 
-// Level 2 of each column: its lanes' states (WG / TEAM work-items apart) as one, in lane 0.
-__attribute__((always_inline)) inline clreduce_state clreduce_column_level2(__local clreduce_state* scratch,
-                                                                            clreduce_state acc, uint lid) {
+// The columns of a matrix (segment c: elements c + r * step, rows r in [0, length)): a group
+// holds CLREDUCE_WG / CLREDUCE_TEAM slots of CLREDUCE_VEC columns, consecutive work-items on
+// consecutive slots so that each row is read coalesced; a slot's CLREDUCE_TEAM lanes (that many
+// work-items apart) and `parts` groups split its rows, the lanes' states combined by a tree,
+// the groups' by the combining launch. The arguments are clreduce_reduce_segments' (the
+// listed ones unused).
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_reduce_columns(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
+                             __global const ulong* begins, ulong begins_at, __global const ulong* ends,
+                             ulong ends_at, ulong step, ulong length, uint parts, __global clreduce_state* out,
+                             __global uchar* result_out, ulong result_offset, volatile __global uint* bad,
+                             ulong bad_at, ulong cap, __global ulong* long_list, __global ulong* chunk_table)
+{
+    const uint lid = get_local_id(0);
+    const ulong group = get_group_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+    const uint slots = CLREDUCE_WG / CLREDUCE_TEAM;
+    const uint lane = lid / slots;
+    const uint part = group % parts;
+    const ulong first = ((group / parts) * slots + lid % slots) * CLREDUCE_VEC;
+    const uint width = first < segments ? (uint)min(segments - first, (ulong)CLREDUCE_VEC) : 0;
+    clreduce_state acc[CLREDUCE_VEC];
+    clreduce_columns_level1(acc, in + offset + (width != 0 ? first : 0), width != 0 ? length : 0,
+                            (ulong)part * CLREDUCE_TEAM + lane, (ulong)parts * CLREDUCE_TEAM, step, width);
 #if CLREDUCE_TEAM > 1
-    const uint columns = CLREDUCE_WG / CLREDUCE_TEAM;
-    const uint lane = lid / columns;
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = CLREDUCE_TEAM / 2; s > 0; s >>= 1) {
-        if (lane < s) scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s * columns]);
+    for (uint j = 0; j < CLREDUCE_VEC; ++j) {
+        scratch[lid] = acc[j];
         barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = CLREDUCE_TEAM / 2; s > 0; s >>= 1) {
+            if (lane < s) scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s * slots]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc[j] = scratch[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);  // scratch is written again
     }
-    acc = scratch[lid];
 #endif
-    return acc;
+    if (lane != 0) return;
+    for (uint j = 0; j < width; ++j) {
+        const ulong column = first + j;
+#if CLREDUCE_DEVICE_RESULT
+        *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + column * sizeof(CLREDUCE_RESULT_T)) =
+            (CLREDUCE_RESULT_T)clreduce_value(acc[j]);
+#else
+        out[column * parts + part] = acc[j];
+#endif
+    }
 }
 #endif
 
@@ -153,13 +201,8 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
     const ulong group = get_group_id(0);
     __local clreduce_state scratch[CLREDUCE_WG];
 
-#if CLREDUCE_SEGMENT_COLUMNS
-    const uint lane = lid / (CLREDUCE_WG / CLREDUCE_TEAM);
-    const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid % (CLREDUCE_WG / CLREDUCE_TEAM);
-#else
     const uint lane = lid % CLREDUCE_TEAM;
     const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
-#endif
     const uint part = group % parts;
     ulong begin = 0, count = 0;
     bool is_long = false;
@@ -187,23 +230,14 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
             }
         }
         if (is_long) count = cap;
-#elif CLREDUCE_SEGMENT_COLUMNS
-        begin = segment;
-        count = length;
 #else
         begin = segment * step;
         count = length;
 #endif
     }
-#if CLREDUCE_SEGMENT_COLUMNS
-    clreduce_state acc = clreduce_column_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
-                                                (ulong)parts * CLREDUCE_TEAM, step);
-    acc = clreduce_column_level2(scratch, acc, lid);
-#else
     clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
-#endif
     if (lane == 0 && segment < segments) {
 #if CLREDUCE_DEVICE_RESULT
         if (is_long)

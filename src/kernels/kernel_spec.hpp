@@ -81,7 +81,7 @@ struct KernelSpec {
             case SegmentKernel::finish_long: return "clreduce_finish_long";
             case SegmentKernel::segments: break;
         }
-        return "clreduce_reduce_segments";
+        return segment_columns ? "clreduce_reduce_columns" : "clreduce_reduce_segments";
     }
 };
 

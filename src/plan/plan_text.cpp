@@ -69,8 +69,10 @@ std::string LaunchPlan::describe() const {
     if (form == CallForm::segments)
         return types + (segment_columns ? " columns=" : " segments=") + std::to_string(segments) +
                " team=" + std::to_string(segment_team) +
-               (segment_columns ? " (" + std::to_string(work_group_size / segment_team) + " columns per group, " +
-                                      std::to_string(segment_team) + (segment_team == 1 ? " lane" : " lanes") + " each)"
+               (segment_columns
+                    ? " (" + std::to_string(work_group_size / segment_team * vector_width) + " columns per group, " +
+                          std::to_string(vector_width) + " per work-item, " + std::to_string(segment_team) +
+                          (segment_team == 1 ? " lane" : " lanes") + " per column)"
                 : segment_team == work_group_size ? " (a group per segment)"
                 : segment_team == 1               ? " (a work-item per segment)"
                                     : " (" + std::to_string(work_group_size / segment_team) + " segments per group)") +

@@ -211,15 +211,6 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if ((async || segmented) && params.float_mode == FloatMode::atomic) params.float_mode = FloatMode::deterministic;
     // Pixels are read one element at a time.
     if (request.form == CallForm::image) params.vector_width = 1;
-    // Columns too, a column per work-item (segments.cl).
-    if (request.columns) {
-        if (params.vector_width && *params.vector_width != 1)
-            throw InvalidArgument(
-                "column reductions read one element per work-item per row: vector_width must be 1, "
-                "got " +
-                std::to_string(*params.vector_width));
-        params.vector_width = 1;
-    }
     LaunchPlan plan;
     plan.operation = op;
     plan.element = element;
@@ -265,6 +256,16 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     });
     if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
         throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));
+    // Column reductions: a work-item reads vector_width adjacent columns, each with its own
+    // state (segments.cl), so at most 4 of them, and one where a state is large.
+    if (request.columns) {
+        const std::uint32_t most = state_bytes <= 16 ? 4 : 1;
+        if (params.vector_width && *params.vector_width > most)
+            throw InvalidArgument("column reductions read at most " + std::to_string(most) +
+                                  " adjacent columns per work-item (vector_width) for this operation, got " +
+                                  std::to_string(*params.vector_width));
+        plan.vector_width = std::min(plan.vector_width, most);
+    }
 
     const bool small = cpu_small(device, n, element);
     plan.work_group_size =

@@ -1,6 +1,7 @@
 #include "plan/segment_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <clreduce/error.hpp>
@@ -19,7 +20,10 @@ std::uint64_t floor_power_of_two(std::uint64_t v) {
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // A whole group per segment reads kVectorsPerItem vectors per work-item or more before more
-// groups share a segment; shared segments aim at kGroupsPerUnit groups per compute unit in all.
+// groups share a segment; shared segments aim at kGroupsPerUnit groups per compute unit in all,
+// and no more: a few groups past one wave of them leave the device idle for a second wave
+// (H100, 64 rows of 2^22 int32: 1,088 groups 0.80 of the read-only kernel; 16 rows of 2^24
+// in 1,056 groups, 0.99).
 constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
@@ -66,12 +70,13 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
     plan.inter_group = InterGroup::second_pass;
     plan.segment_split = 0;
     plan.segment_chunk = 0;
-    // Lanes per column: one where a group's columns fill it, else as many as leave every
-    // column of a narrow matrix in one group.
-    plan.segment_team = params.segment_team
-                            ? explicit_team(params, wg)
-                            : static_cast<std::uint32_t>(
-                                  columns >= wg ? 1 : floor_power_of_two(wg / std::max<std::uint64_t>(columns, 1)));
+    // A work-item reads vector_width adjacent columns (a slot). Lanes per slot: one where a
+    // group's slots fill it, else as many as leave every column of a narrow matrix in one group.
+    const std::uint64_t slots = ceil_div(columns, plan.vector_width);
+    plan.segment_team =
+        params.segment_team
+            ? explicit_team(params, wg)
+            : static_cast<std::uint32_t>(slots >= wg ? 1 : floor_power_of_two(wg / std::max<std::uint64_t>(slots, 1)));
     if (params.groups_per_segment) {
         if (*params.groups_per_segment < 1) throw InvalidArgument("groups_per_segment must be at least 1, got 0");
         plan.groups_per_segment = *params.groups_per_segment;
@@ -79,13 +84,13 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
         // Groups share the rows until the device has kGroupsPerUnit groups per compute unit,
         // each lane reading kVectorsPerItem rows or more.
         const std::uint64_t wanted = std::uint64_t(std::max<std::uint32_t>(device.compute_units, 1)) * kGroupsPerUnit;
-        const std::uint64_t column_groups = std::max<std::uint64_t>(ceil_div(columns, wg / plan.segment_team), 1);
+        const std::uint64_t column_groups = std::max<std::uint64_t>(ceil_div(slots, wg / plan.segment_team), 1);
         plan.groups_per_segment = static_cast<std::uint32_t>(
-            std::clamp<std::uint64_t>(std::min(ceil_div(wanted, column_groups),
+            std::clamp<std::uint64_t>(std::min(wanted / column_groups,
                                                rows / (std::uint64_t(plan.segment_team) * kVectorsPerItem)),
                                       1, 1u << 16));
     }
-    set_groups(plan, columns);
+    set_groups(plan, slots);
 }
 
 void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
@@ -95,18 +100,22 @@ void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_
     plan.times = 1;
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
-    // Vectors per segment on average: a team of a quarter as many lanes reads each segment in
-    // about four coalesced steps, but two lanes at least from two vectors on (measured on the
-    // H100, float32, 2^28 elements: 16-element segments 0.97 of the read-only kernel with two
-    // lanes, 0.57 with one, 0.93 with four; 256-element ones 0.99 with 16 lanes, 4096-element
-    // ones 1.00 with 256; uniform 0-2048 0.81 / 0.88 / 0.91 with 16 / 64 / 32 lanes).
+    // Vectors per segment on average, and a team of lanes to read each segment in a few
+    // coalesced steps: half as many lanes as vectors for short segments, about 2 sqrt(average)
+    // in between, a quarter for long ones, two lanes at least from two vectors on. Measured on
+    // the H100, 2^28 float32 elements, lanes: 16-element segments 0.97 of the read-only
+    // kernel with 2, 0.93 with 4, 0.57 with 1; 64-element 0.97 with 8, 0.91 with 16, 0.81 with
+    // 4; 256-element 0.99 with 16; 4096-element 1.00 with 256; uniform 0-2048 0.91 / 0.88 with
+    // 32 / 64; power-law (19 vectors on average) 0.53 / 0.49 / 0.46 with 8 / 16 / 4.
     const std::uint64_t average = segments == 0 ? 0 : ceil_div(ceil_div(extent, segments), plan.vector_width);
     if (params.segment_team) {
         plan.segment_team = explicit_team(params, wg);
     } else {
+        const double a = static_cast<double>(average);
+        const double lanes = std::max(std::min(a / 2, 2 * std::sqrt(a)), a / 4);
         const std::uint64_t least = average >= 2 ? 2 : 1;
-        plan.segment_team =
-            static_cast<std::uint32_t>(std::clamp<std::uint64_t>(floor_power_of_two(average / 4), least, wg));
+        plan.segment_team = static_cast<std::uint32_t>(
+            std::clamp<std::uint64_t>(floor_power_of_two(static_cast<std::uint64_t>(lanes)), least, wg));
     }
     const bool whole_group = plan.segment_team == wg;
     if (params.groups_per_segment) {
@@ -123,9 +132,9 @@ void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_
         const std::uint64_t wanted = std::uint64_t(std::max<std::uint32_t>(device.compute_units, 1)) * kGroupsPerUnit;
         std::uint64_t parts = 1;
         if (whole_group && segments > 0 && segments < wanted)
-            parts = std::clamp<std::uint64_t>(std::min(ceil_div(wanted, segments),
-                                                       average / (std::uint64_t(wg) * kVectorsPerItem)),
-                                              1, 1u << 16);
+            parts =
+                std::clamp<std::uint64_t>(std::min(wanted / segments, average / (std::uint64_t(wg) * kVectorsPerItem)),
+                                          1, 1u << 16);
         plan.groups_per_segment = static_cast<std::uint32_t>(parts);
     }
     // Past kSplitVectorsPerLane vectors per lane a listed segment is split into chunks that

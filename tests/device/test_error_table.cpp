@@ -173,10 +173,12 @@ std::vector<Refusal> refusals(Reducer& r) {
         p.segment_team = 3;
         r.sum<std::int32_t>(int_buffer, 0, Segments::batch(3, 1), p);
          }},
-        {"InvalidArgument", "a `vector_width` other than 1 for column reductions (`Segments::columns`)",
+        {"InvalidArgument",
+         "a `vector_width` above 4 for column reductions (`Segments::columns`), above 1 where the operation's "
+         "state is larger than 16 bytes",
          [&r, int_buffer] {
         LaunchParams p;
-        p.vector_width = 2;
+        p.vector_width = 8;
         r.sum<std::int32_t>(int_buffer, 0, Segments::columns(1, 3), p);
          }},
         {"InvalidArgument", "an accumulator other than int32, uint32, int64, uint64, float32 and float64",

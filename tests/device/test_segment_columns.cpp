@@ -13,18 +13,24 @@
 namespace clreduce::test {
 namespace {
 
-// The column mappings a test forces, in work-groups of 32: a column per work-item, 4 and 32
-// lanes per column, 4 lanes with 3 groups sharing the rows; and the default.
+// The column mappings a test forces, in work-groups of 32: slots of 1, 2 or 4 adjacent columns
+// per work-item, 1, 4 and 32 lanes per slot, 3 groups sharing the rows; and the default.
 std::vector<std::pair<std::string, LaunchParams>> column_mappings() {
     constexpr std::uint32_t kGroup = 32;
     std::vector<std::pair<std::string, LaunchParams>> out;
     out.emplace_back("default", LaunchParams{});
-    for (auto [team, parts] : {std::pair{1u, 1u}, {4u, 1u}, {kGroup, 1u}, {4u, 3u}}) {
+    struct Mapping {
+        std::uint32_t columns, team, parts;
+    };
+    for (const Mapping m :
+         {Mapping{1, 1, 1}, Mapping{4, 1, 1}, Mapping{1, 4, 1}, Mapping{2, kGroup, 1}, Mapping{4, 4, 3}}) {
         LaunchParams p;
         p.work_group_size = kGroup;
-        p.segment_team = team;
-        p.groups_per_segment = parts;
-        out.emplace_back(std::to_string(team) + " lanes per column, " + std::to_string(parts) + " groups per column",
+        p.vector_width = m.columns;
+        p.segment_team = m.team;
+        p.groups_per_segment = m.parts;
+        out.emplace_back(std::to_string(m.columns) + " columns per work-item, " + std::to_string(m.team) +
+                             " lanes per slot, " + std::to_string(m.parts) + " groups per slot",
                          p);
     }
     return out;
@@ -43,26 +49,28 @@ std::vector<T> columns_contiguous(const std::vector<T>& host, std::uint64_t offs
 
 template <class T>
 void check_columns(Reducer& r, bool all_mappings) {
-    constexpr std::uint64_t kOffset = 5;  // the matrix starts in the middle of the buffer
     const std::uint64_t seed = seed_for(sizeof(T), 59);
     INFO("data seed " << seed);
-    const std::vector<T> host = op_values<T>(kOffset + 40000 + 3, seed);
+    const std::vector<T> host = op_values<T>(40000 + 16, seed);
     const cl::Buffer values = device_copy(r, host);
     struct Shape {
-        std::uint64_t rows, cols, step;
+        std::uint64_t offset, rows, cols, step;
     };
-    // Misaligned rows (a step of 47 elements), narrow, wide, one row, one column.
-    const Shape shapes[] = {{37, 45, 47}, {3000, 3, 3}, {2, 1000, 1001}, {1, 17, 17}, {513, 1, 2}};
+    // From the middle of the buffer: misaligned rows (a step of 47 elements) and columns not a
+    // multiple of the slot, narrow, wide, one row, one column; aligned rows and slots (offset 8,
+    // a step of 44).
+    const Shape shapes[] = {{5, 37, 45, 47}, {5, 3000, 3, 3}, {5, 2, 1000, 1001},
+                            {5, 1, 17, 17},  {5, 513, 1, 2},  {8, 70, 40, 44}};
     auto all = column_mappings();
     if (!all_mappings) all.resize(1);
     for (const auto& [name, params] : all) {
         INFO("mapping " << name);
         for (const Shape& m : shapes) {
-            INFO(m.rows << " rows of " << m.cols << ", a step of " << m.step << " elements");
-            const std::vector<T> contiguous = columns_contiguous(host, kOffset, m.rows, m.cols, m.step);
+            INFO(m.rows << " rows of " << m.cols << ", a step of " << m.step << " elements from element " << m.offset);
+            const std::vector<T> contiguous = columns_contiguous(host, m.offset, m.rows, m.cols, m.step);
             std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds;
             for (std::uint64_t c = 0; c < m.cols; ++c) bounds.emplace_back(c * m.rows, (c + 1) * m.rows);
-            check_all_operations(r, values, contiguous, kOffset, Segments::columns(m.rows, m.cols, m.step * sizeof(T)),
+            check_all_operations(r, values, contiguous, m.offset, Segments::columns(m.rows, m.cols, m.step * sizeof(T)),
                                  bounds, params);
         }
     }
@@ -96,6 +104,7 @@ TEST_CASE("column reductions: correctly rounded sums are the same bits under eve
     for (auto [name, params] : column_mappings()) {
         INFO("mapping " << name);
         params.float_mode = FloatMode::correctly_rounded;
+        params.vector_width.reset();  // a column per work-item: its state is large
         const auto sums = r.sum<float>(values, 3, Segments::columns(rows, cols, step * sizeof(float)), params);
         REQUIRE(sums.size() == cols);
         for (std::uint64_t c = 0; c < cols; ++c) {
@@ -135,17 +144,21 @@ TEST_CASE("column reductions: asynchronous sums, empty matrices, bad steps, plan
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 8, 33)), Catch::Contains("not a multiple"));
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::columns(101, 100)), InvalidArgument);
     LaunchParams wide;
-    wide.vector_width = 4;
+    wide.vector_width = 8;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 8), wide),
-                      Catch::Contains("vector_width must be 1"));
+                      Catch::Contains("at most 4 adjacent columns"));
+    wide.vector_width = 2;
+    wide.float_mode = FloatMode::correctly_rounded;
+    CHECK_THROWS_WITH(r.sum<float>(values, 0, Segments::columns(10, 8), wide),
+                      Catch::Contains("at most 1 adjacent columns"));
     // plan(): a column per work-item for wide matrices, lanes splitting the rows of narrow ones.
     const LaunchPlan wide_plan = r.plan(ElementType::float32, Operation::sum, Segments::columns(64, 1 << 20));
     CHECK(wide_plan.segment_columns);
     CHECK(wide_plan.segment_team == 1);
     CHECK(wide_plan.describe().find("columns=1048576") != std::string::npos);
     const LaunchPlan narrow = r.plan(ElementType::float32, Operation::sum, Segments::columns(1 << 22, 2));
-    CHECK(narrow.segment_team == narrow.work_group_size / 2);
-    CHECK(narrow.vector_width == 1);
+    CHECK(narrow.vector_width <= 4);
+    CHECK(narrow.segment_team == narrow.work_group_size / (narrow.vector_width == 1 ? 2 : 1));
     // A repeated call builds, creates and allocates nothing: columns, listed segments with a
     // long one split into chunks, groups sharing a segment.
     const std::vector<std::uint64_t> offsets{0, 3, 9000, 9001};

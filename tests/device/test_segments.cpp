@@ -281,10 +281,13 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(huge.segment_team == huge.work_group_size);
     CHECK(huge.groups_per_segment > 1);
     CHECK(huge.describe().find("a group per segment") != std::string::npos);
-    // A quarter as many lanes as vectors per segment, two from two vectors on.
+    // Half as many lanes as vectors per short segment (two from two vectors on), about
+    // 2 sqrt(vectors) in between, a quarter for long ones.
     const std::uint64_t vec = tiny.vector_width;
     CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 2 * vec)).segment_team == 2);
     CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 4 * vec)).segment_team == 2);
+    const LaunchPlan middle = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 16 * vec));
+    CHECK(middle.segment_team == std::min<std::uint32_t>(8, middle.work_group_size));
     const LaunchPlan longer = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 64 * vec));
     CHECK(longer.segment_team == std::min<std::uint32_t>(16, longer.work_group_size));
     CallInfo info;
