@@ -5,6 +5,7 @@
 // segment's result is checked against the host's exact (integers) or long double (floats) sum.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "commands/commands.hpp"
+#include "competitors/opencv_reduce.hpp"
 #include "measure/embedded_perf_kernels.hpp"
 #include "measure/read_only_kernel.hpp"
 #include "measure/timing.hpp"
@@ -31,7 +33,9 @@ struct Row {
     std::string shape;
     std::uint64_t segments = 0, elements = 0;
     double read_only_us = 0, clreduce_us = 0, loop_us = 0, cub_us = 0;  // 0: not run
-    std::uint64_t clreduce_wrong = 0, cub_wrong = 0;
+    double clreduce_wall_us = 0;  // matrices: the synchronous call's wall time, for cv::reduce's
+    OpenCVReduceTiming opencv;    // matrices: cv::reduce of the rows or columns
+    std::uint64_t clreduce_wrong = 0, cub_wrong = 0, opencv_wrong = 0;
     std::string plan, cub_note;
     double bytes = 0;  // input + output
 };
@@ -125,17 +129,39 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
                               : shape.regular ? Segments::batch(shape.segments(), shape.length())
                                               : Segments::offsets(offsets, shape.segments(), shape.elements());
     row.read_only_us = median(read_only.time(r.queue(), values, data.size() * sizeof(T), o.repeats));
-    std::vector<double> times;
+    std::vector<double> times, walls;
     std::vector<sum_type_t<T>> got;
     for (int run = 0; run <= o.repeats; ++run) {
         CallInfo info;
+        const auto start = std::chrono::steady_clock::now();
         got = r.sum<T>(values, 0, segments, params, &info);
+        const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         row.plan = info.plan.describe();
-        if (run > 0) times.push_back(device_microseconds(info.kernel_events));
+        if (run > 0) {
+            times.push_back(device_microseconds(info.kernel_events));
+            walls.push_back(wall);
+        }
     }
     row.clreduce_us = median(times);
-    row.clreduce_wrong = shape.columns ? wrong_column_results(data, shape.matrix_rows, shape.matrix_cols, got)
-                                       : wrong_results(data, shape.offsets, got);
+    row.clreduce_wall_us = median(walls);
+    const auto wrong = [&](const std::vector<sum_type_t<T>>& sums) {
+        return shape.columns ? wrong_column_results(data, shape.matrix_rows, shape.matrix_cols, sums)
+                             : wrong_results(data, shape.offsets, sums);
+    };
+    row.clreduce_wrong = wrong(got);
+    // cv::reduce of the same matrix, its sums checked the same way.
+    if (shape.rows || shape.columns) {
+        row.opencv =
+            time_opencv_reduce(r, data.data(), o.type, shape.matrix_rows, shape.matrix_cols, shape.columns, o.repeats);
+        for (const OpenCVReduceRun* run : {&row.opencv.mat, &row.opencv.umat}) {
+            if (run->wall_us == 0) continue;
+            std::vector<sum_type_t<T>> sums(run->sums.size());
+            for (std::size_t i = 0; i < sums.size(); ++i)
+                sums[i] = std::is_integral_v<T> ? static_cast<sum_type_t<T>>(std::llround(run->sums[i]))
+                                                : static_cast<sum_type_t<T>>(run->sums[i]);
+            row.opencv_wrong += sums.size() == got.size() ? wrong(sums) : got.size();
+        }
+    }
     // A loop of single-range calls, where it takes no longer than a few seconds.
     if (shape.segments() <= 4096 && !params.segment_team && !shape.columns) {
         std::vector<double> loop;
@@ -214,11 +240,22 @@ int run_segments(const SegmentsOptions& o) {
                    row.cub_us > 0 ? fmt::format("{:.2f}", row.cub_us / row.clreduce_us) : "-",
                    row.loop_us > 0 ? fmt::format("{:.0f}us", row.loop_us) : "-", row.clreduce_wrong + row.cub_wrong);
         fmt::print("    plan: {}\n", row.plan);
+        if (row.opencv.mat.wall_us > 0 || row.opencv.umat.wall_us > 0 || !row.opencv.mat.note.empty()) {
+            const auto cv_time = [&](const OpenCVReduceRun& run) {
+                return run.wall_us > 0 ? fmt::format("{:.1f}us ({:.2f}x clreduce's time)", run.wall_us,
+                                                     run.wall_us / row.clreduce_wall_us)
+                                       : "- (" + run.note + ")";
+            };
+            fmt::print("    wall, synchronous: clreduce {:.1f}us; cv::reduce UMat {}; Mat {}; wrong {}\n",
+                       row.clreduce_wall_us, cv_time(row.opencv.umat), cv_time(row.opencv.mat), row.opencv_wrong);
+        }
+        correct = correct && row.opencv_wrong == 0;
     }
     fmt::print(
         "/r-o: clreduce's GB/s (input + output) over the read-only kernel's; CUB/cl: CUB's time over "
         "clreduce's (> 1: clreduce faster); loop: single-range calls, one per segment (device time); "
-        "wrong: results off their bound (clreduce + CUB)\n");
+        "wrong: results off their bound (clreduce + CUB); matrices: wall times of synchronous calls beside "
+        "cv::reduce (results on the host)\n");
     if (!o.json.empty()) {
         nlohmann::json doc = {{"device", device.name},
                               {"type", type_name(o.type)},
@@ -235,6 +272,12 @@ int run_segments(const SegmentsOptions& o) {
                                    {"cub_us", row.cub_us},
                                    {"loop_us", row.loop_us},
                                    {"clreduce_wrong", row.clreduce_wrong},
+                                   {"clreduce_wall_us", row.clreduce_wall_us},
+                                   {"opencv_reduce_mat_us", row.opencv.mat.wall_us},
+                                   {"opencv_reduce_umat_us", row.opencv.umat.wall_us},
+                                   {"opencv_reduce_mat", row.opencv.mat.note},
+                                   {"opencv_reduce_umat", row.opencv.umat.note},
+                                   {"opencv_wrong", row.opencv_wrong},
                                    {"plan", row.plan}});
         std::ofstream(o.json) << doc.dump(2) << "\n";
     }

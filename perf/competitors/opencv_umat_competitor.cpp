@@ -6,6 +6,7 @@
 
 #include <opencv2/core/ocl.hpp>
 
+#include "competitors/opencv_context.hpp"
 #include "competitors/opencv_types.hpp"
 
 namespace clreduce::perf {
@@ -18,26 +19,9 @@ public:
             why_ = "OpenCV has no " + std::string(type_name(setup.type)) + " matrices";
             return;
         }
-        if (!cv::ocl::haveOpenCL()) {
-            why_ = "OpenCV finds no OpenCL runtime (or was built without OpenCL)";
-            return;
-        }
-        const cl::Device device = setup.reducer->queue().getInfo<CL_QUEUE_DEVICE>();
-        const cl_platform_id platform = device.getInfo<CL_DEVICE_PLATFORM>();
-        const std::string platform_name = cl::Platform(platform, true).getInfo<CL_PLATFORM_NAME>();
-        try {
-            context_ =
-                cv::ocl::OpenCLExecutionContext::create(platform_name, platform, setup.reducer->context()(), device());
-            context_.bind();
-            cv::ocl::setUseOpenCL(true);
-        } catch (const cv::Exception& e) {
-            why_ = std::string("OpenCV cannot use the device: ") + e.what();
-            return;
-        }
-        const cv::ocl::Device& used = cv::ocl::Device::getDefault();
-        used_ = used.name();
-        if (!cv::ocl::useOpenCL() || used.ptr() != device())
-            why_ = "OpenCV's OpenCL does not run on the reducer's device (it uses '" + used_ + "')";
+        binding_ = bind_opencv_to(*setup.reducer);
+        why_ = binding_.why_not;
+        used_ = binding_.device;
     }
     std::string name() const override { return "cv::UMat"; }
     std::string unavailable() const override { return why_; }
@@ -57,7 +41,7 @@ private:
     const CompareSetup& setup_;
     std::string why_;
     std::string used_;
-    cv::ocl::OpenCLExecutionContext context_;
+    OpenCVBinding binding_;
 };
 
 }  // namespace
