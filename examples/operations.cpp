@@ -13,6 +13,10 @@ int main() try {
     std::cout << "sum " << reducer.sum(v) << ", mean " << reducer.mean(v) << ", min " << lo << ", max " << hi
               << ", argmin " << first_min.index << ", argmax " << reducer.argmax(v).index << ", nonzero "
               << reducer.count_nonzero(v) << "\n";
+    // Count, extremes, sum, mean and variance of one pass.
+    const clreduce::Statistics<float> s = reducer.statistics(v);  // s.mean, s.variance, s.stddev(), s.min, s.max
+    std::cout << "statistics: count " << s.count << ", mean " << s.mean << ", stddev " << s.stddev() << ", min "
+              << s.min << ", max " << s.max << "\n";
     std::cout << "norm_l1 " << reducer.norm_l1(v) << ", norm_l2 " << reducer.norm_l2(v) << ", norm_inf "
               << reducer.norm_inf(v) << ", relu sum "
               << reducer.transform_reduce(v, "x > 0 ? x : 0", clreduce::Combine::sum) << "\n";

@@ -70,6 +70,19 @@ std::optional<std::array<double, 4>> cv_mean([[maybe_unused]] const T* data, [[m
 }
 
 template <class T>
+std::optional<CvMeanStdDev> cv_mean_std_dev([[maybe_unused]] const T* data, [[maybe_unused]] ImageShape shape) {
+#ifdef CLREDUCE_HAVE_OPENCV
+    if (shape.channels != 1) return std::nullopt;
+    if (auto m = as_mat(data, shape)) {
+        cv::Scalar mean, stddev;
+        cv::meanStdDev(*m, mean, stddev);
+        return CvMeanStdDev{mean[0], stddev[0]};
+    }
+#endif
+    return std::nullopt;
+}
+
+template <class T>
 std::optional<CvMinMax> cv_min_max_loc([[maybe_unused]] const T* data, [[maybe_unused]] ImageShape shape) {
 #ifdef CLREDUCE_HAVE_OPENCV
     if (shape.channels != 1) return std::nullopt;
@@ -162,6 +175,7 @@ CvTimedSum cv_sum_timed([[maybe_unused]] const T* data, [[maybe_unused]] std::ui
     template std::optional<std::array<double, 4>> cv_sum(const T*, ImageShape);   \
     template std::optional<std::array<double, 4>> cv_mean(const T*, ImageShape);  \
     template std::optional<CvMinMax> cv_min_max_loc(const T*, ImageShape);        \
+    template std::optional<CvMeanStdDev> cv_mean_std_dev(const T*, ImageShape);   \
     template std::optional<std::uint64_t> cv_count_nonzero(const T*, ImageShape); \
     template std::optional<double> cv_norm(const T*, ImageShape, CvNorm);         \
     template CvTimedSum cv_sum_timed(const T*, std::uint64_t, bool, int);

@@ -41,6 +41,13 @@ std::optional<std::array<double, 4>> cv_sum(const T* data, ImageShape shape);
 // cv::mean: per-channel means.
 template <class T>
 std::optional<std::array<double, 4>> cv_mean(const T* data, ImageShape shape);
+// cv::meanStdDev on a single-channel image: mean and population standard deviation (OpenCV
+// sums x and x^2 in doubles, so its deviation loses digits when the mean is large).
+struct CvMeanStdDev {
+    double mean = 0, stddev = 0;
+};
+template <class T>
+std::optional<CvMeanStdDev> cv_mean_std_dev(const T* data, ImageShape shape);
 // cv::minMaxLoc on a single-channel image: values and the indices row * cols + col of the
 // first minimum and first maximum in row-major order.
 struct CvMinMax {

@@ -19,11 +19,13 @@ enum class Operation {
     norm_l1,
     norm_l2,
     norm_inf,
+    statistics,  // count, mean, variance, min and max of one pass (Statistics, results.hpp)
 };
 
 // Operations whose kernels behave alike for launch tuning: the tuning database keeps one
 // entry per family, not per operation.
-//   additive: an add combine (sum, mean, count_nonzero, sum_of_squares, norm_l1, norm_l2)
+//   additive: an add combine (sum, mean, count_nonzero, sum_of_squares, norm_l1, norm_l2,
+//             statistics)
 //   extremum: a compare combine (min, max, minmax, argmin, argmax, norm_inf)
 //   product:  a multiply combine
 enum class OperationFamily { additive, extremum, product };

@@ -199,6 +199,21 @@ public:
         return minmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
+    // Count, extremes, sum, mean and variance in one pass (Statistics, results.hpp): what
+    // meanStdDev and a histogram's range need, for one read of the data. Accumulates in double
+    // (float without fp64; LaunchParams::accumulator may name float32 or float64); refused for
+    // 64-bit integers, whose extremes a double would round, and for an empty range.
+    template <class T>
+    Statistics<T> statistics(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    Statistics<T> statistics(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                             CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    Statistics<T> statistics(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return statistics<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
     // Smallest element and the lowest index holding it. NaN is ignored; all-NaN gives (NaN, 0).
     template <class T>
     ArgResult<T> argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
@@ -382,6 +397,9 @@ public:
     template <class T>
     std::vector<MinMax<T>> minmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    std::vector<Statistics<T>> statistics(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                          const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     std::vector<ArgResult<T>> argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;

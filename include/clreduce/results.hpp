@@ -1,6 +1,8 @@
 #pragma once
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace clreduce {
 
@@ -17,6 +19,28 @@ template <class T>
 struct ArgResult {
     T value{};
     std::uint64_t index = 0;
+};
+
+// statistics(): count, extremes, sum, mean and variance of one pass (cl_kernels/ops/moments.cl),
+// in the double accumulator (float on a device without fp64) for every element type. The
+// variance is the population's (divided by count, like cv::meanStdDev and numpy's default);
+// sample_variance() divides by count - 1. docs/numerics.md states their error bounds. min and
+// max ignore NaN as min() and max() do; a NaN or an infinity makes mean and variance not
+// finite.
+template <class T>
+struct Statistics {
+    std::uint64_t count = 0;
+    T min{};
+    T max{};
+    double sum = 0;
+    double mean = 0;
+    double variance = 0;
+
+    double stddev() const { return std::sqrt(variance); }
+    double sample_variance() const {
+        return count > 1 ? variance * static_cast<double>(count) / static_cast<double>(count - 1)
+                         : std::numeric_limits<double>::quiet_NaN();
+    }
 };
 
 // Per-channel results of an Image reduction, like cv::Scalar: entry c is channel c;

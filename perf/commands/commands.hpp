@@ -114,6 +114,18 @@ struct SegmentsOptions {
     std::string svg;
 };
 int run_segments(const SegmentsOptions& options);
+
+// clreduce-perf statistics (statistics.cpp): the fused statistics against three single passes
+// and OpenCV's cv::meanStdDev + cv::minMaxLoc.
+struct StatisticsOptions {
+    std::string device;
+    ElementType type = ElementType::float32;
+    std::vector<std::uint64_t> sizes = {1ull << 20, 1ull << 24, 1ull << 28};
+    int repeats = 15;
+    std::uint64_t seed = 20261121;
+    std::string json;
+};
+int run_statistics(const StatisticsOptions& options);
 int run_tune(const TuneCommandOptions& options);
 // tune --check (called by run_tune): measures, prints the table and the summary, writes
 // o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate

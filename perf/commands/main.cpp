@@ -117,6 +117,23 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--cub", segments.cub, "clreduce-cub-segmented (default: next to clreduce-perf)");
     segments_cmd->add_option("--json", segments.json, "Also write the rows as JSON to this file");
     segments_cmd->add_option("--svg", segments.svg, "Also plot GB/s against segment length into this SVG file");
+    clreduce::perf::StatisticsOptions statistics;
+    std::string statistics_type = "float32";
+    auto* statistics_cmd = app.add_subcommand(
+        "statistics",
+        "Time the fused statistics (count, extremes, mean, variance in one pass) against three single passes and "
+        "OpenCV's cv::meanStdDev + cv::minMaxLoc");
+    statistics_cmd->add_option("-d,--device", statistics.device, "Device (as for sweep)");
+    statistics_cmd->add_option("-t,--type", statistics_type, "int32, float32 or float64")->capture_default_str();
+    statistics_cmd->add_option("-n,--n", statistics.sizes, "Number of elements; repeat for several")
+        ->capture_default_str()
+        ->check(CLI::Range(1ull, 1ull << 40));
+    statistics_cmd->add_option("-r,--repeats", statistics.repeats, "Timed calls per size (after one warm-up)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    statistics_cmd->add_option("--seed", statistics.seed, "Random seed of the data")->capture_default_str();
+    statistics_cmd->add_option("--json", statistics.json, "Also write the rows as JSON to this file");
+
     clreduce::perf::TuneCommandOptions tune;
     auto* tune_cmd =
         app.add_subcommand("tune",
@@ -173,6 +190,10 @@ int main(int argc, char** argv) {
             segments.type = clreduce::parse_type(segments_type);
             segments.self = argv[0];
             return clreduce::perf::run_segments(segments);
+        }
+        if (app.got_subcommand("statistics")) {
+            statistics.type = clreduce::parse_type(statistics_type);
+            return clreduce::perf::run_statistics(statistics);
         }
         if (app.got_subcommand("compare")) {
             compare.type = clreduce::parse_type(compare_type);

@@ -34,7 +34,7 @@ OpenCVReduceRun timed(int repeats, Call call) {
         std::sort(times.begin(), times.end());
         run.wall_us = times[times.size() / 2];
     } catch (const cv::Exception& e) {
-        run.note = std::string("cv::reduce refused: ") + e.what();
+        run.note = std::string("OpenCV refused: ") + e.what();
         while (!run.note.empty() && std::isspace(static_cast<unsigned char>(run.note.back()))) run.note.pop_back();
         run.sums.clear();
     }
@@ -81,10 +81,47 @@ OpenCVReduceTiming time_opencv_reduce(const Reducer& reducer, const void* data, 
     return t;
 }
 
+OpenCVReduceTiming time_opencv_statistics(const Reducer& reducer, const void* data, ElementType type, std::uint64_t n,
+                                          int repeats) {
+    OpenCVReduceTiming t;
+    const int depth = opencv_depth(type);
+    if (depth < 0 || n > std::uint64_t(INT_MAX) || n == 0) {
+        t.mat.note = t.umat.note = "OpenCV has no such matrix";
+        return t;
+    }
+    const cv::Mat mat(1, static_cast<int>(n), depth, const_cast<void*>(data));
+    const auto statistics = [](const auto& m, std::vector<double>& out) {
+        cv::Scalar mean, stddev;
+        cv::meanStdDev(m, mean, stddev);
+        double lo = 0, hi = 0;
+        cv::minMaxLoc(m, &lo, &hi);
+        out = {mean[0], stddev[0], lo, hi};
+    };
+    t.mat = timed(repeats, [&](std::vector<double>& out) { statistics(mat, out); });
+    if (t.mat.note.empty()) t.mat.note = "OpenCV " CV_VERSION " cv::meanStdDev + cv::minMaxLoc on a cv::Mat";
+    const OpenCVBinding binding = bind_opencv_to(reducer);
+    if (!binding.why_not.empty()) {
+        t.umat.note = binding.why_not;
+        return t;
+    }
+    cv::UMat umat;
+    mat.copyTo(umat);
+    t.umat = timed(repeats, [&](std::vector<double>& out) { statistics(umat, out); });
+    if (t.umat.note.empty())
+        t.umat.note = "OpenCV " CV_VERSION " cv::meanStdDev + cv::minMaxLoc on a cv::UMat through OpenCL on '" +
+                      binding.device + "'";
+    return t;
+}
+
 #else
 
 OpenCVReduceTiming time_opencv_reduce(const Reducer&, const void*, ElementType, std::uint64_t, std::uint64_t, bool,
                                       int) {
+    OpenCVReduceTiming t;
+    t.mat.note = t.umat.note = "OpenCV core was not found when clreduce was configured";
+    return t;
+}
+OpenCVReduceTiming time_opencv_statistics(const Reducer&, const void*, ElementType, std::uint64_t, int) {
     OpenCVReduceTiming t;
     t.mat.note = t.umat.note = "OpenCV core was not found when clreduce was configured";
     return t;

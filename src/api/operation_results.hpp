@@ -1,6 +1,9 @@
 #pragma once
 // Each operation's result from its final state: a call's Outcome or one segment's StateView
 // (reducer_state.hpp), so that single-range, image and segmented calls give the same values.
+#include <algorithm>
+#include <cmath>
+
 #include <clreduce/reducer.hpp>
 
 #include "api/reducer_state.hpp"
@@ -59,6 +62,22 @@ double norm_l2_result(const O& o) {
 template <class T, class O>
 double norm_inf_result(const O& o) {
     return o.count == 0 ? 0.0 : o.template value<double>();
+}
+template <class T, class O>
+Statistics<T> statistics_result(const O& o) {
+    o.require_elements();
+    const MomentsState m = state_moments(o.plan.accumulator, o.bits);
+    const double n = static_cast<double>(m.count);
+    Statistics<T> r;
+    r.count = m.count;
+    r.min = static_cast<T>(m.lo);
+    r.max = static_cast<T>(m.hi);
+    r.sum = n * m.shift + m.s1;
+    r.mean = m.shift + m.s1 / n;
+    // The squared deviations about the mean: s2 - s1^2 / n, never below 0 (a rounding).
+    const double m2 = m.s2 - m.s1 * (m.s1 / n);
+    r.variance = std::isnan(m2) ? m2 : std::max(0.0, m2) / n;
+    return r;
 }
 template <class T, class O>
 transform_type_t<T> transform_result(const O& o, Combine combine) {

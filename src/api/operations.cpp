@@ -145,6 +145,7 @@ CLREDUCE_DEFINE_OPERATION(square_sum_t<T>, sum_of_squares, Operation::sum_of_squ
 CLREDUCE_DEFINE_OPERATION(double, norm_l1, Operation::norm_l1)
 CLREDUCE_DEFINE_OPERATION(double, norm_l2, Operation::norm_l2)
 CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
+CLREDUCE_DEFINE_OPERATION(Statistics<T>, statistics, Operation::statistics)
 #undef CLREDUCE_DEFINE_OPERATION
 
 template <class T>
@@ -270,6 +271,7 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                             \
     CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                             \
     CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                                  \
+    CLREDUCE_INSTANTIATE_RANGE(Statistics<T>, statistics, T)                                                          \
     CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                               \
     CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                               \
     CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                       \

@@ -251,6 +251,7 @@ CLREDUCE_DEFINE_SEGMENTED(square_sum_t<T>, sum_of_squares, Operation::sum_of_squ
 CLREDUCE_DEFINE_SEGMENTED(double, norm_l1, Operation::norm_l1)
 CLREDUCE_DEFINE_SEGMENTED(double, norm_l2, Operation::norm_l2)
 CLREDUCE_DEFINE_SEGMENTED(double, norm_inf, Operation::norm_inf)
+CLREDUCE_DEFINE_SEGMENTED(Statistics<T>, statistics, Operation::statistics)
 #undef CLREDUCE_DEFINE_SEGMENTED
 
 template <class T>
@@ -326,6 +327,7 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
     CLREDUCE_INSTANTIATE_SEGMENTED(T, min, T)                                                                          \
     CLREDUCE_INSTANTIATE_SEGMENTED(T, max, T)                                                                          \
     CLREDUCE_INSTANTIATE_SEGMENTED(MinMax<T>, minmax, T)                                                               \
+    CLREDUCE_INSTANTIATE_SEGMENTED(Statistics<T>, statistics, T)                                                       \
     CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmin, T)                                                            \
     CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmax, T)                                                            \
     CLREDUCE_INSTANTIATE_SEGMENTED(std::uint64_t, count_nonzero, T)                                                    \

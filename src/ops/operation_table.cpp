@@ -21,7 +21,7 @@ using Fam = OperationFamily;
 // One row per operation: name, family, plug-in, element map, accumulator rule, whether the
 // plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize,
 // real result.
-constexpr std::array<OperationInfo, 13> kOperations{{
+constexpr std::array<OperationInfo, 14> kOperations{{
     {O::sum, "sum", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none},
     {O::product, "product", Fam::product, KernelOp::multiply, M::identity, A::sum, false, false, true, F::none},
     {O::min, "min", Fam::extremum, KernelOp::min, M::identity, A::compare, false, false, false, F::none},
@@ -38,10 +38,12 @@ constexpr std::array<OperationInfo, 13> kOperations{{
     {O::norm_l2, "norm_l2", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true, F::square_root,
      true},
     {O::norm_inf, "norm_inf", Fam::extremum, KernelOp::max, M::abs, A::magnitude, false, false, true, F::none},
+    {O::statistics, "statistics", Fam::additive, KernelOp::moments, M::identity, A::real, false, false, false, F::none,
+     true},
 }};
 
 // One row per plug-in: its file, its state's layout, its atomic finish.
-constexpr std::array<PluginInfo, 11> kPlugins{{
+constexpr std::array<PluginInfo, 12> kPlugins{{
     {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
     {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
     {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
@@ -53,6 +55,7 @@ constexpr std::array<PluginInfo, 11> kPlugins{{
     {KernelOp::minmax, "ops/minmax.cl", StateLayout::pair, AtomicKind::none, false},
     {KernelOp::argmin, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, false},
     {KernelOp::argmax, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, true},
+    {KernelOp::moments, "ops/moments.cl", StateLayout::moments, AtomicKind::none, false},
 }};
 
 constexpr std::array<std::pair<OperationFamily, std::string_view>, 3> kFamilies{{
@@ -144,6 +147,7 @@ ElementType default_accumulator(Operation op, ElementType element, const DeviceI
         case AccumulatorRule::count: return ElementType::uint64;
         case AccumulatorRule::compare: return compared;
         case AccumulatorRule::magnitude: return is_floating(element) ? compared : ElementType::uint64;
+        case AccumulatorRule::real: return device.has_fp64 ? ElementType::float64 : ElementType::float32;
     }
     throw InvalidArgument("unknown AccumulatorRule");
 }
@@ -162,6 +166,7 @@ std::size_t state_size(KernelOp op, ElementType accumulator) {
         case StateLayout::compensated:
         case StateLayout::pair: return 2 * a;
         case StateLayout::indexed: return 16;
+        case StateLayout::moments: return (8 + 5 * a + 7) / 8 * 8;
         case StateLayout::exact: return exact_state_size(accumulator);
         case StateLayout::int128:
         case StateLayout::int192: return 8 * static_cast<std::size_t>(wide_limbs(plugin_info(op).layout));

@@ -28,7 +28,8 @@ enum class KernelOp {
     argmax,
     add_exact,
     add_int128,
-    add_int192
+    add_int192,
+    moments
 };
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).
@@ -41,6 +42,7 @@ enum class AccumulatorRule {
     count,         // uint64
     compare,       // the element type itself (half compared as float)
     magnitude,     // uint64 for integers, the element type for floats (half as float)
+    real,          // double (float without fp64) for every element type
 };
 
 // What the host does with the final state's value.
@@ -56,6 +58,7 @@ enum class StateLayout {
     exact,        // the correctly rounded sum's fixed-point limbs (ops/add_exact.cl)
     int128,       // a two's-complement integer of two 64-bit limbs, lowest first (ops/add_wide.cl)
     int192,       // the same with three limbs
+    moments,      // ulong count at byte 0, then shift, s1, s2, min, max as accumulators (ops/moments.cl)
 };
 
 // Limbs of an int128 or int192 state (CLREDUCE_WIDE_LIMBS); 0 for the other layouts.

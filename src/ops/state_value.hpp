@@ -71,4 +71,22 @@ ArgResult<T> state_indexed(ElementType accumulator, const unsigned char* bits) {
     return r;
 }
 
+// A StateLayout::moments state (ops/moments.cl): the count, the shift, the sums of the
+// deviations and of their squares, and the extremes, in the accumulator's type.
+struct MomentsState {
+    std::uint64_t count = 0;
+    double shift = 0, s1 = 0, s2 = 0, lo = 0, hi = 0;
+};
+inline MomentsState state_moments(ElementType accumulator, const unsigned char* bits) {
+    const std::size_t a = type_size(accumulator);
+    MomentsState m;
+    std::memcpy(&m.count, bits, sizeof m.count);
+    m.shift = decode<double>(accumulator, bits + 8);
+    m.s1 = decode<double>(accumulator, bits + 8 + a);
+    m.s2 = decode<double>(accumulator, bits + 8 + 2 * a);
+    m.lo = decode<double>(accumulator, bits + 8 + 3 * a);
+    m.hi = decode<double>(accumulator, bits + 8 + 4 * a);
+    return m;
+}
+
 }  // namespace clreduce

@@ -67,6 +67,9 @@ ElementType resolve_accumulator(Operation op, ElementType element, const DeviceI
         throw InvalidArgument("a " + std::string(type_name(chosen)) + " accumulator for " +
                               std::string(type_name(element)) +
                               " data would cut every value to an integer; name float32 or float64");
+    if (operation_info(op).accumulator == AccumulatorRule::real && !is_floating(chosen))
+        throw InvalidArgument(std::string(operation_name(op)) + " accumulates in float32 or float64, got " +
+                              std::string(type_name(chosen)));
     if (op == Operation::count_nonzero && is_floating(chosen))
         throw InvalidArgument("count_nonzero counts in an integer accumulator, got " + std::string(type_name(chosen)));
     require_support(chosen, device);
@@ -202,6 +205,10 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (async) check_async(overrides);
     if (segmented) check_segment_level3(overrides);
     require_support(element, device);
+    if (operation_info(op).accumulator == AccumulatorRule::real && !is_floating(element) && type_size(element) == 8)
+        throw Unsupported(std::string(operation_name(op)) + " of " + std::string(type_name(element)) +
+                          " data: its double accumulator would round the extremes; use minmax, sum and "
+                          "sum_of_squares, which are exact for 64-bit integers");
     LaunchParams params = overrides;
     // transform_reduce evaluates and accumulates in its own accumulator whatever its combine,
     // as if the caller had named it (so the correctly rounded state is the accumulator's too).

@@ -144,9 +144,11 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument", "a device spec that matches nothing (the message lists the devices)",
          [] { Reducer("no device is called this"); }},
         {"InvalidArgument",
-         "min, max, minmax, argmin, argmax, mean, or `transform_reduce` with min or max, of an empty range",
+         "min, max, minmax, argmin, argmax, mean, statistics, or `transform_reduce` with min or max, of an empty "
+         "range",
          [&r] { r.min(std::vector<float>{}); }},
-        {"InvalidArgument", "min, max, minmax, argmin, argmax or mean of an empty segment (the message names it)",
+        {"InvalidArgument",
+         "min, max, minmax, argmin, argmax, mean or statistics of an empty segment (the message names it)",
          [&r, int_buffer] {
         r.max<std::int32_t>(int_buffer, 0, Segments::offsets(std::vector<std::uint64_t>{0, 2, 2}));
          }},
@@ -185,6 +187,8 @@ std::vector<Refusal> refusals(Reducer& r) {
          sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::int8; }))},
         {"InvalidArgument", "a floating-point accumulator for `count_nonzero`",
          [&r] { r.count_nonzero(ints, with([](LaunchParams& p) { p.accumulator = ElementType::float32; })); }},
+        {"InvalidArgument", "an integer accumulator for `statistics`",
+         [&r] { r.statistics(ints, with([](LaunchParams& p) { p.accumulator = ElementType::int64; })); }},
         {"InvalidArgument",
          "an integer accumulator for floating-point data (but for a transform, whose expression computes the values)",
          [&r] { r.sum(floats, with([](LaunchParams& p) { p.accumulator = ElementType::int64; })); }},
@@ -230,8 +234,13 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"Unsupported", "`double` data on a device without `cl_khr_fp64`; `half` data without `cl_khr_fp16`",
          plan_on(no_fp64, ElementType::float64, 1000, {})},
+        {"Unsupported", "`statistics` of int64 or uint64 data (its double accumulator would round their extremes)",
+         [&r] {
+        r.statistics(std::vector<std::uint64_t>{1, 2});
+         }},
         {"Unsupported",
-         "`InterGroup::atomic` where the plan has no atomic finish: operations other than the additive ones and "
+         "`InterGroup::atomic` where the plan has no atomic finish: statistics, operations other than the "
+         "additive ones and "
          "integer min/max/norm_inf, 64-bit min/max without `cl_khr_int64_extended_atomics`, a floating-point "
          "accumulator outside `FloatMode::atomic`, a 64-bit add without `cl_khr_int64_base_atomics`",
          [&r] { r.min(floats, with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })); }},

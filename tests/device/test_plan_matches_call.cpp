@@ -237,13 +237,16 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
     const Reducer& r = reducer();
     const KernelSources sources = KernelSources::load();
     const bool fp64 = r.device_info().has_fp64;
-    for (KernelOp op : {KernelOp::add, KernelOp::add_compensated, KernelOp::add_exact, KernelOp::multiply,
-                        KernelOp::min, KernelOp::max, KernelOp::minmax, KernelOp::argmin, KernelOp::argmax}) {
+    for (KernelOp op :
+         {KernelOp::add, KernelOp::add_compensated, KernelOp::add_exact, KernelOp::multiply, KernelOp::min,
+          KernelOp::max, KernelOp::minmax, KernelOp::argmin, KernelOp::argmax, KernelOp::moments}) {
         const PluginInfo& plugin = plugin_info(op);
         for (ElementType acc : {ElementType::int32, ElementType::uint32, ElementType::int64, ElementType::uint64,
                                 ElementType::float32, ElementType::float64}) {
             if (acc == ElementType::float64 && !fp64) continue;
-            const bool floating_only = plugin.layout == StateLayout::exact || plugin.layout == StateLayout::compensated;
+            const bool floating_only = plugin.layout == StateLayout::exact ||
+                                       plugin.layout == StateLayout::compensated ||
+                                       plugin.layout == StateLayout::moments;
             if (floating_only && !is_floating(acc)) continue;
             INFO(plugin.file << " with " << type_name(acc));
             KernelSpec spec;
@@ -257,6 +260,7 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
             if (plugin.layout == StateLayout::pair) second = "(ulong)&((clreduce_state*)0)->hi";
             if (plugin.layout == StateLayout::indexed) second = "(ulong)&((clreduce_state*)0)->value";
             if (plugin.layout == StateLayout::exact) second = "(ulong)&((clreduce_state*)0)->flags";
+            if (plugin.layout == StateLayout::moments) second = "(ulong)&((clreduce_state*)0)->hi";
             const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
                                        sources.get(plugin.file) +
                                        "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
@@ -281,6 +285,8 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
                 case StateLayout::pair: CHECK(got[1] == a); break;
                 case StateLayout::indexed: CHECK(got[1] == kIndexedValueOffset); break;
                 case StateLayout::exact: CHECK(got[1] == state_size(op, acc) - 8); break;
+                case StateLayout::moments: CHECK(got[1] == 8 + 4 * a); break;  // state_moments' offsets
+                default: FAIL("a layout this test does not know");
             }
         }
     }

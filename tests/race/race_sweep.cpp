@@ -3,7 +3,8 @@
 // out-of-bounds accesses, barrier divergence and uses of uninitialised values.
 //
 // It covers each state shape (int32 sum into int64; float sums deterministic, atomic,
-// compensated and correctly rounded; minmax; min; argmin; product; count_nonzero) with the
+// compensated and correctly rounded; minmax; min; argmin; product; count_nonzero; the 48-byte
+// state of statistics) with the
 // level-3 finishes that shape has (second_pass for all; atomic for integer sums, counts and
 // minima and for FloatMode::atomic; exact_atomic for deterministic float sums), both strides,
 // sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors and a tail) at
@@ -29,6 +30,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -135,6 +137,26 @@ std::string count_nonzero_float32(const Call& c) {
     return compare("count", c.r.count_nonzero<float>(c.floats, c.o, c.n, c.p, c.info), want);
 }
 
+// The data are multiples of 1/4 of small magnitude: count, extremes, sum and mean are exact,
+// and the variance is within a few units of its last place.
+std::string statistics_float32(const Call& c) {
+    double sum = 0, lo = c.d.floats[c.o], hi = c.d.floats[c.o];
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) {
+        sum += c.d.floats[k];
+        lo = std::min<double>(lo, c.d.floats[k]);
+        hi = std::max<double>(hi, c.d.floats[k]);
+    }
+    const double mean = sum / static_cast<double>(c.n);
+    double m2 = 0;
+    for (std::uint64_t k = c.o; k < c.o + c.n; ++k) m2 += (c.d.floats[k] - mean) * (c.d.floats[k] - mean);
+    const Statistics<float> got = c.r.statistics<float>(c.floats, c.o, c.n, c.p, c.info);
+    const double variance = m2 / static_cast<double>(c.n);
+    const bool close = std::fabs(got.variance - variance) <= 1e-12 * (1 + variance);
+    return compare("count", got.count, c.n) + compare("min", double(got.min), lo) +
+           compare("max", double(got.max), hi) + compare("sum", got.sum, sum) +
+           (close ? std::string() : compare("variance", got.variance, variance));
+}
+
 // One kernel shape: a state, a float mode and the level 3s it has (last_group: every one).
 struct Case {
     const char* name;
@@ -156,6 +178,7 @@ const std::vector<Case>& cases() {
         {"argmin int32", FloatMode::deterministic, {IG::second_pass}, argmin_int32},
         {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
         {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
+        {"statistics float32", FloatMode::deterministic, {IG::second_pass}, statistics_float32},
     };
     return all;
 }

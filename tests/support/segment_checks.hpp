@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "statistics_checks.hpp"
 #include "test_ops_support.hpp"
 
 namespace clreduce::test {
@@ -33,6 +34,17 @@ inline void check_all_operations(const Reducer& r, const cl::Buffer& buffer, con
     std::vector<clreduce::MinMax<T>> both;
     std::vector<clreduce::ArgResult<T>> amins, amaxs;
     std::vector<double> means, infs;
+    std::vector<Statistics<T>> stats;
+    CallInfo stats_info;
+    const bool stats_refused = statistics_refused<T>(1, params, segments.kind() == Segments::Kind::columns);
+    if (stats_refused || any_empty) {
+        CHECK_THROWS_AS(r.statistics<T>(buffer, offset, segments, params), Error);
+        if (!stats_refused)
+            CHECK_THROWS_WITH(r.statistics<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
+    } else {
+        stats = r.statistics<T>(buffer, offset, segments, params, &stats_info);
+        REQUIRE(stats.size() == bounds.size());
+    }
     if (any_empty) {
         CHECK_THROWS_WITH(r.min<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
         CHECK_THROWS_WITH(r.argmax<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
@@ -66,6 +78,7 @@ inline void check_all_operations(const Reducer& r, const cl::Buffer& buffer, con
             CHECK(infs[s] == double(float_norm_inf(data, n)));
         }
         if (any_empty) continue;
+        if (!stats.empty()) check_statistics(stats[s], data, n, unit_roundoff(stats_info.plan.accumulator));
         const auto lo = reference_min(data, n), hi = reference_max(data, n);
         CHECK(mins[s] == lo.value);
         CHECK(maxs[s] == hi.value);

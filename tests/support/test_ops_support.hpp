@@ -15,6 +15,7 @@
 #include <reference/op_reference.hpp>
 #include <reference/opencv_reference.hpp>
 
+#include "statistics_checks.hpp"
 #include "test_support.hpp"
 
 namespace clreduce::test {
@@ -176,6 +177,7 @@ void check_operations(const Reducer& r, const cl::Buffer& buffer, const std::vec
         if (auto cv = cv_norm(data, shape, CvNorm::l2)) CHECK(std::fabs(l2 - *cv) <= rel * (1 + *cv));
         if (auto cv = cv_norm(data, shape, CvNorm::inf)) CHECK(inf == *cv);
     }
+    check_statistics_call(r, buffer, host, offset, n, params);
 }
 
 template <class T>

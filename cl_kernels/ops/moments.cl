@@ -1,0 +1,106 @@
+// Operation: statistics, the count, mean, variance and both extremes of one pass (what
+// meanStdDev and a histogram's range need). CLREDUCE_ACC is floating (double, or float on a
+// device without fp64) for every element type.
+//
+// The moments are kept about a shift, the state's first value (the shifted-data algorithm):
+// s1 = sum of (x - shift), s2 = sum of (x - shift)^2. Since the shift is one of the values,
+// the deviations are of the data's spread, not of its magnitude, and the host's
+// s2 - s1^2 / count loses little to cancellation (plain sums of x and x^2 lose everything when
+// the mean is large against the spread). Two states combine by moving the second one's sums
+// to the first one's shift, exactly in algebra: no division anywhere in the kernel.
+// The extremes ignore NaN as extremum.cl does; a NaN or an infinity makes mean and variance
+// not finite.
+typedef struct {
+    ulong count;
+    CLREDUCE_ACC shift;
+    CLREDUCE_ACC s1;
+    CLREDUCE_ACC s2;
+    CLREDUCE_ACC lo;
+    CLREDUCE_ACC hi;
+} clreduce_state;
+
+#if !CLREDUCE_ACC_FLOAT
+#error "statistics accumulate in a floating accumulator"
+#endif
+
+inline clreduce_state clreduce_init(void) {
+    clreduce_state s = {0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)NAN, (CLREDUCE_ACC)NAN};
+    return s;
+}
+inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
+    if (b.count == 0) return a;
+    if (a.count == 0) return b;
+    // b's sums about a's shift: sum (x - a.shift) = b.s1 + n_b d, and
+    // sum (x - a.shift)^2 = b.s2 + 2 d b.s1 + n_b d^2, with d = b.shift - a.shift.
+    const CLREDUCE_ACC d = b.shift - a.shift;
+    const CLREDUCE_ACC nb = (CLREDUCE_ACC)b.count;
+    const CLREDUCE_ACC nbd = nb * d;
+    a.s1 = a.s1 + (b.s1 + nbd);
+    a.s2 = a.s2 + (b.s2 + d * ((CLREDUCE_ACC)2 * b.s1 + nbd));
+    a.count += b.count;
+    a.lo = fmin(a.lo, b.lo);
+    a.hi = fmax(a.hi, b.hi);
+    return a;
+}
+inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong index) {
+    const CLREDUCE_ACC v = clreduce_map(x);
+    if (s.count == 0) s.shift = v;
+    const CLREDUCE_ACC d = v - s.shift;
+    s.s1 = s.s1 + d;
+    s.s2 = s.s2 + d * d;
+    s.count += 1;
+    s.lo = fmin(s.lo, v);
+    s.hi = fmax(s.hi, v);
+    return s;
+}
+
+// Level 1 on whole vectors: each lane keeps its own sums about its own shift (the lane's first
+// value), and the lanes combine in order at the end, as scalar states would.
+#define CLREDUCE_VECTOR_PATH 1
+typedef struct {
+    ulong count;  // vectors taken: each lane's count
+    CLREDUCE_ACC_VEC shift;
+    CLREDUCE_ACC_VEC s1;
+    CLREDUCE_ACC_VEC s2;
+    CLREDUCE_ACC_VEC lo;
+    CLREDUCE_ACC_VEC hi;
+} clreduce_vstate;
+inline clreduce_vstate clreduce_vinit(void) {
+    clreduce_vstate s = {0,
+                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
+                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
+                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
+                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)NAN),
+                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)NAN)};
+    return s;
+}
+inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
+    const CLREDUCE_ACC_VEC m = clreduce_vmap(v);
+    if (s.count == 0) s.shift = m;
+    const CLREDUCE_ACC_VEC d = m - s.shift;
+    s.s1 = s.s1 + d;
+    s.s2 = s.s2 + d * d;
+    s.count += 1;
+    s.lo = fmin(s.lo, m);
+    s.hi = fmax(s.hi, m);
+    return s;
+}
+inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
+#if CLREDUCE_VEC == 1
+    clreduce_state r = {s.count, s.shift, s.s1, s.s2, s.lo, s.hi};
+    return r;
+#else
+    CLREDUCE_ACC shift[CLREDUCE_VEC], s1[CLREDUCE_VEC], s2[CLREDUCE_VEC], lo[CLREDUCE_VEC], hi[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.shift, 0, shift);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s1, 0, s1);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s2, 0, s2);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.lo, 0, lo);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.hi, 0, hi);
+    clreduce_state r = clreduce_init();
+    for (uint k = 0; k < CLREDUCE_VEC; ++k) {
+        const clreduce_state lane = {s.count, shift[k], s1[k], s2[k], lo[k], hi[k]};
+        r = clreduce_combine(r, lane);
+    }
+    return r;
+#endif
+}

@@ -1,0 +1,218 @@
+// Reducer::statistics, the fused count/min/max/sum/mean/variance of one pass: against the
+// long double two-pass reference for every element type, launch shape, offset and segment
+// list; against cv::meanStdDev, where a large mean against a small spread shows OpenCV's sums of
+// x and x^2 losing the variance; NaN and infinities; every refusal.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "segment_checks.hpp"
+#include "statistics_checks.hpp"
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+using namespace clreduce::testing;
+
+// op_values' data, half as the nearest halves of op_values<float>.
+template <class T>
+std::vector<T> statistics_values(std::uint64_t n, std::uint64_t seed) {
+    if constexpr (std::is_same_v<T, half>) {
+        const std::vector<float> f = op_values<float>(n, seed);
+        return std::vector<half>(f.begin(), f.end());
+    } else {
+        return op_values<T>(n, seed);
+    }
+}
+
+template <class T>
+void check_types_and_shapes(const Reducer& r, bool all_shapes) {
+    const std::uint64_t seed = seed_for(sizeof(T), 71);
+    INFO("data seed " << seed << ", type " << type_name(element_traits<T>::type));
+    const std::vector<T> host = statistics_values<T>(100003 + 8, seed);
+    const cl::Buffer buffer = device_copy(r, host);
+    std::vector<LaunchParams> shapes(1);
+    for (const bool local : {false, true})
+        for (const std::uint32_t wg : {1u, 128u})
+            for (const std::uint32_t vec : {1u, 4u})
+                for (const InterGroup finish : {InterGroup::second_pass, InterGroup::last_group}) {
+                    LaunchParams p;
+                    p.stride = local ? Stride::local : Stride::global;
+                    p.work_group_size = wg;
+                    p.vector_width = vec;
+                    p.times = 3;
+                    p.inter_group = finish;
+                    shapes.push_back(p);
+                }
+    // (Each shape is a program to build: the other types take the default and one more.)
+    if (!all_shapes) shapes.resize(2);
+    // Every shape on the edge sizes; the long range (many groups) in the default shape and
+    // the two finishes with 128-item groups.
+    for (const LaunchParams& p : shapes)
+        for (const std::uint64_t offset : {0, 1, 3})
+            for (const std::uint64_t n : {1, 2, 3, 257, 1000}) {
+                INFO("offset " << offset << " n " << n);
+                check_statistics_call(r, buffer, host, offset, n, p);
+            }
+    for (const LaunchParams& p : shapes)
+        if (!p.work_group_size || *p.work_group_size == 128)
+            for (const std::uint64_t offset : {0, 3}) check_statistics_call(r, buffer, host, offset, 100003, p);
+    // Host data, as a pointer and as a range; the same bits as the buffer's call of one plan.
+    const auto from_buffer = r.statistics<T>(buffer, 0, host.size());
+    const auto from_range = r.statistics(host);
+    CHECK(from_range.count == host.size());
+    CHECK(from_range.mean == from_buffer.mean);
+    CHECK(from_range.variance == from_buffer.variance);
+    check_statistics(from_range, host.data(), host.size(), unit_roundoff(ElementType::float64));
+}
+
+TEST_CASE("statistics: count, extremes, mean and variance of every type, shape and offset", "[statistics]") {
+    Reducer& r = reducer();
+    check_types_and_shapes<std::int8_t>(r, false);
+    check_types_and_shapes<std::uint8_t>(r, false);
+    check_types_and_shapes<std::int16_t>(r, false);
+    check_types_and_shapes<std::uint16_t>(r, false);
+    check_types_and_shapes<std::int32_t>(r, true);
+    check_types_and_shapes<std::uint32_t>(r, false);
+    check_types_and_shapes<float>(r, true);
+    if (r.device_info().has_fp64) check_types_and_shapes<double>(r, false);
+    if (r.device_info().has_fp16)
+        check_types_and_shapes<half>(r, false);
+    else
+        CHECK_THROWS_AS(r.statistics(std::vector<half>(8, half(1.0f))), Unsupported);
+}
+
+TEST_CASE("statistics: a large mean against a small spread keeps the variance that cv::meanStdDev loses",
+          "[statistics]") {
+    Reducer& r = reducer();
+    if (!r.device_info().has_fp64) {
+        WARN("not run: the device has no fp64");
+        return;
+    }
+    const std::uint64_t seed = seed_for(8, 72);
+    INFO("data seed " << seed);
+    std::mt19937_64 rng(seed);
+    std::vector<double> host(1 << 18);
+    for (auto& x : host) x = 1e9 + std::uniform_real_distribution<double>(-1, 1)(rng);
+    const cl::Buffer buffer = device_copy(r, host);
+    const auto got = r.statistics<double>(buffer, 0, host.size());
+    const StatisticsReference ref = reference_statistics(host.data(), host.size(), unit_roundoff(ElementType::float64));
+    check_statistics(got, host.data(), host.size(), unit_roundoff(ElementType::float64));
+    const double ours = std::fabs(got.variance - double(ref.variance.value)) / double(ref.variance.value);
+    INFO("variance " << double(ref.variance.value) << ", clreduce relative error " << ours);
+    CHECK(ours < 1e-6);
+    if (const auto cv = cv_mean_std_dev(host.data(), row_of(host.size()))) {
+        const double theirs =
+            std::fabs(cv->stddev * cv->stddev - double(ref.variance.value)) / double(ref.variance.value);
+        INFO("cv::meanStdDev relative error " << theirs);
+        CHECK(ours <= theirs);
+        WARN("variance of 2^18 values 1e9 + U(-1, 1): clreduce relative error " << ours << ", cv::meanStdDev "
+                                                                                << theirs);
+    }
+}
+
+TEST_CASE("statistics: NaN is ignored by the extremes and makes mean and variance NaN; infinities", "[statistics]") {
+    Reducer& r = reducer();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    std::vector<float> v(1000, 2.0f);
+    v[10] = -3.0f;
+    v[500] = 7.0f;
+    v[700] = nan;
+    auto s = r.statistics(v);
+    CHECK(s.min == -3.0f);
+    CHECK(s.max == 7.0f);
+    CHECK(std::isnan(s.mean));
+    CHECK(std::isnan(s.variance));
+    v[700] = inf;
+    s = r.statistics(v);
+    CHECK(s.max == inf);
+    CHECK(s.mean == inf);
+    CHECK_FALSE(std::isfinite(s.variance));
+    const std::vector<float> all_nan(33, nan);
+    s = r.statistics(all_nan);
+    CHECK(std::isnan(s.min));
+    CHECK(std::isnan(s.max));
+    CHECK(s.count == 33);
+    // One value: variance 0, sample variance undefined.
+    const std::vector<std::int32_t> one{-17};
+    const auto single = r.statistics(one);
+    CHECK(single.mean == -17.0);
+    CHECK(single.variance == 0.0);
+    CHECK(std::isnan(single.sample_variance()));
+    CHECK(single.min == -17);
+}
+
+TEST_CASE("statistics: refusals name the problem; repeated calls allocate nothing", "[statistics][errors]") {
+    Reducer& r = reducer();
+    const std::vector<std::int64_t> wide(10, 1);
+    CHECK_THROWS_WITH(r.statistics(wide), Catch::Contains("would round the extremes"));
+    const std::vector<std::int32_t> empty;
+    CHECK_THROWS_WITH(r.statistics(empty), Catch::Contains("statistics of an empty range is undefined"));
+    const std::vector<std::int32_t> v{1, 2, 3, 4};
+    LaunchParams integer;
+    integer.accumulator = ElementType::int64;
+    CHECK_THROWS_WITH(r.statistics(v, integer), Catch::Contains("accumulates in float32 or float64"));
+    LaunchParams atomic;
+    atomic.inter_group = InterGroup::atomic;
+    CHECK_THROWS_WITH(r.statistics(v, atomic), Catch::Contains("use InterGroup::second_pass"));
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    CHECK_THROWS_WITH(r.statistics(v, exact), Catch::Contains("not statistics"));
+    // Sample variance of 1, 2, 3, 4: 5/3; population 5/4.
+    const auto s = r.statistics(v);
+    CHECK(s.variance == 1.25);
+    CHECK(std::fabs(s.sample_variance() - 5.0 / 3.0) < 1e-15);
+    CHECK(s.sum == 10.0);
+
+    const std::vector<float> host = op_values<float>(50000, seed_for(4, 73));
+    const cl::Buffer buffer = device_copy(r, host);
+    const auto first = r.statistics<float>(buffer, 0, host.size());
+    const std::vector<std::uint64_t> offsets{0, 10, 10, 5000, 50000};
+    const Segments segments = Segments::offsets(offsets);
+    CHECK_THROWS_WITH(r.statistics<float>(buffer, 0, segments), Catch::Contains("segment 1, which is empty"));
+    const Counters before = r.counters();
+    for (int k = 0; k < 5; ++k) {
+        const auto again = r.statistics<float>(buffer, 0, host.size());
+        CHECK(same_bits(again.mean, first.mean));
+        CHECK(same_bits(again.variance, first.variance));
+    }
+    CHECK_THROWS_WITH(r.statistics<float>(buffer, 0, segments), Catch::Contains("segment 1, which is empty"));
+    const Counters after = r.counters();
+    CHECK(after.buffers_allocated == before.buffers_allocated);
+    CHECK(after.kernels_created == before.kernels_created);
+}
+
+TEST_CASE("statistics per segment: rows with a large mean, every mapping of a segment list", "[statistics][segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(4, 74);
+    INFO("data seed " << seed);
+    std::mt19937_64 rng(seed);
+    // 300 rows of 97: row k holds 1000 k + U(-1, 1), so a mean dominated by the row and a
+    // variance of about 1/3.
+    const std::uint64_t rows = 300, cols = 97;
+    std::vector<float> host(rows * cols);
+    for (std::uint64_t k = 0; k < rows; ++k)
+        for (std::uint64_t c = 0; c < cols; ++c)
+            host[k * cols + c] = 1000.0f * float(k) + std::uniform_real_distribution<float>(-1, 1)(rng);
+    const cl::Buffer buffer = device_copy(r, host);
+    for (const std::uint32_t team : {1u, 4u, 32u}) {
+        LaunchParams p;
+        p.work_group_size = 32;
+        p.segment_team = team;
+        CallInfo info;
+        const auto stats = r.statistics<float>(buffer, 0, Segments::rows(rows, cols), p, &info);
+        INFO("team " << team << ": " << info.plan.describe());
+        REQUIRE(stats.size() == rows);
+        for (std::uint64_t k = 0; k < rows; ++k) {
+            INFO("row " << k);
+            check_statistics(stats[k], host.data() + k * cols, cols, unit_roundoff(info.plan.accumulator));
+        }
+    }
+}
+
+}  // namespace
+}  // namespace clreduce::test
