@@ -7,5 +7,6 @@
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
+#include <clreduce/partial.hpp>
 #include <clreduce/reducer.hpp>
 #include <clreduce/results.hpp>

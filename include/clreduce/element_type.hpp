@@ -100,6 +100,10 @@ struct element_traits<double> {
 template <class T>
 using sum_type_t = typename element_traits<T>::sum_type;
 
+// sum_of_squares()' result: uint64 for integers (squares are never negative), double for floats.
+template <class T>
+using square_sum_t = std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double, std::uint64_t>;
+
 // Calls f(T{}) with the C++ type of `type` (clreduce::half for float16): the one switch from
 // an ElementType to its C++ type.
 template <class F>

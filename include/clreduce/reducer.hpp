@@ -12,6 +12,7 @@
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
+#include <clreduce/partial.hpp>
 #include <clreduce/result_delivery.hpp>
 #include <clreduce/results.hpp>
 #include <clreduce/segments.hpp>
@@ -29,10 +30,6 @@ template <class T>
 using transform_type_t =
     std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double,
                        std::conditional_t<std::is_same_v<T, std::uint64_t>, std::uint64_t, std::int64_t>>;
-
-// sum_of_squares()' result: uint64 for integers (squares are never negative), double for floats.
-template <class T>
-using square_sum_t = std::conditional_t<std::is_same_v<sum_type_t<T>, double>, double, std::uint64_t>;
 
 // What one call did, for callers who ask (the perf tool, tuning).
 struct CallInfo {
@@ -197,6 +194,20 @@ public:
     template <class Range, class T = range_value_t<Range>>
     MinMax<T> minmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return minmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    }
+
+    // The partial result of `op` over a range (partial.hpp): merged with the partials of the
+    // ranges around it (other devices, processes, files), it gives the value of the whole.
+    // Every operation but transform_reduce; a count of 0 gives a partial that merges as nothing.
+    template <class T>
+    Partial partial(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                    const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    Partial partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params = {},
+                    CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    Partial partial(Operation op, const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return partial<T>(op, std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
     // Count, extremes, sum, mean and variance in one pass (Statistics, results.hpp): what

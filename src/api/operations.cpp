@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "api/operation_results.hpp"
+#include "api/partial_access.hpp"
 #include "api/reducer_state.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/image_layout.hpp"
@@ -149,6 +150,17 @@ CLREDUCE_DEFINE_OPERATION(Statistics<T>, statistics, Operation::statistics)
 #undef CLREDUCE_DEFINE_OPERATION
 
 template <class T>
+Partial Reducer::partial(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                         const LaunchParams& params, CallInfo* info) const {
+    return PartialAccess::make(state().run<T>(job_of(op), buffer, offset, count, params, info));
+}
+template <class T>
+Partial Reducer::partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params,
+                         CallInfo* info) const {
+    return PartialAccess::make(state().run<T>(job_of(op), data, count, params, info));
+}
+
+template <class T>
 cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                              const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
                              const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
@@ -272,6 +284,9 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                             \
     CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                                  \
     CLREDUCE_INSTANTIATE_RANGE(Statistics<T>, statistics, T)                                                          \
+    template Partial Reducer::partial<T>(Operation, const cl::Buffer&, std::uint64_t, std::uint64_t,                  \
+                                         const LaunchParams&, CallInfo*) const;                                       \
+    template Partial Reducer::partial<T>(Operation, const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;   \
     CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                               \
     CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                               \
     CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                       \

@@ -1,0 +1,234 @@
+// Partial (partial.hpp): the partials of a range cut into pieces (empty ones included), merged
+// in order, and also after a trip through to_bytes/from_bytes, give the value of one call over
+// the whole: integers and extremes equal, argmin/argmax the index in the whole, correctly
+// rounded sums the same bits, other float results within their bounds; merges that keep exact
+// integers exact; every refusal.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "statistics_checks.hpp"
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+using namespace clreduce::testing;
+
+// Cut points of [0, n): `pieces` ranges, some of them empty.
+std::vector<std::uint64_t> cuts_of(std::uint64_t n, int pieces, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint64_t> cuts{0, n};
+    for (int k = 1; k < pieces; ++k) cuts.push_back(rng() % (n + 1));
+    cuts.push_back(cuts[cuts.size() / 2]);  // an empty piece
+    std::sort(cuts.begin(), cuts.end());
+    return cuts;
+}
+
+// The partials of the pieces merged in order, directly and through bytes.
+template <class T>
+std::pair<Partial, Partial> merged_pieces(const Reducer& r, Operation op, const cl::Buffer& buffer,
+                                          const std::vector<std::uint64_t>& cuts, const LaunchParams& params) {
+    Partial direct, through_bytes;
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        const Partial piece = r.partial<T>(op, buffer, cuts[k], cuts[k + 1] - cuts[k], params);
+        CHECK(piece.count() == cuts[k + 1] - cuts[k]);
+        direct.merge(piece);
+        const std::vector<std::uint8_t> bytes = piece.to_bytes();
+        through_bytes.merge(Partial::from_bytes(bytes.data(), bytes.size()));
+    }
+    CHECK(direct.count() == cuts.back());
+    CHECK(direct.to_bytes() == through_bytes.to_bytes());
+    return {direct, through_bytes};
+}
+
+template <class T>
+void check_every_operation(const Reducer& r, const LaunchParams& params, const std::string& label) {
+    const std::uint64_t seed = seed_for(sizeof(T), 81);
+    const std::uint64_t n = 30011;
+    INFO(label << ", data seed " << seed << ", type " << type_name(element_traits<T>::type));
+    const std::vector<T> host = op_values<T>(n, seed);
+    const std::vector<T> factors = product_values<T>(n, seed + 1);
+    const cl::Buffer buffer = device_copy(r, host), factor_buffer = device_copy(r, factors);
+    const auto cuts = cuts_of(n, 5, seed + 2);
+    // (A std::function, so that its result's type is not a dependent one here.)
+    const std::function<Partial(Operation)> merged = [&](Operation op) {
+        return merged_pieces<T>(r, op, buffer, cuts, params).first;
+    };
+    constexpr bool integral = std::is_integral_v<T>;
+    CallInfo info;
+
+    // Exact for every type: extremes, indices, counts.
+    CHECK(merged(Operation::min).min<T>() == r.min<T>(buffer, 0, n, params));
+    CHECK(merged(Operation::max).max<T>() == r.max<T>(buffer, 0, n, params));
+    const auto both = merged(Operation::minmax).minmax<T>();
+    const auto whole = r.minmax<T>(buffer, 0, n, params);
+    CHECK(both.min == whole.min);
+    CHECK(both.max == whole.max);
+    for (const Operation op : {Operation::argmin, Operation::argmax}) {
+        const Partial p = merged(op);
+        const auto got = op == Operation::argmin ? p.argmin<T>() : p.argmax<T>();
+        const auto want =
+            op == Operation::argmin ? r.argmin<T>(buffer, 0, n, params) : r.argmax<T>(buffer, 0, n, params);
+        INFO(operation_name(op) << " index " << got.index << ", whole " << want.index);
+        CHECK(got.index == want.index);
+        CHECK(got.value == want.value);
+    }
+    CHECK(merged(Operation::count_nonzero).count_nonzero<T>() == r.count_nonzero<T>(buffer, 0, n, params));
+    CHECK(merged(Operation::norm_inf).norm_inf<T>() == r.norm_inf<T>(buffer, 0, n, params));
+
+    // Sums: integers exact, floats within the reference's bound.
+    const sum_type_t<T> sum = merged(Operation::sum).sum<T>();
+    const double mean = merged(Operation::mean).mean<T>();
+    const auto squares = merged(Operation::sum_of_squares).sum_of_squares<T>();
+    const double l1 = merged(Operation::norm_l1).norm_l1<T>();
+    const double l2 = merged(Operation::norm_l2).norm_l2<T>();
+    r.sum<T>(buffer, 0, n, params, &info);
+    const long double u = rounding_unit<T>(info.plan.accumulator);
+    if constexpr (integral) {
+        CHECK(sum == r.sum<T>(buffer, 0, n, params));
+        CHECK(mean == r.mean<T>(buffer, 0, n, params));  // the exact sum's correctly rounded quotient
+        CHECK(squares == r.sum_of_squares<T>(buffer, 0, n, params));
+        CHECK(l1 == r.norm_l1<T>(buffer, 0, n, params));
+        CHECK(l2 == r.norm_l2<T>(buffer, 0, n, params));
+    } else if (params.float_mode == FloatMode::correctly_rounded) {
+        CHECK(same_bits(sum, r.sum<T>(buffer, 0, n, params)));
+        CHECK(same_bits(mean, r.mean<T>(buffer, 0, n, params)));
+        CHECK(same_bits(l1, r.norm_l1<T>(buffer, 0, n, params)));
+    } else {
+        check_approx(reference_sum(host.data(), n, u), sum, "merged sum");
+        check_approx(reference_mean(host.data(), n, u), mean, "merged mean");
+        check_approx(reference_sum_of_squares(host.data(), n, u), squares, "merged sum_of_squares");
+        check_approx(reference_norm_l1(host.data(), n, u), l1, "merged norm_l1");
+        check_approx(reference_norm_l2(host.data(), n, u), l2, "merged norm_l2");
+    }
+    // Products of values near 1 (integers modulo 2^64).
+    const Partial products = merged_pieces<T>(r, Operation::product, factor_buffer, cuts, params).first;
+    const auto product = products.product<T>();
+    if constexpr (integral)
+        CHECK(product == r.product<T>(factor_buffer, 0, n, params));
+    else
+        check_approx(reference_product(factors.data(), n, u), product, "merged product");
+
+    // Statistics: within their bounds (64-bit integers refused by the call itself).
+    if (!statistics_refused<T>(n, params))
+        check_statistics(merged(Operation::statistics).statistics<T>(), host.data(), n,
+                         unit_roundoff(r.device_info().has_fp64 ? ElementType::float64 : ElementType::float32));
+}
+
+TEST_CASE("partials of pieces merge into the whole's value for every operation and type", "[partial]") {
+    const Reducer& r = reducer();
+    check_every_operation<std::int32_t>(r, {}, "default");
+    check_every_operation<std::uint8_t>(r, {}, "default");
+    check_every_operation<std::int64_t>(r, {}, "default");
+    check_every_operation<std::uint64_t>(r, {}, "default");
+    check_every_operation<float>(r, {}, "default");
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    check_every_operation<std::int64_t>(r, wrap, "wrap");
+    LaunchParams compensated;
+    compensated.float_mode = FloatMode::compensated;
+    check_every_operation<float>(r, compensated, "compensated");
+    if (r.device_info().has_fp64) check_every_operation<double>(r, {}, "default");
+}
+
+TEST_CASE("correctly rounded partials give the single call's bits for any split", "[partial]") {
+    const Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(4, 82);
+    INFO("data seed " << seed);
+    const std::vector<float> host = wide_values<float>(50000, seed, 60);
+    const cl::Buffer buffer = device_copy(r, host);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    const double whole = r.sum<float>(buffer, 0, host.size(), exact);
+    CHECK(whole == exact_sum_of_values(host.data(), host.size()).to_double());
+    for (int pieces : {1, 2, 3, 7, 40}) {
+        INFO(pieces << " pieces");
+        const auto cuts = cuts_of(host.size(), pieces, seed + pieces);
+        CHECK(same_bits(merged_pieces<float>(r, Operation::sum, buffer, cuts, exact).first.sum<float>(), whole));
+        // Merged in a tree rather than left to right: the same limbs.
+        std::vector<Partial> parts;
+        for (std::size_t k = 0; k + 1 < cuts.size(); ++k)
+            parts.push_back(r.partial<float>(Operation::sum, buffer, cuts[k], cuts[k + 1] - cuts[k], exact));
+        while (parts.size() > 1) {
+            std::vector<Partial> next;
+            for (std::size_t k = 0; k < parts.size(); k += 2) {
+                next.push_back(parts[k]);
+                if (k + 1 < parts.size()) next.back().merge(parts[k + 1]);
+            }
+            parts = next;
+        }
+        CHECK(same_bits(parts[0].sum<float>(), whole));
+    }
+}
+
+TEST_CASE("merged integer partials stay exact past their pieces' accumulators", "[partial]") {
+    const Reducer& r = reducer();
+    constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    // Each half sums past int64, the whole fits: as the single call, exact.
+    const std::vector<std::int64_t> v{big, big, -big, -big, 5};
+    const Partial first = r.partial(Operation::sum, std::vector<std::int64_t>{big, big});
+    const Partial second = r.partial(Operation::sum, std::vector<std::int64_t>{-big, -big, 5});
+    CHECK_THROWS_AS(first.sum<std::int64_t>(), clreduce::Overflow);  // 2^64 - 2 does not fit int64
+    Partial whole = first;
+    whole.merge(second);
+    CHECK(whole.sum<std::int64_t>() == 5);
+    CHECK(r.sum(v) == 5);
+    // The merged mean of int64 data: the exact sum's quotient, correctly rounded.
+    Partial mean = r.partial(Operation::mean, std::vector<std::int64_t>{big, big});
+    mean.merge(r.partial(Operation::mean, std::vector<std::int64_t>{big}));
+    CHECK(mean.mean<std::int64_t>() == r.mean(std::vector<std::int64_t>{big, big, big}));
+    // The whole overflows: Overflow, as the call's.
+    Partial over = first;
+    over.merge(first);
+    CHECK_THROWS_AS(over.sum<std::int64_t>(), clreduce::Overflow);
+}
+
+TEST_CASE("partials refuse what does not merge or read, and bytes that are not a partial", "[partial][errors]") {
+    const Reducer& r = reducer();
+    const std::vector<std::int32_t> v{3, 1, 2};
+    Partial sum = r.partial(Operation::sum, v);
+    CHECK_THROWS_WITH(sum.merge(r.partial(Operation::min, v)), Catch::Contains("different operations"));
+    CHECK_THROWS_WITH(sum.merge(r.partial(Operation::sum, std::vector<std::int16_t>{1})),
+                      Catch::Contains("different element types"));
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    CHECK_THROWS_WITH(sum.merge(r.partial(Operation::sum, v, wrap)), Catch::Contains("different overflow rules"));
+    CHECK_THROWS_WITH(sum.min<std::int32_t>(), Catch::Contains("has no min"));
+    CHECK_THROWS_WITH(sum.sum<std::int64_t>(), Catch::Contains("read as int64"));
+    CHECK_THROWS_WITH(Partial().sum<std::int32_t>(), Catch::Contains("of nothing"));
+    // An empty range: merges as nothing; alone, min of it is undefined as for a call.
+    const Partial none = r.partial(Operation::min, std::vector<std::int32_t>{});
+    CHECK(none.count() == 0);
+    CHECK_THROWS_AS(none.min<std::int32_t>(), InvalidArgument);
+    Partial some = none;
+    some.merge(r.partial(Operation::min, v));
+    some.merge(none);
+    CHECK(some.min<std::int32_t>() == 1);
+    CHECK(some.count() == 3);
+
+    std::vector<std::uint8_t> bytes = sum.to_bytes();
+    CHECK(Partial::from_bytes(bytes.data(), bytes.size()).sum<std::int32_t>() == 6);
+    CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), bytes.size() - 1), Catch::Contains("not a clreduce Partial"));
+    CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), 10), Catch::Contains("fewer than its header"));
+    CHECK_THROWS_WITH(Partial::from_bytes(nullptr, 0), Catch::Contains("not a clreduce Partial"));
+    std::vector<std::uint8_t> bad = bytes;
+    bad[0] = 'X';
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("CLRP"));
+    bad = bytes;
+    bad[4] = 2;
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("format version 2"));
+    bad = bytes;
+    bad[6] = 200;  // operation
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("operation 200"));
+    bad = bytes;
+    bad[Partial::encoded_size(0) - 4] = 7;  // the state's size
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("a state of 7 bytes"));
+}
+
+}  // namespace
+}  // namespace clreduce::test
