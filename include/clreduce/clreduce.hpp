@@ -5,6 +5,7 @@
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
 #include <clreduce/launch_params.hpp>
+#include <clreduce/multi_reducer.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
 #include <clreduce/partial.hpp>

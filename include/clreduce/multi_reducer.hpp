@@ -1,0 +1,107 @@
+#pragma once
+// Several devices in one process: one Reducer per device, each with its own context and queue,
+// working at once (one host thread per device, started with the MultiReducer), their partials
+// (partial.hpp) merged in the data's order. Integers and extremes exact, argmin/argmax the
+// index in the whole, correctly rounded sums the same bits as one device's whatever the split;
+// deterministic float sums the same bits for the same split and devices.
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <clreduce/partial.hpp>
+#include <clreduce/reducer.hpp>
+
+namespace clreduce {
+
+class MultiReducer {
+public:
+    // Every GPU of the default device's platform; where it has none, every device of it.
+    MultiReducer();
+    // These devices, in this order (also of several platforms). InvalidArgument for an empty
+    // list or a null device.
+    explicit MultiReducer(const std::vector<cl::Device>& devices);
+    // Devices by spec (device_selection.hpp), separated by commas: "0:0,0:1", "nvidia".
+    explicit MultiReducer(std::string_view specs);
+    ~MultiReducer();
+    MultiReducer(MultiReducer&&) noexcept;
+    MultiReducer& operator=(MultiReducer&&) noexcept;
+
+    std::size_t size() const;
+    const Reducer& reducer(std::size_t device) const;
+
+    // (a) Data already on the devices: the whole is the pieces in this order, piece k being
+    // `count` elements from element `offset` of `buffer`, a buffer of device `device`'s context
+    // (Reducer::context()). Pieces of one device run one after another, devices at once.
+    struct Piece {
+        std::size_t device = 0;
+        cl::Buffer buffer;
+        std::uint64_t offset = 0;
+        std::uint64_t count = 0;
+    };
+    template <class T>
+    Partial partial(Operation op, const std::vector<Piece>& pieces, const LaunchParams& params = {}) const;
+
+    // (b) Host data, split into one piece per device in proportion to weights(), each uploaded
+    // and reduced by its device at once.
+    template <class T>
+    Partial partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params = {}) const;
+    template <class Range, class T = range_value_t<Range>>
+    Partial partial(Operation op, const Range& range, const LaunchParams& params = {}) const {
+        return partial<T>(op, std::data(range), static_cast<std::uint64_t>(std::size(range)), params);
+    }
+
+    // The share of host data each device takes: equal at first; set them (one positive weight
+    // per device; InvalidArgument otherwise), or calibrate(), which times a resident sum of `n`
+    // elements of `type` on each device and weighs each by its speed. Kept for later calls.
+    std::vector<double> weights() const;
+    void set_weights(const std::vector<double>& weights);
+    void calibrate(ElementType type = ElementType::float32, std::uint64_t n = std::uint64_t(1) << 24);
+    // The split of `count` elements that partial(op, data, count) uses: device k takes
+    // [split[k], split[k + 1]). Pieces start at multiples of 64 elements where they can.
+    std::vector<std::uint64_t> split(std::uint64_t count) const;
+
+    // The single-device calls' results over the whole (host data or resident pieces).
+    template <class T, class Data>
+    sum_type_t<T> sum(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::sum, data, params).template sum<T>();
+    }
+    template <class T, class Data>
+    T min(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::min, data, params).template min<T>();
+    }
+    template <class T, class Data>
+    T max(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::max, data, params).template max<T>();
+    }
+    template <class T, class Data>
+    double mean(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::mean, data, params).template mean<T>();
+    }
+    template <class T, class Data>
+    ArgResult<T> argmin(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::argmin, data, params).template argmin<T>();
+    }
+    template <class T, class Data>
+    ArgResult<T> argmax(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::argmax, data, params).template argmax<T>();
+    }
+    template <class T, class Data>
+    Statistics<T> statistics(const Data& data, const LaunchParams& params = {}) const {
+        return whole<T>(Operation::statistics, data, params).template statistics<T>();
+    }
+
+private:
+    template <class T, class Data>
+    Partial whole(Operation op, const Data& data, const LaunchParams& params) const {
+        if constexpr (std::is_same_v<Data, std::vector<Piece>>)
+            return partial<T>(op, data, params);
+        else
+            return partial<T>(op, std::data(data), static_cast<std::uint64_t>(std::size(data)), params);
+    }
+
+    struct State;  // the reducers, the weights, the device threads (multi/multi_reducer.cpp)
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace clreduce

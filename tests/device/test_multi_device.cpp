@@ -1,0 +1,163 @@
+// MultiReducer: host data split across the devices and data resident on them give the
+// single-device call's values (integers, extremes and indices equal, correctly rounded sums the
+// same bits, floats within their bounds), under equal, uneven and calibrated weights, from
+// several host threads at once; a failing device is named and leaves the reducer usable.
+// ctest runs these with the default device and again with three PoCL devices
+// (POCL_DEVICES="pthread pthread pthread": multi_device_three_pocl_devices).
+#include <catch2/catch.hpp>
+
+#include <thread>
+#include <vector>
+
+#include "statistics_checks.hpp"
+#include "test_ops_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+using namespace clreduce::testing;
+
+MultiReducer& multi() {
+    static MultiReducer instance;
+    return instance;
+}
+
+template <class T>
+void check_host_split(const MultiReducer& m, const std::vector<T>& host, const LaunchParams& params) {
+    const Reducer& one = m.reducer(0);
+    const std::uint64_t n = host.size();
+    INFO(m.size() << " devices, n " << n << ", type " << type_name(element_traits<T>::type));
+    if constexpr (std::is_integral_v<T>) {
+        CHECK(m.sum<T>(host, params) == one.sum(host, params));
+        if (n > 0) CHECK(m.mean<T>(host, params) == one.mean(host, params));
+    } else if (params.float_mode == FloatMode::correctly_rounded) {
+        CHECK(same_bits(m.sum<T>(host, params), one.sum(host, params)));
+        CHECK(m.sum<T>(host, params) == exact_sum_of_values(host.data(), n).to_double());
+        return;  // the extremes do not take the mode
+    } else {
+        check_approx(reference_sum(host.data(), n, unit_roundoff(ElementType::float64)), m.sum<T>(host, params), "sum");
+    }
+    if (n == 0) {
+        CHECK_THROWS_AS(m.min<T>(host, params), InvalidArgument);
+        CHECK_THROWS_AS(m.mean<T>(host, params), InvalidArgument);
+        return;
+    }
+    CHECK(m.min<T>(host, params) == one.min(host, params));
+    CHECK(m.max<T>(host, params) == one.max(host, params));
+    const auto amin = m.argmin<T>(host, params), amax = m.argmax<T>(host, params);
+    CHECK(amin.index == one.argmin(host, params).index);
+    CHECK(amax.index == one.argmax(host, params).index);
+    CHECK(amax.value == one.argmax(host, params).value);
+    if (!statistics_refused<T>(n, params))
+        check_statistics(m.statistics<T>(host, params), host.data(), n, unit_roundoff(ElementType::float64));
+}
+
+TEST_CASE("several devices: host data split by weight gives the single device's values", "[multi]") {
+    MultiReducer& m = multi();
+    WARN("MultiReducer over " << m.size() << " device(s)");
+    const std::uint64_t seed = seed_for(4, 91);
+    INFO("data seed " << seed);
+    const std::vector<std::int32_t> ints = op_values<std::int32_t>(200003, seed);
+    const std::vector<float> floats = op_values<float>(200003, seed + 1);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    const std::vector<double> even(m.size(), 1.0);
+    std::vector<double> uneven;
+    for (std::size_t k = 0; k < m.size(); ++k) uneven.push_back(double(k + 1) * double(k + 1));
+    for (const auto& weights : {even, uneven}) {
+        m.set_weights(weights);
+        for (const std::uint64_t n : {0, 1, 63, 64, 1000, 200003}) {
+            const std::vector<std::int32_t> i(ints.begin(), ints.begin() + n);
+            const std::vector<float> f(floats.begin(), floats.begin() + n);
+            check_host_split(m, i, {});
+            check_host_split(m, f, {});
+            check_host_split(m, f, exact);
+            // The split: ascending, complete, starts at multiples of 64.
+            const auto cuts = m.split(n);
+            REQUIRE(cuts.size() == m.size() + 1);
+            CHECK(cuts.front() == 0);
+            CHECK(cuts.back() == n);
+            for (std::size_t k = 1; k < m.size(); ++k) {
+                CHECK(cuts[k] >= cuts[k - 1]);
+                CHECK(cuts[k] % 64 == 0);
+            }
+        }
+    }
+    // Uneven weights give uneven pieces.
+    if (m.size() > 1) {
+        const auto cuts = m.split(1 << 20);
+        CHECK(cuts[m.size()] - cuts[m.size() - 1] > cuts[1] - cuts[0]);
+    }
+    m.calibrate(ElementType::int32, 1 << 18);
+    for (double w : m.weights()) CHECK(w > 0);
+    check_host_split(m, ints, {});
+    m.set_weights(even);
+    CHECK_THROWS_AS(m.set_weights(std::vector<double>(m.size() + 1, 1.0)), InvalidArgument);
+    CHECK_THROWS_AS(m.set_weights(std::vector<double>(m.size(), -1.0)), InvalidArgument);
+}
+
+TEST_CASE("several devices: data resident on each, in pieces, gives the whole's values", "[multi]") {
+    const MultiReducer& m = multi();
+    const std::uint64_t seed = seed_for(4, 92);
+    INFO("data seed " << seed << ", " << m.size() << " device(s)");
+    const std::vector<float> host = op_values<float>(100003, seed);
+    // Piece k on device k % size; one empty piece; the last piece from an offset in its buffer.
+    const std::vector<std::uint64_t> cuts{0, 1000, 1000, 40001, 77777, 100003};
+    std::vector<MultiReducer::Piece> pieces;
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        const std::size_t device = k % m.size();
+        const std::uint64_t pad = k + 1 == cuts.size() - 1 ? 5 : 0;
+        std::vector<float> piece(pad, 0.0f);
+        piece.insert(piece.end(), host.begin() + cuts[k], host.begin() + cuts[k + 1]);
+        piece.push_back(0.0f);  // room for an empty piece's buffer
+        pieces.push_back({device, device_copy(m.reducer(device), piece), pad, cuts[k + 1] - cuts[k]});
+    }
+    const Reducer& one = m.reducer(0);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    CHECK(same_bits(m.sum<float>(pieces, exact), one.sum(host, exact)));
+    CHECK(m.argmax<float>(pieces).index == one.argmax(host).index);
+    CHECK(m.argmin<float>(pieces).index == one.argmin(host).index);
+    CHECK(m.min<float>(pieces) == one.min(host));
+    check_approx(reference_sum(host.data(), host.size(), unit_roundoff(ElementType::float64)), m.sum<float>(pieces),
+                 "sum");
+    check_statistics(m.statistics<float>(pieces), host.data(), host.size(), unit_roundoff(ElementType::float64));
+
+    // Several host threads at once, each its own call over all the devices.
+    std::vector<std::thread> threads;
+    std::vector<int> right(4, 0);
+    const double want = one.sum(host, exact);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int k = 0; k < 5; ++k) right[t] += same_bits(m.sum<float>(pieces, exact), want) ? 1 : 0;
+        });
+    for (auto& t : threads) t.join();
+    for (int r : right) CHECK(r == 5);
+}
+
+TEST_CASE("several devices: a failing device is named, and the reducer works on", "[multi][errors]") {
+    const MultiReducer& m = multi();
+    const std::vector<float> host(1000, 1.0f);
+    const std::size_t last = m.size() - 1;
+    std::vector<MultiReducer::Piece> pieces;
+    for (std::size_t d = 0; d < m.size(); ++d) pieces.push_back({d, device_copy(m.reducer(d), host), 0, host.size()});
+    // Past its buffer's end on the last device.
+    pieces[last].count = host.size() + 1;
+    CHECK_THROWS_WITH(m.sum<float>(pieces),
+                      Catch::Contains("device " + std::to_string(last) + " (") && Catch::Contains("past"));
+    pieces[last].count = host.size();
+    CHECK(m.sum<float>(pieces) == 1000.0 * double(m.size()));
+    pieces[0].device = m.size();
+    CHECK_THROWS_WITH(m.sum<float>(pieces), Catch::Contains("names device"));
+    CHECK_THROWS_AS(MultiReducer(std::vector<cl::Device>{}), InvalidArgument);
+    CHECK_THROWS_AS(MultiReducer(std::vector<cl::Device>{cl::Device()}), InvalidArgument);
+    CHECK_THROWS_WITH(MultiReducer("0,,0"), Catch::Contains("empty device spec"));
+    CHECK_THROWS_AS(MultiReducer("no device is called this"), InvalidArgument);
+    CHECK_THROWS_AS(m.reducer(m.size()), InvalidArgument);
+    const MultiReducer twice("0,0");  // one device twice: two contexts on it
+    CHECK(twice.size() == 2);
+    CHECK(twice.sum<float>(host) == 1000.0);
+}
+
+}  // namespace
+}  // namespace clreduce::test
