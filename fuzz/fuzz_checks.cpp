@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <clreduce/error.hpp>
+#include <clreduce/partial.hpp>
 #include <clreduce/tuning.hpp>
 
 #include "device/described_device.hpp"
@@ -179,6 +180,51 @@ void check_device_spec(std::string_view bytes) {
         const auto holds = [&](const DeviceLabel& l) { return lower(l.label).find(lower(spec)) != std::string::npos; };
         require(holds(d) && std::none_of(devices.begin(), devices.begin() + *found, holds), what);
     }
+}
+
+void check_partial_bytes(std::string_view bytes) {
+    const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+    Partial p;
+    try {
+        p = Partial::from_bytes(data, bytes.size());
+    } catch (const InvalidArgument&) {
+        return;
+    }
+    const std::vector<std::uint8_t> again = p.to_bytes();
+    require(std::string_view(reinterpret_cast<const char*>(again.data()), again.size()) == bytes,
+            "a decoded partial encodes to other bytes");
+    const auto value = [](const Partial& q) {
+        try {
+            visit_type(q.element(), [&](auto tag) {
+                using T = decltype(tag);
+                switch (q.operation()) {
+                    case Operation::sum: q.sum<T>(); break;
+                    case Operation::product: q.product<T>(); break;
+                    case Operation::min: q.min<T>(); break;
+                    case Operation::max: q.max<T>(); break;
+                    case Operation::minmax: q.minmax<T>(); break;
+                    case Operation::argmin: q.argmin<T>(); break;
+                    case Operation::argmax: q.argmax<T>(); break;
+                    case Operation::count_nonzero: q.count_nonzero<T>(); break;
+                    case Operation::mean: q.mean<T>(); break;
+                    case Operation::sum_of_squares: q.sum_of_squares<T>(); break;
+                    case Operation::norm_l1: q.norm_l1<T>(); break;
+                    case Operation::norm_l2: q.norm_l2<T>(); break;
+                    case Operation::norm_inf: q.norm_inf<T>(); break;
+                    case Operation::statistics: q.statistics<T>(); break;
+                }
+            });
+        } catch (const Error&) {
+        }
+    };
+    value(p);
+    Partial twice = p;
+    try {
+        twice.merge(p);
+    } catch (const InvalidArgument&) {
+        return;
+    }
+    value(twice);
 }
 
 }  // namespace clreduce::fuzz

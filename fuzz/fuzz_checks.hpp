@@ -24,5 +24,9 @@ void check_program_file(std::string_view bytes);
 // match_device_spec(): the first line is the spec, each further line a device's
 // "platform name / device name"; a match is in range and is what the spec says.
 void check_device_spec(std::string_view bytes);
+// Partial::from_bytes(): refuses with InvalidArgument, or gives a partial that encodes back to
+// the same bytes, merges with itself, and whose value (its operation, its element type) is a
+// value or a clreduce::Error.
+void check_partial_bytes(std::string_view bytes);
 
 }  // namespace clreduce::fuzz

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CLREDUCE_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${CLREDUCE_FUZZ_SECONDS:-30}
 jobs=${CLREDUCE_JOBS:-$(nproc)}
-targets=(transform_expression tuning_database program_file device_spec)
+targets=(transform_expression tuning_database program_file device_spec partial_bytes)
 if (($# > 0)); then targets=("$@"); fi
 
 cxx=${CLREDUCE_FUZZ_CXX:-clang++}

@@ -3,6 +3,7 @@
 // (reducer_state.hpp), so that single-range, image and segmented calls give the same values.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <clreduce/reducer.hpp>
 
@@ -70,6 +71,14 @@ Statistics<T> statistics_result(const O& o) {
     const double n = static_cast<double>(m.count);
     Statistics<T> r;
     r.count = m.count;
+    if constexpr (std::is_integral_v<T>) {  // always so but in a forged Partial (partial.hpp)
+        const auto in_range = [](double v) {
+            const double top = static_cast<double>(std::numeric_limits<T>::max());  // 2^64 for uint64
+            return v >= static_cast<double>(std::numeric_limits<T>::lowest()) && (sizeof(T) < 8 ? v <= top : v < top);
+        };
+        if (!in_range(m.lo) || !in_range(m.hi))
+            throw InvalidArgument("a statistics state whose extremes are not values of its element type");
+    }
     r.min = static_cast<T>(m.lo);
     r.max = static_cast<T>(m.hi);
     r.sum = n * m.shift + m.s1;

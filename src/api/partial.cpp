@@ -184,6 +184,26 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     p.count_ = get<std::uint64_t>(bytes + 4 + 8 * 2);
     const std::uint32_t state_bytes = get<std::uint32_t>(bytes + 4 + 8 * 2 + 8);
     const KernelOp kernel = static_cast<KernelOp>(plugin);
+    // Only the states a Partial holds: its operation's plug-in and map under its float mode and
+    // accumulator (integer sums widened to add_int192), in an accumulator that plug-in takes.
+    if (p.accumulator_ == ElementType::float16) bad("a half accumulator");
+    const OpKernel expected = op_kernel(p.operation_, p.float_mode_, p.accumulator_);
+    const bool widened = kernel == KernelOp::add_int192 && expected.op == KernelOp::add && !is_floating(p.accumulator_);
+    if (kernel != expected.op && !widened)
+        bad("plug-in " + std::to_string(plugin) + " for " + std::string(operation_name(p.operation_)));
+    if (static_cast<ElementMap>(map) != expected.map) bad("element map " + std::to_string(map));
+    // Operations that compare or count keep the accumulator their rule gives (no device
+    // changes it): the extremes are decoded as element values.
+    const AccumulatorRule rule = operation_info(p.operation_).accumulator;
+    if ((rule == AccumulatorRule::compare || rule == AccumulatorRule::magnitude || rule == AccumulatorRule::count) &&
+        p.accumulator_ != default_accumulator(p.operation_, p.element_, DeviceInfo{}))
+        bad("a " + std::string(type_name(p.accumulator_)) + " accumulator for " +
+            std::string(operation_name(p.operation_)) + " of " + std::string(type_name(p.element_)));
+    const StateLayout layout = plugin_info(kernel).layout;
+    const bool floating_only =
+        layout == StateLayout::exact || layout == StateLayout::compensated || layout == StateLayout::moments;
+    if (floating_only && !is_floating(p.accumulator_))
+        bad("an integer accumulator for plug-in " + std::to_string(plugin));
     const std::size_t want = kernel == KernelOp::add_int192 ? 24 : state_size(kernel, p.accumulator_);
     if (state_bytes != want)
         bad("a state of " + std::to_string(state_bytes) + " bytes where its plug-in's has " + std::to_string(want));

@@ -3,7 +3,9 @@
 // gives (operation_table.hpp): the host never repeats a plug-in's struct by hand.
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
@@ -19,9 +21,21 @@ namespace clreduce {
 constexpr std::size_t kIndexedIndexOffset = 0;
 constexpr std::size_t kIndexedValueOffset = 8;
 
-// A value of accumulator type `type` at `bits`, converted to R.
+// A value of accumulator type `type` at `bits`, converted to R. A floating-point value that an
+// integer R cannot hold (a named float accumulator's product of integers, say) throws Overflow
+// rather than converting out of range.
 template <class R>
 R decode(ElementType type, const unsigned char* bits) {
+    if constexpr (std::is_integral_v<R>) {
+        if (type == ElementType::float32 || type == ElementType::float64) {
+            const double d = decode<double>(type, bits);
+            const double top = static_cast<double>(std::numeric_limits<R>::max());  // 2^64 for uint64
+            if (!(d >= static_cast<double>(std::numeric_limits<R>::lowest()) && (sizeof(R) < 8 ? d <= top : d < top)))
+                throw Overflow("a floating-point result " + std::to_string(d) + " outside the range of its " +
+                               std::to_string(8 * sizeof(R)) + "-bit integer type");
+            return static_cast<R>(d);
+        }
+    }
     return visit_type(type, [bits](auto tag) -> R {
         using V = decltype(tag);
         if constexpr (std::is_same_v<V, half>) {

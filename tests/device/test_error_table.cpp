@@ -226,6 +226,26 @@ std::vector<Refusal> refusals(Reducer& r) {
         o.save = false;
         r.tune(o);
          }},
+        {"InvalidArgument",
+         "`Partial::merge` of partials of different operations, element types, float modes, overflow rules or "
+         "accumulators",
+         [&r] {
+        Partial p = r.partial(Operation::sum, ints);
+        p.merge(r.partial(Operation::max, ints));
+         }},
+        {"InvalidArgument",
+         "a `Partial`'s value read for another operation or element type, or from a `Partial` of nothing",
+         [&r] { r.partial(Operation::sum, ints).min<std::int32_t>(); }},
+        {"InvalidArgument",
+         "`Partial::from_bytes` of bytes that are not a partial this version wrote (the message says what is wrong)",
+         [] {
+        const std::uint8_t bytes[4] = {'C', 'L', 'R', 'P'};
+        Partial::from_bytes(bytes, sizeof bytes);
+         }},
+        {"InvalidArgument",
+         "a `MultiReducer` of no devices, a null device or an empty device spec; a `Piece` naming a device it does "
+         "not have; `set_weights` with a weight per device that is not positive and finite",
+         [] { MultiReducer(std::vector<cl::Device>{}); }},
         {"Unsupported", "a segmented call with an `InterGroup` other than `second_pass`",
          [&r, int_buffer] {
         LaunchParams p;
@@ -278,6 +298,14 @@ std::vector<Refusal> refusals(Reducer& r) {
          "accumulator ([numerics.md](numerics.md#integers-exact-or-refused)); `what()` names the operation, the "
          "value and the type",
          [&r] { r.sum(big); }},
+        {"Overflow",
+         "a `product` of integer data in a named floating-point accumulator whose value is outside int64 (or uint64), "
+         "whatever `IntegerOverflow` says: there is no modulo of a rounded product",
+         [&r] {
+        LaunchParams p;
+        p.accumulator = ElementType::float64;
+        r.product(std::vector<std::int32_t>(4, 1 << 30), p);  // 2^120
+         }},
         };
 }
 

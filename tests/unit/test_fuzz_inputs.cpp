@@ -60,4 +60,8 @@ TEST_CASE("fuzz inputs: program binary cache files", "[fuzz]") {
 
 TEST_CASE("fuzz inputs: device specs", "[fuzz]") { CHECK(replay("device_spec", fuzz::check_device_spec) >= 5); }
 
+TEST_CASE("fuzz inputs: partial byte strings", "[fuzz]") {
+    CHECK(replay("partial_bytes", fuzz::check_partial_bytes) >= 5);
+}
+
 }  // namespace clreduce::test
