@@ -19,15 +19,18 @@ configure() {  # configure BUILD_DIR SANITIZERS
 }
 
 # The device tests' tags a sanitizer run takes (clreduce-tests --list-tags lists them all):
-# bad input, repeated calls, threads, transforms, asynchronous calls, the disk caches, tuning.
+# bad input, repeated calls, threads, transforms, asynchronous calls, the disk caches, tuning,
+# partials (their byte decoder) and several devices.
 # The matrix, accuracy and operation sweeps add run time (PoCL compiling their kernels), not
 # other host code.
-asan_tags="[errors],[reuse],[threads],[transform],[async],[program-cache],[tuning]"
+asan_tags="[errors],[reuse],[threads],[transform],[async],[program-cache],[tuning],[partial]"
 # Tests that start threads: the four-thread reducer, the first device query from four threads
 # (in child processes), three reducers filling one cache folder, a database switched under
 # running sums, every operation from four threads, polled reads from four threads, and the
 # tuning file stored by 4 threads and 6 processes at once.
 tsan_tags="[threads],[polling],[tuning]"
+# MultiReducer's device threads, over three PoCL devices (elsewhere the variable does nothing).
+multi_devices="pthread pthread pthread"
 
 case $kind in
   address)
@@ -45,6 +48,7 @@ case $kind in
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     "$build/tests/unit/clreduce-unit-tests"
     "$build/tests/clreduce-tests" "$asan_tags"
+    POCL_DEVICES=$multi_devices "$build/tests/clreduce-tests" "[multi]"
     ;;
   thread)
     build=${CLREDUCE_TSAN_BUILD_DIR:-$root/build-tsan}
@@ -57,6 +61,7 @@ case $kind in
     #   and thread starts are.
     export TSAN_OPTIONS=halt_on_error=1:history_size=7:second_deadlock_stack=1:suppressions=$supp/tsan.supp
     "$build/tests/clreduce-tests" "$tsan_tags"
+    POCL_DEVICES=$multi_devices "$build/tests/clreduce-tests" "[multi]"
     ;;
   *)
     echo "usage: scripts/sanitize.sh address|thread" >&2
