@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
 # and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh;
-# clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh).
+# clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh; Open MPI: the
+# clreduce_mpi component and its tests).
 # Idempotent: packages already present are skipped by apt-get.
 set -euo pipefail
 
@@ -15,6 +16,7 @@ packages=(
   libxml2-utils
   oclgrind clang libclang-rt-dev
   clang-format clang-tidy cppcheck
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()
