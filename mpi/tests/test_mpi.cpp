@@ -104,6 +104,27 @@ TEST_CASE("mpi: every rank gets the whole's values") {
     CHECK(s.min == ref.min);
 }
 
+TEST_CASE("mpi: every operation of int32 data equals one process's") {
+    INFO("rank " << rank_of() << " of " << ranks());
+    const Reducer& one = reducer();
+    const auto v = whole_data<std::int32_t>();
+    using T = std::int32_t;
+    CHECK(all(Operation::product, v).product<T>() == one.product(v));  // modulo 2^64, exactly
+    CHECK(all(Operation::max, v).max<T>() == one.max(v));
+    const auto both = all(Operation::minmax, v).minmax<T>();
+    CHECK(both.min == one.minmax(v).min);
+    CHECK(both.max == one.minmax(v).max);
+    CHECK(all(Operation::sum_of_squares, v).sum_of_squares<T>() == one.sum_of_squares(v));
+    CHECK(all(Operation::norm_l1, v).norm_l1<T>() == one.norm_l1(v));
+    CHECK(all(Operation::norm_l2, v).norm_l2<T>() == one.norm_l2(v));  // the exact sum's root, rounded once
+    CHECK(all(Operation::norm_inf, v).norm_inf<T>() == one.norm_inf(v));
+    const Statistics<T> s = all(Operation::statistics, v).statistics<T>();
+    CHECK(s.min == one.min(v));
+    CHECK(s.max == one.max(v));
+    CHECK(s.count == kN);
+    CHECK(std::fabs(s.mean - one.mean(v)) <= 1e-9 * (1 + std::fabs(one.mean(v))));
+}
+
 TEST_CASE("mpi: reduce gives the root the value and the others nothing") {
     const auto ints = whole_data<std::int32_t>();
     const auto [begin, end] = slice();
