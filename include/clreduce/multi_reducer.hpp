@@ -42,8 +42,10 @@ public:
     template <class T>
     Partial partial(Operation op, const std::vector<Piece>& pieces, const LaunchParams& params = {}) const;
 
-    // (b) Host data, split into one piece per device in proportion to weights(), each uploaded
-    // and reduced by its device at once.
+    // (b) Host data, split into one piece per device in proportion to weights(), each reduced
+    // by its device at once. A device that does not share the host's memory (staging()) takes its
+    // piece in chunks through two buffers of its own: chunk k + 1 is copied in on a second queue
+    // while chunk k is reduced. A CPU device reads its piece in place.
     template <class T>
     Partial partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params = {}) const;
     template <class Range, class T = range_value_t<Range>>
@@ -60,6 +62,13 @@ public:
     // The split of `count` elements that partial(op, data, count) uses: device k takes
     // [split[k], split[k + 1]). Pieces start at multiples of 64 elements where they can.
     std::vector<std::uint64_t> split(std::uint64_t count) const;
+
+    // How host data reaches the devices: automatic (staged in chunks on every device but CPU
+    // devices), always staged, or never (each piece uploaded whole by the Reducer's host-data
+    // call). chunk_bytes: the size of each of a device's two staging buffers (InvalidArgument
+    // for 0), 64 MiB by default.
+    enum class Staging { automatic, always, never };
+    void set_staging(Staging mode, std::uint64_t chunk_bytes = std::uint64_t(64) << 20);
 
     // The single-device calls' results over the whole (host data or resident pieces).
     template <class T, class Data>

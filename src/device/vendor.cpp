@@ -28,6 +28,11 @@ bool has_dp4a(const DeviceInfo& device) { return device.is_nvidia && device.nvid
 
 bool paces_reads_by_default(const DeviceInfo& device) { return device.is_nvidia; }
 
+bool devices_take_turns(const DeviceInfo& device) {
+    return (device.type & CL_DEVICE_TYPE_CPU) != 0 &&
+           device.platform_name.find("Portable Computing Language") != std::string::npos;
+}
+
 // The last-group finish needs a device-wide memory fence clreduce knows: NVIDIA's
 // membar.gl, and CPU devices, whose stores are ordered (cl_kernels/reduce.cl).
 bool has_last_group_finish(const DeviceInfo& device) {

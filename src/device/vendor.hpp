@@ -40,5 +40,11 @@ bool has_dp4a(const DeviceInfo& device);
 // Whether synchronous reads are paced by default (delivery/read_pacing.hpp): on NVIDIA,
 // where the blocking read's spin-then-sleep was measured.
 bool paces_reads_by_default(const DeviceInfo& device);
+// Whether a MultiReducer's devices of this one's platform take turns rather than work at once:
+// PoCL's CPU devices, which share the host's cores (nothing to gain), and whose kernel-library
+// cache (PoCL 3.1) asserts when several of its devices run the same kernel at once (three
+// PoCL devices, cold caches: 5 aborts in 28 runs of clreduce-multi-device-example; 0 in 16
+// taking turns).
+bool devices_take_turns(const DeviceInfo& device);
 
 }  // namespace clreduce

@@ -96,6 +96,31 @@ TEST_CASE("several devices: host data split by weight gives the single device's 
     CHECK_THROWS_AS(m.set_weights(std::vector<double>(m.size(), -1.0)), InvalidArgument);
 }
 
+TEST_CASE("several devices: host data staged in chunks (copied while the last is reduced) gives the same values",
+          "[multi]") {
+    MultiReducer m;  // its own: the staging settings are the reducer's
+    const std::uint64_t seed = seed_for(4, 93);
+    INFO("data seed " << seed << ", " << m.size() << " device(s)");
+    const std::vector<float> floats = op_values<float>(300007, seed);
+    const std::vector<std::int32_t> ints = op_values<std::int32_t>(300007, seed + 1);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    for (const std::uint64_t chunk_bytes : {std::uint64_t(4096), std::uint64_t(1) << 20}) {
+        INFO("chunks of " << chunk_bytes << " bytes");
+        m.set_staging(MultiReducer::Staging::always, chunk_bytes);
+        for (const std::uint64_t n : {0, 1, 1024, 1025, 300007}) {
+            const std::vector<float> f(floats.begin(), floats.begin() + n);
+            const std::vector<std::int32_t> i(ints.begin(), ints.begin() + n);
+            check_host_split(m, f, exact);
+            check_host_split(m, i, {});
+            check_host_split(m, f, {});
+        }
+    }
+    CHECK_THROWS_AS(m.set_staging(MultiReducer::Staging::never, 0), InvalidArgument);
+    m.set_staging(MultiReducer::Staging::never);
+    check_host_split(m, floats, exact);
+}
+
 TEST_CASE("several devices: data resident on each, in pieces, gives the whole's values", "[multi]") {
     const MultiReducer& m = multi();
     const std::uint64_t seed = seed_for(4, 92);
