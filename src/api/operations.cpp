@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/partial_access.hpp"
 #include "api/reducer_state.hpp"
@@ -135,18 +136,7 @@ Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
     R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {          \
         return NAME##_result<T>(state().run<T>(job_of(OP), data, count, params, info));                              \
     }
-CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, sum, Operation::sum)
-CLREDUCE_DEFINE_OPERATION(sum_type_t<T>, product, Operation::product)
-CLREDUCE_DEFINE_OPERATION(T, min, Operation::min)
-CLREDUCE_DEFINE_OPERATION(T, max, Operation::max)
-CLREDUCE_DEFINE_OPERATION(MinMax<T>, minmax, Operation::minmax)
-CLREDUCE_DEFINE_OPERATION(std::uint64_t, count_nonzero, Operation::count_nonzero)
-CLREDUCE_DEFINE_OPERATION(double, mean, Operation::mean)
-CLREDUCE_DEFINE_OPERATION(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
-CLREDUCE_DEFINE_OPERATION(double, norm_l1, Operation::norm_l1)
-CLREDUCE_DEFINE_OPERATION(double, norm_l2, Operation::norm_l2)
-CLREDUCE_DEFINE_OPERATION(double, norm_inf, Operation::norm_inf)
-CLREDUCE_DEFINE_OPERATION(Statistics<T>, statistics, Operation::statistics)
+CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_DEFINE_OPERATION)
 #undef CLREDUCE_DEFINE_OPERATION
 
 template <class T>
@@ -317,17 +307,7 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
     template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
                                              std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
                                              CallInfo*) const;
-CLREDUCE_INSTANTIATE(std::int8_t)
-CLREDUCE_INSTANTIATE(std::uint8_t)
-CLREDUCE_INSTANTIATE(std::int16_t)
-CLREDUCE_INSTANTIATE(std::uint16_t)
-CLREDUCE_INSTANTIATE(std::int32_t)
-CLREDUCE_INSTANTIATE(std::uint32_t)
-CLREDUCE_INSTANTIATE(std::int64_t)
-CLREDUCE_INSTANTIATE(std::uint64_t)
-CLREDUCE_INSTANTIATE(half)
-CLREDUCE_INSTANTIATE(float)
-CLREDUCE_INSTANTIATE(double)
+CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
 #undef CLREDUCE_INSTANTIATE_IMAGE
 #undef CLREDUCE_INSTANTIATE_RANGE

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/partial_access.hpp"
 #include "ops/state_merge.hpp"
@@ -220,18 +221,7 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
         const Outcome out = PartialAccess::outcome(*this);   \
         return NAME##_result<T>(checked<T>(out, *this, OP)); \
     }
-CLREDUCE_PARTIAL_RESULT(sum_type_t<T>, sum, Operation::sum)
-CLREDUCE_PARTIAL_RESULT(sum_type_t<T>, product, Operation::product)
-CLREDUCE_PARTIAL_RESULT(T, min, Operation::min)
-CLREDUCE_PARTIAL_RESULT(T, max, Operation::max)
-CLREDUCE_PARTIAL_RESULT(MinMax<T>, minmax, Operation::minmax)
-CLREDUCE_PARTIAL_RESULT(std::uint64_t, count_nonzero, Operation::count_nonzero)
-CLREDUCE_PARTIAL_RESULT(double, mean, Operation::mean)
-CLREDUCE_PARTIAL_RESULT(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
-CLREDUCE_PARTIAL_RESULT(double, norm_l1, Operation::norm_l1)
-CLREDUCE_PARTIAL_RESULT(double, norm_l2, Operation::norm_l2)
-CLREDUCE_PARTIAL_RESULT(double, norm_inf, Operation::norm_inf)
-CLREDUCE_PARTIAL_RESULT(Statistics<T>, statistics, Operation::statistics)
+CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_PARTIAL_RESULT)
 #undef CLREDUCE_PARTIAL_RESULT
 
 template <class T>
@@ -260,17 +250,7 @@ ArgResult<T> Partial::argmax() const {
     template double Partial::norm_l2<T>() const;                 \
     template double Partial::norm_inf<T>() const;                \
     template Statistics<T> Partial::statistics<T>() const;
-CLREDUCE_INSTANTIATE(std::int8_t)
-CLREDUCE_INSTANTIATE(std::uint8_t)
-CLREDUCE_INSTANTIATE(std::int16_t)
-CLREDUCE_INSTANTIATE(std::uint16_t)
-CLREDUCE_INSTANTIATE(std::int32_t)
-CLREDUCE_INSTANTIATE(std::uint32_t)
-CLREDUCE_INSTANTIATE(std::int64_t)
-CLREDUCE_INSTANTIATE(std::uint64_t)
-CLREDUCE_INSTANTIATE(half)
-CLREDUCE_INSTANTIATE(float)
-CLREDUCE_INSTANTIATE(double)
+CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
 
 }  // namespace clreduce

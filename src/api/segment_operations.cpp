@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/reducer_state.hpp"
 #include "exec/segment_launch.hpp"
@@ -240,18 +241,7 @@ LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segment
                                 [&](std::uint64_t s, const StateView& v) { out[s] = NAME##_result<T>(v); }); \
         return out;                                                                                          \
     }
-CLREDUCE_DEFINE_SEGMENTED(sum_type_t<T>, sum, Operation::sum)
-CLREDUCE_DEFINE_SEGMENTED(sum_type_t<T>, product, Operation::product)
-CLREDUCE_DEFINE_SEGMENTED(T, min, Operation::min)
-CLREDUCE_DEFINE_SEGMENTED(T, max, Operation::max)
-CLREDUCE_DEFINE_SEGMENTED(MinMax<T>, minmax, Operation::minmax)
-CLREDUCE_DEFINE_SEGMENTED(std::uint64_t, count_nonzero, Operation::count_nonzero)
-CLREDUCE_DEFINE_SEGMENTED(double, mean, Operation::mean)
-CLREDUCE_DEFINE_SEGMENTED(square_sum_t<T>, sum_of_squares, Operation::sum_of_squares)
-CLREDUCE_DEFINE_SEGMENTED(double, norm_l1, Operation::norm_l1)
-CLREDUCE_DEFINE_SEGMENTED(double, norm_l2, Operation::norm_l2)
-CLREDUCE_DEFINE_SEGMENTED(double, norm_inf, Operation::norm_inf)
-CLREDUCE_DEFINE_SEGMENTED(Statistics<T>, statistics, Operation::statistics)
+CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_DEFINE_SEGMENTED)
 #undef CLREDUCE_DEFINE_SEGMENTED
 
 template <class T>
@@ -342,17 +332,7 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(sum_async, T)                                                                 \
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(min_async, T)                                                                 \
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(max_async, T)
-CLREDUCE_INSTANTIATE(std::int8_t)
-CLREDUCE_INSTANTIATE(std::uint8_t)
-CLREDUCE_INSTANTIATE(std::int16_t)
-CLREDUCE_INSTANTIATE(std::uint16_t)
-CLREDUCE_INSTANTIATE(std::int32_t)
-CLREDUCE_INSTANTIATE(std::uint32_t)
-CLREDUCE_INSTANTIATE(std::int64_t)
-CLREDUCE_INSTANTIATE(std::uint64_t)
-CLREDUCE_INSTANTIATE(half)
-CLREDUCE_INSTANTIATE(float)
-CLREDUCE_INSTANTIATE(double)
+CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
 #undef CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC
 #undef CLREDUCE_INSTANTIATE_SEGMENTED

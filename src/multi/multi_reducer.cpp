@@ -10,6 +10,7 @@
 
 #include <clreduce/device_selection.hpp>
 
+#include "api/instantiation_lists.hpp"
 #include "device/vendor.hpp"
 #include "multi/device_workers.hpp"
 
@@ -311,17 +312,7 @@ Partial MultiReducer::partial(Operation op, const T* data, std::uint64_t count, 
 #define CLREDUCE_INSTANTIATE(T)                                                                                 \
     template Partial MultiReducer::partial<T>(Operation, const std::vector<Piece>&, const LaunchParams&) const; \
     template Partial MultiReducer::partial<T>(Operation, const T*, std::uint64_t, const LaunchParams&) const;
-CLREDUCE_INSTANTIATE(std::int8_t)
-CLREDUCE_INSTANTIATE(std::uint8_t)
-CLREDUCE_INSTANTIATE(std::int16_t)
-CLREDUCE_INSTANTIATE(std::uint16_t)
-CLREDUCE_INSTANTIATE(std::int32_t)
-CLREDUCE_INSTANTIATE(std::uint32_t)
-CLREDUCE_INSTANTIATE(std::int64_t)
-CLREDUCE_INSTANTIATE(std::uint64_t)
-CLREDUCE_INSTANTIATE(half)
-CLREDUCE_INSTANTIATE(float)
-CLREDUCE_INSTANTIATE(double)
+CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
 
 }  // namespace clreduce
