@@ -4,6 +4,8 @@
 #include <cctype>
 #include <chrono>
 #include <climits>
+#include <string>
+#include <type_traits>
 
 #ifdef CLREDUCE_HAVE_OPENCV
 #include <opencv2/core.hpp>
@@ -46,71 +48,67 @@ void to_vector(const cv::Mat& sums, std::vector<double>& out) {
     out.assign(flat.ptr<double>(0), flat.ptr<double>(0) + flat.total());
 }
 
+// `call(m, values)` timed on `mat` and on a copy of it in a UMat bound to the reducer's device;
+// `what` names the call in the notes. `call` takes either (a generic lambda): the UMat's results
+// must be back on the host when it returns.
+template <class Call>
+OpenCVReduceTiming time_on_mat_and_umat(const Reducer& reducer, const cv::Mat& mat, int repeats,
+                                        const std::string& what, Call call) {
+    OpenCVReduceTiming t;
+    t.mat = timed(repeats, [&](std::vector<double>& out) { call(mat, out); });
+    if (t.mat.note.empty()) t.mat.note = "OpenCV " CV_VERSION " " + what + " on a cv::Mat";
+    const OpenCVBinding binding = bind_opencv_to(reducer);
+    if (!binding.why_not.empty()) {
+        t.umat.note = binding.why_not;
+        return t;
+    }
+    cv::UMat umat;
+    mat.copyTo(umat);
+    t.umat = timed(repeats, [&](std::vector<double>& out) { call(umat, out); });
+    if (t.umat.note.empty())
+        t.umat.note = "OpenCV " CV_VERSION " " + what + " on a cv::UMat through OpenCL on '" + binding.device + "'";
+    return t;
+}
+
 }  // namespace
 
 OpenCVReduceTiming time_opencv_reduce(const Reducer& reducer, const void* data, ElementType type, std::uint64_t rows,
                                       std::uint64_t cols, bool columns, int repeats) {
-    OpenCVReduceTiming t;
     const int depth = opencv_depth(type);
     if (depth < 0 || rows > std::uint64_t(INT_MAX) || cols > std::uint64_t(INT_MAX)) {
+        OpenCVReduceTiming t;
         t.mat.note = t.umat.note = "OpenCV has no such matrix";
         return t;
     }
     const cv::Mat mat(static_cast<int>(rows), static_cast<int>(cols), depth, const_cast<void*>(data));
     const int dim = columns ? 0 : 1;  // cv::reduce's dim 0: one row of column sums
-    t.mat = timed(repeats, [&](std::vector<double>& out) {
-        cv::Mat sums;
-        cv::reduce(mat, sums, dim, cv::REDUCE_SUM, CV_64F);
-        to_vector(sums, out);
+    return time_on_mat_and_umat(reducer, mat, repeats, "cv::reduce", [dim](const auto& m, std::vector<double>& out) {
+        std::decay_t<decltype(m)> sums;
+        cv::reduce(m, sums, dim, cv::REDUCE_SUM, CV_64F);
+        if constexpr (std::is_same_v<std::decay_t<decltype(m)>, cv::UMat>)
+            to_vector(sums.getMat(cv::ACCESS_READ), out);  // waits for OpenCV's queue
+        else
+            to_vector(sums, out);
     });
-    if (t.mat.note.empty()) t.mat.note = "OpenCV " CV_VERSION " cv::reduce on a cv::Mat";
-    const OpenCVBinding binding = bind_opencv_to(reducer);
-    if (!binding.why_not.empty()) {
-        t.umat.note = binding.why_not;
-        return t;
-    }
-    cv::UMat umat;
-    mat.copyTo(umat);
-    t.umat = timed(repeats, [&](std::vector<double>& out) {
-        cv::UMat sums;
-        cv::reduce(umat, sums, dim, cv::REDUCE_SUM, CV_64F);
-        to_vector(sums.getMat(cv::ACCESS_READ), out);  // waits for OpenCV's queue
-    });
-    if (t.umat.note.empty())
-        t.umat.note = "OpenCV " CV_VERSION " cv::reduce on a cv::UMat through OpenCL on '" + binding.device + "'";
-    return t;
 }
 
 OpenCVReduceTiming time_opencv_statistics(const Reducer& reducer, const void* data, ElementType type, std::uint64_t n,
                                           int repeats) {
-    OpenCVReduceTiming t;
     const int depth = opencv_depth(type);
     if (depth < 0 || n > std::uint64_t(INT_MAX) || n == 0) {
+        OpenCVReduceTiming t;
         t.mat.note = t.umat.note = "OpenCV has no such matrix";
         return t;
     }
     const cv::Mat mat(1, static_cast<int>(n), depth, const_cast<void*>(data));
-    const auto statistics = [](const auto& m, std::vector<double>& out) {
+    return time_on_mat_and_umat(reducer, mat, repeats, "cv::meanStdDev + cv::minMaxLoc",
+                                [](const auto& m, std::vector<double>& out) {
         cv::Scalar mean, stddev;
-        cv::meanStdDev(m, mean, stddev);
+        cv::meanStdDev(m, mean, stddev);  // the results come back as Scalars
         double lo = 0, hi = 0;
         cv::minMaxLoc(m, &lo, &hi);
         out = {mean[0], stddev[0], lo, hi};
-    };
-    t.mat = timed(repeats, [&](std::vector<double>& out) { statistics(mat, out); });
-    if (t.mat.note.empty()) t.mat.note = "OpenCV " CV_VERSION " cv::meanStdDev + cv::minMaxLoc on a cv::Mat";
-    const OpenCVBinding binding = bind_opencv_to(reducer);
-    if (!binding.why_not.empty()) {
-        t.umat.note = binding.why_not;
-        return t;
-    }
-    cv::UMat umat;
-    mat.copyTo(umat);
-    t.umat = timed(repeats, [&](std::vector<double>& out) { statistics(umat, out); });
-    if (t.umat.note.empty())
-        t.umat.note = "OpenCV " CV_VERSION " cv::meanStdDev + cv::minMaxLoc on a cv::UMat through OpenCL on '" +
-                      binding.device + "'";
-    return t;
+    });
 }
 
 #else
