@@ -97,7 +97,9 @@ std::optional<json> read_document(const fs::path& file, std::string& problem) {
         problem = "is not valid JSON (corrupt or truncated)";
         return std::nullopt;
     }
-    if (!root.is_object() || root.value("format", std::string()) != kFormat) {
+    // (json::value throws when "format" holds something other than a string: test the type.)
+    const auto format = root.is_object() ? root.find("format") : root.end();
+    if (format == root.end() || !format->is_string() || format->get<std::string>() != kFormat) {
         problem = "is not a clreduce tuning database (no \"format\": \"" + std::string(kFormat) + "\")";
         return std::nullopt;
     }
