@@ -66,4 +66,39 @@ inline clreduce_digits clreduce_split(CLREDUCE_ACC x) {
 #endif
     return out;
 }
+
+#if CLREDUCE_FP64
+// A finite double that is a whole number of the accumulator's units (every exact sum of
+// accumulator values, and every TwoSum error of such sums, is one) as three digits: the
+// correctly rounded sum's expansion (ops/add_exact.cl) hands its doubles to the limbs so.
+// For a float accumulator the unit is 2^-149, 925 binades above the double's 2^-1074: the
+// significand's bits below the unit are zero and are shifted out.
+inline clreduce_digits clreduce_split_double(double x) {
+    clreduce_digits out;
+    out.flags = 0;
+    const ulong bits = as_ulong(x);
+    const uint biased = (uint)(bits >> 52) & 0x7ffu;
+    ulong m = bits & 0xfffffffffffffUL;
+    int p = 0;  // position of m's lowest bit, in units of 2^-1074
+    if (biased != 0) {
+        m |= 0x10000000000000UL;
+        p = (int)biased - 1;
+    }
+#if CLREDUCE_ACC_SIZE == 4
+    p -= 925;
+    if (p < 0) {
+        m >>= -p;
+        p = 0;
+    }
+#endif
+    const uint shift = (uint)p & 31u;
+    const ulong low = m << shift;
+    const long sign = (bits >> 63) ? -1 : 1;
+    out.k = (uint)p >> 5;
+    out.d[0] = sign * (long)(low & 0xffffffffUL);
+    out.d[1] = sign * (long)(low >> 32);
+    out.d[2] = sign * (long)(shift ? m >> (64 - shift) : 0UL);
+    return out;
+}
+#endif
 #endif

@@ -15,6 +15,10 @@
 //       and clreduce_vfinish(vs): level 1 on whole vectors (lane-wise, index-free operations)
 //   CLREDUCE_ATOMIC_FINISH with clreduce_atomic(p, s): level 3 straight into the result
 //   CLREDUCE_STATE_SCALAR when clreduce_state is CLREDUCE_ACC (a cheaper warp shuffle)
+//   CLREDUCE_GROUP_SINK with CLREDUCE_SINK_WORDS: the work-group keeps an exact sink of that
+//       many longs in local memory (zero at the start) for what its states cannot hold; then
+//       accumulate, combine, vaccumulate and vfinish take it as a last argument, and the exact
+//       atomic finish adds it to the result with clreduce_sink_flush(sink, number, lid)
 // With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
 
 #ifndef CLREDUCE_TIMES
@@ -39,15 +43,23 @@
 #define CLREDUCE_PITCHED 0              // 1: one channel of a pitched 2-D image (CLREDUCE_VEC 1)
 #endif
 
+#ifdef CLREDUCE_GROUP_SINK
+#define CLREDUCE_SINK_PARAM , __local long* sink
+#define CLREDUCE_SINK_ARG , sink
+#else
+#define CLREDUCE_SINK_PARAM
+#define CLREDUCE_SINK_ARG
+#endif
+
 #if CLREDUCE_STATES_IN
 #define CLREDUCE_IN_T clreduce_state
 #define CLREDUCE_IN_VEC clreduce_state
-#define CLREDUCE_TAKE(s, x, index) clreduce_combine(s, x)
+#define CLREDUCE_TAKE(s, x, index) clreduce_combine(s, x CLREDUCE_SINK_ARG)
 #undef CLREDUCE_VECTOR_PATH
 #else
 #define CLREDUCE_IN_T CLREDUCE_T
 #define CLREDUCE_IN_VEC CLREDUCE_T_VEC
-#define CLREDUCE_TAKE(s, x, index) clreduce_accumulate(s, x, index)
+#define CLREDUCE_TAKE(s, x, index) clreduce_accumulate(s, x, index CLREDUCE_SINK_ARG)
 #endif
 #ifndef CLREDUCE_NVIDIA
 #define CLREDUCE_NVIDIA 0               // 1: NVIDIA's OpenCL (inline PTX allowed)
@@ -121,12 +133,13 @@ inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
 // per step, the last warp by shuffle where CLREDUCE_NV_SHUFFLE). Every work-item calls it.
 // (Always inlined: a C99 inline function the compiler declines to inline would be a call to
 // an external definition that does not exist, as with the correctly rounded sum's big state.)
-__attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clreduce_state* scratch, clreduce_state acc, uint lid) {
+__attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clreduce_state* scratch, clreduce_state acc,
+                                                                     uint lid CLREDUCE_SINK_PARAM) {
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = CLREDUCE_WG / 2; s >= CLREDUCE_TREE_STOP; s >>= 1) {
         if (lid < s)
-            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
+            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s] CLREDUCE_SINK_ARG);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #if CLREDUCE_NV_SHUFFLE
@@ -135,7 +148,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clr
     if (lid < CLREDUCE_WAVEFRONT) {
         acc = scratch[lid];
         for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1)
-            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
+            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta) CLREDUCE_SINK_ARG);
     }
     return acc;
 #else
@@ -172,7 +185,8 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 // alignment, so offset % VEC == 0) is read with vector loads, any other with vloadN; the
 // choice is uniform across the launch, made once before the loops.
 __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global const CLREDUCE_IN_T* in, ulong count,
-                                                                     ulong group, uint lid CLREDUCE_IMAGE_PARAMS) {
+                                                                     ulong group, uint lid CLREDUCE_IMAGE_PARAMS
+                                                                     CLREDUCE_SINK_PARAM) {
 #if CLREDUCE_STRIDE_LOCAL
     const ulong first = group * (ulong)(CLREDUCE_WG * CLREDUCE_TIMES) + lid;
     const ulong step = CLREDUCE_WG;
@@ -201,7 +215,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_vstate vs = clreduce_vinit();
-#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i));
+#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i) CLREDUCE_SINK_ARG);
 #else
     clreduce_state acc = clreduce_init();
 #define CLREDUCE_TAKE_VECTOR(i, LOAD)               \
@@ -230,7 +244,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_ALIGNED_LOAD
 #undef CLREDUCE_UNALIGNED_LOAD
 #ifdef CLREDUCE_VECTOR_PATH
-    clreduce_state acc = clreduce_vfinish(vs);
+    clreduce_state acc = clreduce_vfinish(vs CLREDUCE_SINK_ARG);
 #endif
     // The tail after the whole vectors, in group 0, after this work-item's vectors (higher
     // indices), so that states keep their index order.
@@ -239,14 +253,25 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     return acc;
 }
 
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
+// The fixed-point number of set `slot` that this group adds into.
+inline volatile __global long* clreduce_exact_number(__global clreduce_state* out, uint slot, ulong group) {
+    const ulong copy = slot * CLREDUCE_EXACT_COPIES + group % CLREDUCE_EXACT_COPIES;
+    return (volatile __global long*)out + copy * CLREDUCE_EXACT_WORDS;
+}
+#endif
+
 // Level 3: the group's state (in work-item 0 after level 2) becomes part of the one result,
 // as CLREDUCE_FINISH says. Every work-item calls it (the last-group finish runs level 2 again).
 __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_state* scratch, __local uint* is_last,
                                                            clreduce_state acc, uint lid, ulong group,
                                                            __global clreduce_state* out, uint slot,
                                                            __global uchar* result_out, ulong result_offset,
-                                                           volatile __global uint* done) {
+                                                           volatile __global uint* done CLREDUCE_SINK_PARAM) {
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
+#ifdef CLREDUCE_GROUP_SINK
+#error "a group sink finishes with the exact atomic finish"
+#endif
     // `done` counts the groups done (0 between calls); partials follow the result words. The
     // group that counts last combines them in index order, as a second pass would, and
     // resets the count.
@@ -263,7 +288,7 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
         const volatile __global clreduce_state* seen = partials;
         clreduce_state s = clreduce_init();
         for (ulong j = lid; j < get_num_groups(0); j += CLREDUCE_WG) s = clreduce_combine(s, seen[j]);
-        s = clreduce_level2(scratch, s, lid);
+        s = clreduce_level2(scratch, s, lid CLREDUCE_SINK_ARG);
         if (lid == 0) {
             clreduce_store_result(out, slot, s, result_out, result_offset);
             *done = 0;
@@ -287,14 +312,16 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
         // Two sets of CLREDUCE_EXACT_COPIES numbers in place of the result words; group g adds
         // into copy g % CLREDUCE_EXACT_COPIES, so that many groups do not queue on the same
         // few words (the host adds the copies).
-        volatile __global long* numbers = (volatile __global long*)out;
-        const ulong copy = slot * CLREDUCE_EXACT_COPIES + group % CLREDUCE_EXACT_COPIES;
-        clreduce_exact_atomic(numbers + copy * CLREDUCE_EXACT_WORDS, acc);
+        clreduce_exact_atomic(clreduce_exact_number(out, slot, group), acc);
 #else
         clreduce_store_result(out, slot, acc, result_out, result_offset);
 #endif
     }
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
+#ifdef CLREDUCE_GROUP_SINK
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done with the sink
+    clreduce_sink_flush(sink, clreduce_exact_number(out, slot, group), lid);
+#endif
     // The other set, zero for the next call.
     if (group == 0) {
         __global long* next = (__global long*)out + (slot ^ 1u) * CLREDUCE_EXACT_COPIES * CLREDUCE_EXACT_WORDS;
@@ -318,8 +345,13 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
     const ulong group = get_group_id(0);
     __local clreduce_state scratch[CLREDUCE_WG];
     __local uint is_last;
+#ifdef CLREDUCE_GROUP_SINK
+    __local long sink[CLREDUCE_SINK_WORDS];
+    for (uint k = lid; k < CLREDUCE_SINK_WORDS; k += CLREDUCE_WG) sink[k] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
-    clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS);
-    acc = clreduce_level2(scratch, acc, lid);
-    clreduce_level3(scratch, &is_last, acc, lid, group, out, slot, result_out, result_offset, done);
+    clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
+    acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
+    clreduce_level3(scratch, &is_last, acc, lid, group, out, slot, result_out, result_offset, done CLREDUCE_SINK_ARG);
 }

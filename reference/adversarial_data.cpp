@@ -14,13 +14,15 @@
 namespace clreduce::testing {
 namespace {
 
-constexpr std::array<std::pair<Dataset, std::string_view>, 6> kNames{{
+constexpr std::array<std::pair<Dataset, std::string_view>, 8> kNames{{
     {Dataset::benign, "benign"},
     {Dataset::ones, "ones"},
     {Dataset::small_integers, "small_integers"},
     {Dataset::mixed_magnitudes, "mixed_magnitudes"},
     {Dataset::cancellation, "cancellation"},
     {Dataset::ill_conditioned, "ill_conditioned"},
+    {Dataset::wide_range, "wide_range"},
+    {Dataset::full_range, "full_range"},
 }};
 
 template <class T>
@@ -83,6 +85,8 @@ std::string_view dataset_description(Dataset d) {
         case Dataset::mixed_magnitudes: return "positive, 10^U(-8, 8)";
         case Dataset::cancellation: return "pairs x, -x (|x| up to 1e8) plus 1/16 in [0, 1), shuffled";
         case Dataset::ill_conditioned: return "GenSum-style, terms up to 2^40, sum about 1 (cond > 1e10)";
+        case Dataset::wide_range: return "random signs, exponents over 300 binades (float32: 200)";
+        case Dataset::full_range: return "random signs, exponents over the whole range, subnormals included";
     }
     return "?";
 }
@@ -123,6 +127,17 @@ std::vector<T> make_dataset(Dataset d, std::uint64_t n, std::uint64_t seed) {
         }
         case Dataset::cancellation: fill_cancellation(out, rng); break;
         case Dataset::ill_conditioned: fill_ill_conditioned(out, rng); break;
+        case Dataset::wide_range:
+        case Dataset::full_range: {
+            // Exponent ranges whose sums of up to 2^40 terms stay finite.
+            const bool f = std::is_same_v<T, float>;
+            const int lo = d == Dataset::wide_range ? (f ? -100 : -150) : (f ? -149 : -1074);
+            const int hi = d == Dataset::wide_range ? (f ? 99 : 149) : (f ? 86 : 982);
+            std::uniform_int_distribution<int> exponent(lo, hi);
+            std::uniform_real_distribution<double> mantissa(1, 2);
+            for (auto& v : out) v = static_cast<T>((rng() & 1 ? -1 : 1) * std::ldexp(mantissa(rng), exponent(rng)));
+            break;
+        }
     }
     return out;
 }

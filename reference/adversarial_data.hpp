@@ -14,6 +14,8 @@ enum class Dataset {
     mixed_magnitudes,  // positive, 10^U(-8, 8): small terms vanish against large partial sums
     cancellation,      // pairs x, -x with |x| = 10^U(0, 8), plus 1/16 of the elements in [0, 1), shuffled
     ill_conditioned,   // Ogita-Rump-Oishi GenSum style: sum|x| / |sum x| above 1e10
+    wide_range,        // random signs, exponents uniform over 300 binades, 2^-150..2^150 (float: 2^-100..2^100)
+    full_range,        // random signs, exponents over the whole range, subnormals included
 };
 
 std::string_view dataset_name(Dataset d);         // "cancellation", ...

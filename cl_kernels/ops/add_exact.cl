@@ -1,9 +1,33 @@
 // Operation: add, correctly rounded (FloatMode::correctly_rounded), float accumulators.
-// State: the exact sum as a long fixed-point number (cl_kernels/fixed_point.cl). Adding is
-// integer arithmetic, hence exact and independent of the order: every plan, device and run
-// gives the same state's value, which the host rounds once, to nearest even
-// (src/exact_state.cpp).
+// The exact sum is kept as a long fixed-point number (cl_kernels/fixed_point.cl). Integer
+// additions are exact and independent of the order: every plan, device and run gives the
+// same number, which the host rounds once, to nearest even (src/ops/exact_state.cpp).
 //
+// Two ways to get there, one number at the end:
+//  - with the exact atomic finish (InterGroup::exact_atomic, the default where the device has
+//    64-bit atomics and doubles), the fast one, after ExBLAS (Collange, Defour, Graillat and
+//    Iakymchuk, 2015): each work-item keeps its sum as a short floating-point expansion of
+//    doubles that TwoSum keeps exact (a few flops per element; measured in docs/performance.md,
+//    "Correctly rounded sums"); what
+//    falls out of its last term, and values the expansion must not take (NaN, infinities,
+//    doubles from 2^990 up), go to the work-group's fixed-point number in local memory (the
+//    "sink", CLREDUCE_GROUP_SINK in reduce.cl) with local atomics. Level 2 adds expansions
+//    with TwoSum; level 3 adds the group's expansion and sink to the result's number with
+//    global atomics.
+//  - with a second pass or the last-group finish (and in segments.cl), the state is the
+//    fixed-point number itself, every element added into its limbs (slower: the state is
+//    large, 88 bytes for float and 544 for double).
+// The sign of a zero sum is IEEE addition's: -0.0 when every term is -0.0, else +0.0 (the
+// flags say which; an empty sum is +0.0).
+#define CLREDUCE_EXACT_NEG_ZERO 8       // some term is -0.0
+#define CLREDUCE_EXACT_NOT_NEG_ZERO 16  // some term is not -0.0
+#if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
+#define CLREDUCE_EXACT_GROUP 1
+#else
+#define CLREDUCE_EXACT_GROUP 0
+#endif
+
+#if !CLREDUCE_EXACT_GROUP
 // Each work-item adds at most times * vector_width values before its state is combined, and
 // combine propagates the carries (limbs below the top are left in [0, 2^32)), so no limb
 // can overflow.
@@ -21,6 +45,13 @@ inline clreduce_state clreduce_init(void) {
 
 inline void clreduce_exact_add(clreduce_state* s, CLREDUCE_ACC x) {
     const clreduce_digits d = clreduce_split(x);
+    // Which zero an exact zero sum is (IEEE: -0.0 only when every term is -0.0).
+#if CLREDUCE_ACC_SIZE == 4
+    const bool negative_zero = as_uint(x) == 0x80000000u;
+#else
+    const bool negative_zero = as_ulong(x) == 0x8000000000000000UL;
+#endif
+    s->flags |= negative_zero ? CLREDUCE_EXACT_NEG_ZERO : CLREDUCE_EXACT_NOT_NEG_ZERO;
     if (d.flags) {
         s->flags |= d.flags;
         return;
@@ -82,6 +113,7 @@ inline clreduce_vstate clreduce_vinit(void) {
     return v;
 }
 inline void clreduce_vadd(clreduce_vstate* v, double x) {
+    v->s.flags |= as_ulong(x) == 0x8000000000000000UL ? CLREDUCE_EXACT_NEG_ZERO : CLREDUCE_EXACT_NOT_NEG_ZERO;
     if (!(fabs(x) < 0x1p990)) {
         clreduce_exact_add(&v->s, x);
         return;
@@ -95,7 +127,9 @@ inline void clreduce_vadd(clreduce_vstate* v, double x) {
     if (x != 0) clreduce_exact_add(&v->s, x);
 }
 inline clreduce_state clreduce_vfinish(clreduce_vstate v) {
-    for (int k = 0; k < CLREDUCE_EXACT_FPE; ++k) clreduce_exact_add(&v.s, v.a[k]);
+    // Zero terms add nothing (and must not count as terms for the sign of a zero sum).
+    for (int k = 0; k < CLREDUCE_EXACT_FPE; ++k)
+        if (v.a[k] != 0) clreduce_exact_add(&v.s, v.a[k]);
     return v.s;
 }
 #endif
@@ -110,3 +144,294 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
     return s;
 }
 #endif
+#endif  // !CLREDUCE_EXACT_GROUP
+
+#if CLREDUCE_EXACT_GROUP
+// The expansion path (see the top). CLREDUCE_FPE doubles per expansion: each holds a window
+// of 53 bits, so the sum of values spread over w binades needs about w / 53 of them; what
+// does not fit is not lost, it goes to the sink (slower).
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#ifndef CLREDUCE_FPE
+#define CLREDUCE_FPE 6
+#endif
+#if CLREDUCE_FPE < 2 || CLREDUCE_FPE > 8
+#error "CLREDUCE_FPE: 2 to 8 doubles"
+#endif
+#define CLREDUCE_GROUP_SINK 1
+#define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_LIMBS + 1)  // limbs, then a word of flags
+#define CLREDUCE_EXACT_FINISH 1
+#define CLREDUCE_EXACT_WORDS (CLREDUCE_EXACT_LIMBS + 1)
+#ifndef CLREDUCE_EXACT_COPIES
+#define CLREDUCE_EXACT_COPIES 1
+#endif
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_ANY(c) (c)
+typedef double clreduce_dvec;
+#define clreduce_to_dvec(x) convert_double(x)
+#else
+#define CLREDUCE_ANY(c) any(c)
+typedef CLREDUCE_CAT(double, CLREDUCE_VEC) clreduce_dvec;
+#define clreduce_to_dvec(x) CLREDUCE_CAT(convert_double, CLREDUCE_VEC)(x)
+#endif
+
+// STEP(k) for k = 0 .. CLREDUCE_FPE - 1, written out: the terms are reached by constant
+// indices only, so they stay in registers (a loop with an early exit left them in memory).
+#define CLREDUCE_FPE_IF(k, STEP) CLREDUCE_CAT(CLREDUCE_FPE_IF_, k)(STEP)
+#define CLREDUCE_FPE_IF_1(STEP) STEP(1)
+#if CLREDUCE_FPE > 2
+#define CLREDUCE_FPE_IF_2(STEP) STEP(2)
+#else
+#define CLREDUCE_FPE_IF_2(STEP)
+#endif
+#if CLREDUCE_FPE > 3
+#define CLREDUCE_FPE_IF_3(STEP) STEP(3)
+#else
+#define CLREDUCE_FPE_IF_3(STEP)
+#endif
+#if CLREDUCE_FPE > 4
+#define CLREDUCE_FPE_IF_4(STEP) STEP(4)
+#else
+#define CLREDUCE_FPE_IF_4(STEP)
+#endif
+#if CLREDUCE_FPE > 5
+#define CLREDUCE_FPE_IF_5(STEP) STEP(5)
+#else
+#define CLREDUCE_FPE_IF_5(STEP)
+#endif
+#if CLREDUCE_FPE > 6
+#define CLREDUCE_FPE_IF_6(STEP) STEP(6)
+#else
+#define CLREDUCE_FPE_IF_6(STEP)
+#endif
+#if CLREDUCE_FPE > 7
+#define CLREDUCE_FPE_IF_7(STEP) STEP(7)
+#else
+#define CLREDUCE_FPE_IF_7(STEP)
+#endif
+#define CLREDUCE_FPE_EACH(STEP)                                                                       \
+    STEP(0) CLREDUCE_FPE_IF(1, STEP) CLREDUCE_FPE_IF(2, STEP) CLREDUCE_FPE_IF(3, STEP)                \
+        CLREDUCE_FPE_IF(4, STEP) CLREDUCE_FPE_IF(5, STEP) CLREDUCE_FPE_IF(6, STEP) CLREDUCE_FPE_IF(7, STEP)
+
+// TwoSum (Knuth): sum + error == a + x exactly, for any order of magnitude; a takes the sum, x
+// the error. Six additions, no branch.
+#define CLREDUCE_TWO_SUM(TYPE, a, x)           \
+    {                                          \
+        const TYPE two_sum_s = (a) + (x);      \
+        const TYPE two_sum_b = two_sum_s - (a); \
+        (x) = ((a) - (two_sum_s - two_sum_b)) + ((x) - two_sum_b); \
+        (a) = two_sum_s;                       \
+    }
+
+// An expansion: a[0] + a[1] + ... is the exact sum of what it took (less what went to the
+// sink). a[0] starts at -0.0 and takes every element and every other expansion's a[0] by IEEE
+// addition, so it ends -0.0 exactly when every term was -0.0.
+typedef struct {
+    double a[CLREDUCE_FPE];
+} clreduce_state;
+
+inline clreduce_state clreduce_init(void) {
+    clreduce_state z;
+#define CLREDUCE_ZERO_TERM(term) z.a[term] = term == 0 ? -0.0 : 0.0;
+    CLREDUCE_FPE_EACH(CLREDUCE_ZERO_TERM)
+#undef CLREDUCE_ZERO_TERM
+    return z;
+}
+
+inline void clreduce_sink_flags(__local long* sink, uint flags) {
+    atomic_or((volatile __local uint*)(sink + CLREDUCE_EXACT_LIMBS), flags);
+}
+
+// x exactly into the sink's limbs (x finite, a whole number of the accumulator's units).
+inline void clreduce_sink_add(__local long* sink, double x) {
+    const clreduce_digits d = clreduce_split_double(x);
+    for (uint j = 0; j < 3; ++j)
+        if (d.d[j] != 0) atom_add((volatile __local long*)(sink + d.k + j), d.d[j]);
+}
+
+// One mapped element as a double the expansion may take: exact, finite, below 2^990. The rest
+// is settled here (NaN and infinities as flags, larger doubles into the sink) and becomes 0.
+inline double clreduce_exact_value(CLREDUCE_ACC x, __local long* sink) {
+#if CLREDUCE_ACC_SIZE == 4
+    const uint bits = as_uint(x);
+    const uint e = bits & 0x7f800000u;
+    if (e == 0x7f800000u) {
+        clreduce_sink_flags(sink, (bits & 0x7fffffu ? CLREDUCE_EXACT_NAN
+                                   : bits >> 31     ? CLREDUCE_EXACT_NEG_INF
+                                                    : CLREDUCE_EXACT_POS_INF) |
+                                      CLREDUCE_EXACT_NOT_NEG_ZERO);
+        return 0.0;
+    }
+    if (e == 0) {  // zeros and subnormals from the bits: a device may flush them in conversions
+        const double m = (double)(bits & 0x7fffffu) * 0x1p-149;
+        return bits >> 31 ? -m : m;
+    }
+    return convert_double(x);
+#else
+    if (fabs(x) < 0x1p990) return x;
+    if (isnan(x) || isinf(x)) {
+        clreduce_sink_flags(sink, (isnan(x) ? CLREDUCE_EXACT_NAN : x < 0 ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF) |
+                                      CLREDUCE_EXACT_NOT_NEG_ZERO);
+    } else {
+        clreduce_sink_add(sink, x);
+        clreduce_sink_flags(sink, CLREDUCE_EXACT_NOT_NEG_ZERO);  // it passed a[0] by
+    }
+    return 0.0;
+#endif
+}
+
+// x into the expansion: TwoSum with each term in turn while an error is left; what is left
+// after the last goes to the sink.
+inline void clreduce_expansion_add(clreduce_state* s, double x, __local long* sink) {
+#define CLREDUCE_ADD_TERM(term)                 \
+    CLREDUCE_TWO_SUM(double, s->a[term], x)     \
+    if (x == 0) return;
+    CLREDUCE_FPE_EACH(CLREDUCE_ADD_TERM)
+#undef CLREDUCE_ADD_TERM
+    clreduce_sink_add(sink, x);
+}
+
+inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b, __local long* sink) {
+    // b's first term always (the sign of a zero sum), the others where they are not zero.
+#define CLREDUCE_TAKE_TERM(term) \
+    if (term == 0 || b.a[term] != 0) clreduce_expansion_add(&a, b.a[term], sink);
+    CLREDUCE_FPE_EACH(CLREDUCE_TAKE_TERM)
+#undef CLREDUCE_TAKE_TERM
+    return a;
+}
+
+inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong index, __local long* sink) {
+    clreduce_expansion_add(&s, clreduce_exact_value(clreduce_map(x), sink), sink);
+    return s;
+}
+
+// Level 1 on whole vectors: a short expansion per lane (CLREDUCE_FPE_LANES doubles), added
+// lane-wise with vector TwoSum; its second term is touched only when some lane's error is not
+// zero (for most data rare: a float's 24 bits fit the first double whole). What falls out of
+// a lane goes to the work-item's own expansion (clreduce_state, CLREDUCE_FPE terms), and only
+// what falls out of that to the sink. Lanes cost registers VEC times over, so they are short.
+#define CLREDUCE_VECTOR_PATH 1
+#ifndef CLREDUCE_FPE_LANES
+#define CLREDUCE_FPE_LANES 2
+#endif
+#if CLREDUCE_FPE_LANES != 2
+#error "CLREDUCE_FPE_LANES: the lanes' expansions hold 2 doubles"
+#endif
+typedef struct {
+    clreduce_dvec a0, a1;  // the lanes' expansions
+    clreduce_state rest;   // what falls out of them
+} clreduce_vstate;
+
+inline clreduce_vstate clreduce_vinit(void) {
+    clreduce_vstate v;
+    v.a0 = (clreduce_dvec)(-0.0);
+    v.a1 = (clreduce_dvec)(0.0);
+    v.rest = clreduce_init();
+    return v;
+}
+
+#if CLREDUCE_VEC > 1
+// The lanes of a vector that need care (zeros and subnormal floats, NaN, infinities, doubles
+// from 2^990 up), one by one.
+inline clreduce_dvec clreduce_exact_lanes(CLREDUCE_ACC_VEC x, __local long* sink) {
+    CLREDUCE_ACC lanes[CLREDUCE_VEC];
+    double out[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(x, 0, lanes);
+    for (int i = 0; i < CLREDUCE_VEC; ++i) out[i] = clreduce_exact_value(lanes[i], sink);
+    return CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, out);
+}
+#endif
+
+inline clreduce_dvec clreduce_exact_vector(CLREDUCE_T_VEC v, __local long* sink) {
+#if CLREDUCE_VEC == 1
+    return clreduce_exact_value(clreduce_map(v), sink);
+#else
+#if CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
+    CLREDUCE_T in[CLREDUCE_VEC];
+    CLREDUCE_ACC mapped[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v, 0, in);
+    for (int i = 0; i < CLREDUCE_VEC; ++i) mapped[i] = clreduce_map(in[i]);
+    const CLREDUCE_ACC_VEC x = CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, mapped);
+#else
+    const CLREDUCE_ACC_VEC x = clreduce_vmap(v);
+#endif
+#if CLREDUCE_ACC_SIZE == 4
+    const CLREDUCE_CAT(uint, CLREDUCE_VEC) e = CLREDUCE_CAT(as_uint, CLREDUCE_VEC)(x) & 0x7f800000u;
+    const bool plain = !any(e == 0 || e == 0x7f800000u);
+#else
+    const bool plain = !any(!(fabs(x) < 0x1p990));
+#endif
+    return plain ? clreduce_to_dvec(x) : clreduce_exact_lanes(x, sink);
+#endif
+}
+
+inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v, __local long* sink) {
+    clreduce_dvec x = clreduce_exact_vector(v, sink);
+    CLREDUCE_TWO_SUM(clreduce_dvec, s.a0, x)
+    if (!CLREDUCE_ANY(x != 0)) return s;
+    CLREDUCE_TWO_SUM(clreduce_dvec, s.a1, x)
+    if (!CLREDUCE_ANY(x != 0)) return s;
+#if CLREDUCE_VEC == 1
+    clreduce_expansion_add(&s.rest, x, sink);
+#else
+    double out[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(x, 0, out);
+    for (int i = 0; i < CLREDUCE_VEC; ++i)
+        if (out[i] != 0) clreduce_expansion_add(&s.rest, out[i], sink);
+#endif
+    return s;
+}
+
+// The lanes' first terms always (IEEE addition keeps the sign of a zero sum, as in combine),
+// their second terms where they are not zero.
+inline clreduce_state clreduce_vfinish(clreduce_vstate v, __local long* sink) {
+    clreduce_state s = v.rest;
+#if CLREDUCE_VEC == 1
+    clreduce_expansion_add(&s, v.a0, sink);
+    if (v.a1 != 0) clreduce_expansion_add(&s, v.a1, sink);
+#else
+    double lanes[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v.a0, 0, lanes);
+    for (int i = 0; i < CLREDUCE_VEC; ++i) clreduce_expansion_add(&s, lanes[i], sink);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v.a1, 0, lanes);
+    for (int i = 0; i < CLREDUCE_VEC; ++i)
+        if (lanes[i] != 0) clreduce_expansion_add(&s, lanes[i], sink);
+#endif
+    return s;
+}
+
+// Level 3, by work-item 0: the group's expansion into the result's number (global atomics),
+// with which zero it is for the sign of a zero sum.
+inline void clreduce_exact_atomic(volatile __global long* number, clreduce_state s) {
+#define CLREDUCE_PUT_TERM(term)                                                  \
+    if (s.a[term] != 0) {                                                        \
+        const clreduce_digits d = clreduce_split_double(s.a[term]);              \
+        for (uint j = 0; j < 3; ++j)                                          \
+            if (d.d[j] != 0) atom_add(number + d.k + j, d.d[j]);              \
+    }
+    CLREDUCE_FPE_EACH(CLREDUCE_PUT_TERM)
+#undef CLREDUCE_PUT_TERM
+    const bool negative_zero = as_ulong(s.a[0]) == 0x8000000000000000UL;
+    atomic_or((volatile __global uint*)(number + CLREDUCE_EXACT_LIMBS),
+              negative_zero ? CLREDUCE_EXACT_NEG_ZERO : CLREDUCE_EXACT_NOT_NEG_ZERO);
+}
+
+// Every work-item, after a barrier that follows level 2: the sink into the result's number,
+// each limb as its low 32 bits and its carry into the next limb (the top limb whole), so that
+// what the groups add stays far from a 64-bit limb's range. No barrier: nothing is normalised
+// in place (a carry pass by one work-item between two barriers under a uniform condition gave
+// PoCL 3.1 wrong sums).
+inline void clreduce_sink_flush(__local long* sink, volatile __global long* number, uint lid) {
+    for (uint k = lid; k < CLREDUCE_EXACT_LIMBS; k += CLREDUCE_WG) {
+        const long v = sink[k];
+        if (v == 0) continue;
+        if (k + 1 == CLREDUCE_EXACT_LIMBS) {
+            atom_add(number + k, v);
+        } else {
+            atom_add(number + k, v & 0xffffffffL);
+            if (v >> 32 != 0) atom_add(number + k + 1, v >> 32);
+        }
+    }
+    const uint flags = ((__local uint*)(sink + CLREDUCE_EXACT_LIMBS))[0];
+    if (lid == 0 && flags != 0) atomic_or((volatile __global uint*)(number + CLREDUCE_EXACT_LIMBS), flags);
+}
+#endif  // CLREDUCE_EXACT_GROUP

@@ -1,7 +1,8 @@
 // `clreduce-perf accuracy`: the relative error of every floating-point sum mode against the
 // exact sum (reference/exact_float_sum), on data sets built to be hard to sum, beside
 // cv::sum on a cv::Mat and on a cv::UMat, with the median time of each so the cost of
-// determinism, compensation and correct rounding is stated.
+// determinism, compensation and correct rounding is stated: each mode's device time over the
+// deterministic sum's and over a read-only kernel's on the same buffer.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
+#include "measure/embedded_perf_kernels.hpp"
+#include "measure/read_only_kernel.hpp"
 #include "measure/timing.hpp"
 #include "reference/adversarial_data.hpp"
 #include "reference/exact_float_sum.hpp"
@@ -122,7 +125,8 @@ std::vector<Row> measure(const AccuracyOptions& o, Reducer& reducer, const cl::B
 }
 
 template <class T>
-void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohmann::json& report, bool& all_good) {
+void run_type(const AccuracyOptions& o, Reducer& reducer, ReadOnlyKernel& read_only, std::uint64_t n,
+              nlohmann::json& report, bool& all_good) {
     const ElementType type = element_traits<T>::type;
     std::cout << "\n"
               << type_name(type) << ", n = " << n << " (" << fixed(double(n) * sizeof(T) / (1 << 20))
@@ -130,7 +134,7 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
     std::cout << std::left << std::setw(18) << "dataset" << std::setw(10) << "cond" << std::setw(31) << "method"
               << std::setw(12) << "accumulator" << std::right << std::setw(11) << "rel.error" << std::setw(8) << "exact"
               << std::setw(8) << "repeat" << std::setw(7) << "bound" << std::setw(12) << "kernel_us" << std::setw(12)
-              << "call_us"
+              << "call_us" << std::setw(8) << "x det" << std::setw(8) << "x read"
               << "\n";
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, std::max<std::uint64_t>(1, n) * sizeof(T));
     for (const auto d : o.datasets) {
@@ -146,6 +150,12 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
             check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()),
                   "clEnqueueWriteBuffer");
         const auto rows = measure(o, reducer, buffer, data, exact, abs_sum);
+        // The bounds of a time: the deterministic sum (the default) and a kernel that only reads.
+        const double read_us =
+            n > 0 ? median(read_only.time(reducer.queue(), buffer, n * sizeof(T), std::max(3, o.repeats))) : 0;
+        double deterministic_us = 0;
+        for (const Row& row : rows)
+            if (row.method == "clreduce deterministic" && deterministic_us == 0) deterministic_us = row.kernel_us;
         nlohmann::json set{{"type", type_name(type)},
                            {"n", n},
                            {"dataset", testing::dataset_name(d)},
@@ -175,7 +185,11 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
                               : *row.within_bound ? "ok"
                                                   : "NO")
                           << std::setw(12) << (row.kernel_us > 0 ? fixed(row.kernel_us) : "-") << std::setw(12)
-                          << fixed(row.call_us) << "\n";
+                          << fixed(row.call_us) << std::setw(8)
+                          << (row.kernel_us > 0 && deterministic_us > 0 ? fixed(row.kernel_us / deterministic_us, 2)
+                                                                        : "-")
+                          << std::setw(8)
+                          << (row.kernel_us > 0 && read_us > 0 ? fixed(row.kernel_us / read_us, 2) : "-") << "\n";
                 j["result"] = *row.result;
                 j["relative_error"] = row.relative_error;
                 j["correctly_rounded"] = row.correctly_rounded;
@@ -183,9 +197,15 @@ void run_type(const AccuracyOptions& o, Reducer& reducer, std::uint64_t n, nlohm
                 if (row.within_bound) j["within_stated_bound"] = *row.within_bound;
                 j["median_kernel_us"] = row.kernel_us;
                 j["median_call_us"] = row.call_us;
+                if (row.kernel_us > 0 && deterministic_us > 0)
+                    j["time_over_deterministic"] = row.kernel_us / deterministic_us;
+                if (row.kernel_us > 0 && read_us > 0) j["time_over_read_only"] = row.kernel_us / read_us;
             }
             set["results"].push_back(j);
         }
+        std::cout << std::left << std::setw(18) << "" << std::setw(10) << "" << std::setw(31) << "read-only kernel"
+                  << std::setw(12) << "" << std::right << std::setw(44) << fixed(read_us) << "\n";
+        set["read_only_kernel_us"] = read_us;
         report["datasets"].push_back(set);
     }
 }
@@ -200,18 +220,22 @@ int run_accuracy(const AccuracyOptions& o) {
     std::cout << "clreduce-perf accuracy: relative error |result - exact| / |exact| against the exact sum\n"
               << "device: " << d.platform_name << " / " << d.name << " (driver " << d.driver_version << ")\n"
               << "exact: the correctly rounded result; repeat: every run gave the same bits; bound: within the\n"
-                 "mode's stated error bound; call_us: wall time of a synchronous call; n/a: the mode is not offered\n";
+                 "mode's stated error bound; call_us: wall time of a synchronous call; n/a: the mode is not offered;\n"
+                 "x det, x read: kernel time over the deterministic sum's and over a read-only kernel's\n";
     nlohmann::json report{{"device", d.name},
                           {"platform", d.platform_name},
                           {"driver", d.driver_version},
                           {"repeats", o.repeats},
                           {"datasets", nlohmann::json::array()}};
     bool all_good = true;
+    ReadOnlyKernel read_only(build_perf_program(reducer.context(), reducer.queue().getInfo<CL_QUEUE_DEVICE>(),
+                                                "read_only.cl"),
+                             d);
     for (ElementType type : o.types) {
         if (type == ElementType::float32)
-            run_type<float>(o, reducer, n, report, all_good);
+            run_type<float>(o, reducer, read_only, n, report, all_good);
         else if (type == ElementType::float64)
-            run_type<double>(o, reducer, n, report, all_good);
+            run_type<double>(o, reducer, read_only, n, report, all_good);
         else
             throw InvalidArgument("accuracy: types are float32 and float64, not " + std::string(type_name(type)));
     }

@@ -104,7 +104,9 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             const double waited_us =
                 read_result(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(), schedule);
             if (chain.info() != nullptr) chain.info()->read_wait_us += waited_us;
-            if (exact)
+            if (exact && first.op == KernelOp::add_exact)  // the state, for the call to round
+                merge_exact_states(pinned, first.exact_copies, plan.accumulator, result_bits);
+            else if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,
                               result_bits);
             else

@@ -43,7 +43,8 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
 }  // namespace
 
 std::string KernelSpec::build_options() const {
-    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64;
+    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 ||
+                      (op == KernelOp::add_exact && finish == Finish::exact_atomic);  // doubles' expansions
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));
@@ -134,9 +135,12 @@ Finish first_finish(InterGroup inter_group, std::uint64_t groups) {
     return Finish::second_pass;
 }
 
-std::uint32_t exact_copies_for(std::uint64_t groups) {
+std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op) {
+    // The correctly rounded sum's groups each add several terms (and their sinks) to the same
+    // few limbs: a copy per 32 groups keeps them from queueing there.
+    const std::uint64_t groups_per_copy = op == KernelOp::add_exact ? 32 : 4096;
     std::uint32_t copies = 1;
-    while (copies < 32 && std::uint64_t(copies) * 4096 < groups) copies *= 2;
+    while (copies < 32 && std::uint64_t(copies) * groups_per_copy < groups) copies *= 2;
     return copies;
 }
 
@@ -150,11 +154,14 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.times = plan.times;
     spec.work_group_size = plan.work_group_size;
     spec.stride = plan.stride;
-    spec.finish = first_finish(plan.inter_group, plan.groups);
+    // The correctly rounded sum's expansions reach the fixed-point result through the exact
+    // atomic finish only, one group or many.
+    const bool expansions = kernel.op == KernelOp::add_exact && plan.inter_group == InterGroup::exact_atomic;
+    spec.finish = expansions ? Finish::exact_atomic : first_finish(plan.inter_group, plan.groups);
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
-    if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups);
+    if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);

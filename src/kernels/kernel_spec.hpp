@@ -87,8 +87,9 @@ struct KernelSpec {
 
 // Copies of the exact atomic finish's number for `groups` work-groups: one up to 4096
 // groups, then one per 4096 groups up to 32. Atomics on one word queue at one L2 slice (on
-// an H100, 131,072 groups adding into one number took 180 us more than the kernel's 340).
-std::uint32_t exact_copies_for(std::uint64_t groups);
+// an H100, 131,072 groups adding into one number took 180 us more than the kernel's 340). The
+// correctly rounded sum (op add_exact), whose groups add several terms each: one per 32 groups.
+std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.

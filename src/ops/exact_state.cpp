@@ -10,6 +10,8 @@ namespace clreduce {
 
 int exact_state_limbs(ElementType accumulator) { return type_size(accumulator) == 4 ? 10 : 67; }
 
+std::size_t exact_expansion_size(ElementType) { return 6 * 8; }  // add_exact.cl's CLREDUCE_FPE doubles
+
 std::size_t exact_state_size(ElementType accumulator) {
     return static_cast<std::size_t>(exact_state_limbs(accumulator) + 1) * 8;
 }
@@ -47,7 +49,8 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
     int top = -1;
     for (int k = limbs + 1; k >= 0 && top < 0; --k)
         if (digit[k]) top = k * 32 + 31 - __builtin_clz(digit[k]);
-    if (top < 0) return 0.0;
+    // A zero sum is -0.0 only when every term was -0.0, as IEEE addition gives it.
+    if (top < 0) return (flags & 8) && !(flags & 16) ? -0.0 : 0.0;
     auto bit = [&](int b) { return b >= 0 && ((digit[b / 32] >> (b % 32)) & 1u); };
 
     // The 53 bits from the top (fewer for a subnormal result), then round to nearest even.
@@ -73,8 +76,8 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
     return negative ? -value : value;
 }
 
-double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator) {
-    if (copies == 1) return round_exact_state(states, accumulator);
+void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,
+                        unsigned char* merged) {
     const std::size_t words = exact_state_size(accumulator) / 8;
     std::vector<std::int64_t> total(words, 0);
     for (std::uint32_t c = 0; c < copies; ++c) {
@@ -88,7 +91,14 @@ double round_exact_states(const unsigned char* states, std::uint32_t copies, Ele
                     : static_cast<std::int64_t>(static_cast<std::uint64_t>(total[k]) + static_cast<std::uint64_t>(v));
         }
     }
-    return round_exact_state(reinterpret_cast<const unsigned char*>(total.data()), accumulator);
+    std::memcpy(merged, total.data(), words * 8);
+}
+
+double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator) {
+    if (copies == 1) return round_exact_state(states, accumulator);
+    std::vector<unsigned char> merged(exact_state_size(accumulator));
+    merge_exact_states(states, copies, accumulator, merged.data());
+    return round_exact_state(merged.data(), accumulator);
 }
 
 }  // namespace clreduce

@@ -10,11 +10,19 @@ namespace clreduce {
 
 // Limbs of the state for a float32 or float64 accumulator (the range it covers).
 int exact_state_limbs(ElementType accumulator);
-// Bytes of the OpenCL struct: the limbs and a 64-bit word of NaN/infinity flags.
+// Bytes of the OpenCL struct: the limbs and a 64-bit word of flags (1 NaN, 2 +inf, 4 -inf,
+// 8 a term was -0.0, 16 a term was not -0.0).
 std::size_t exact_state_size(ElementType accumulator);
 // The state's exact value rounded to the nearest double (ties to even); NaN and infinities
 // as IEEE addition gives them; beyond the largest double, ±inf.
 double round_exact_state(const unsigned char* state, ElementType accumulator);
+// The state of FloatMode::correctly_rounded's expansion path between levels 1 and 3 (a few
+// doubles, cl_kernels/ops/add_exact.cl's CLREDUCE_FPE), which sizes its work-groups; its
+// work-group also keeps a fixed-point sink of exact_state_size bytes in local memory.
+std::size_t exact_expansion_size(ElementType accumulator);
+// `copies` consecutive states as one (limbs added, flags or-ed) into `merged`.
+void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,
+                        unsigned char* merged);
 // The sum of `copies` consecutive states, rounded likewise (the limbs are added as integers;
 // carry-saved limbs of at most 2^31 values in all cannot overflow).
 double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator);

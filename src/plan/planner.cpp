@@ -8,6 +8,7 @@
 
 #include "device/vendor.hpp"
 #include "exec/host_reduction.hpp"
+#include "ops/exact_state.hpp"
 #include "ops/integer_range.hpp"
 #include "ops/operation_table.hpp"
 #include "plan/planner.hpp"
@@ -124,10 +125,12 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 }
 
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
-                            bool small_on_cpu) {
+                            bool small_on_cpu, bool expansions) {
     if (small_on_cpu) return kCpuSmallTimes;
     const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
-    const std::uint32_t max_times = max_default_times(device);
+    // The correctly rounded sum's expansions cost a fixed merge per work-item: longer runs
+    // amortise it (H100, 2^28 floats: times 32 1.28x, 64 1.22x, 128 1.19x the deterministic sum).
+    const std::uint32_t max_times = max_default_times(device) * (expansions ? 2 : 1);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
     return times;
@@ -249,10 +252,19 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     // finishes (on the H200 up to 32,768 groups at 2^28, 140x slower with the loop), do not
     // carry over, and the defaults keep the groups few.
     if (is_floating(plan.accumulator) && plan.float_mode == FloatMode::atomic) tuned = nullptr;
+    // The correctly rounded sum pays a fixed cost per work-item and group (its expansions'
+    // merge, its sink) that the deterministic shapes tuning measures do not: its own defaults.
+    if (plan.float_mode == FloatMode::correctly_rounded) tuned = nullptr;
     const OpKernel kernel = plan_kernel(plan);
     if (async && kernel.op == KernelOp::add_exact)
         throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
-    const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
+    // The correctly rounded sum's exact atomic finish (its default where the device has it)
+    // keeps expansions of a few doubles in its work-group tree, not the fixed-point state.
+    const bool exact_fits = !async && has_exact_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
+    const bool expansions = kernel.op == KernelOp::add_exact && exact_fits && !segmented &&
+                            params.inter_group.value_or(InterGroup::exact_atomic) == InterGroup::exact_atomic;
+    const std::size_t state_bytes =
+        expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
     const ParamSource from = tuned != nullptr ? tuned->source : ParamSource::tuned;
     const LaunchParams* t = tuned != nullptr ? &tuned->params : nullptr;
     if (tuned != nullptr) plan.tuned_n = tuned->n;
@@ -284,7 +296,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
         throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
                               std::to_string(device.max_work_group_size) + "), got " +
                               std::to_string(plan.work_group_size));
-    if (std::uint64_t(plan.work_group_size) * state_bytes > device.local_mem_size)
+    // (The expansion path's work-group also holds its fixed-point sink.)
+    const std::size_t group_bytes = expansions ? exact_state_size(plan.accumulator) : 0;
+    if (std::uint64_t(plan.work_group_size) * state_bytes + group_bytes > device.local_mem_size)
         throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
                               " needs more local memory than the device has");
     if (std::uint64_t(plan.work_group_size) * state_bytes > state_room(device))
@@ -304,7 +318,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     }
     const std::uint64_t vectors = n / plan.vector_width;
     plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times,
-                      [&] { return default_times(vectors, plan.work_group_size, device, small); });
+                      [&] { return default_times(vectors, plan.work_group_size, device, small, expansions); });
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +
                               std::to_string(plan.times));
@@ -321,7 +335,6 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
 
     const bool integer_accumulator = !is_floating(plan.accumulator);
     const bool atomics_fit = !async && has_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
-    const bool exact_fits = !async && has_exact_atomic_finish(kernel.op, plan.accumulator, plan.float_mode, device);
     const auto available = [&](InterGroup level3) {
         switch (level3) {
             case InterGroup::atomic: return atomics_fit;
@@ -338,7 +351,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               (!is_floating(plan.accumulator) || plan.float_mode == FloatMode::deterministic);
     plan.inter_group =
         pick(params.inter_group, tuned_level3 ? &t->inter_group : nullptr, from, plan.sources.inter_group, [&] {
-            const bool last_group_first = exact_fits && prefers_last_group_finish(device);
+            const bool last_group_first =
+                exact_fits && kernel.op != KernelOp::add_exact && prefers_last_group_finish(device);
             return atomics_fit                     ? InterGroup::atomic
                    : last_group_first              ? InterGroup::last_group
                    : exact_fits                    ? InterGroup::exact_atomic
@@ -346,11 +360,13 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                                                    : InterGroup::second_pass;
         });
     if (plan.inter_group == InterGroup::exact_atomic && !exact_fits) {
-        const char* why = !is_floating(plan.accumulator) ? "integer accumulators finish with InterGroup::atomic"
-                          : plan.float_mode != FloatMode::deterministic
-                              ? "it is a level 3 of FloatMode::deterministic only"
-                          : kernel.op != KernelOp::add ? "it adds plain floating-point sums only"
-                                                       : "the device has no cl_khr_int64_base_atomics";
+        const char* why =
+            kernel.op == KernelOp::add_exact              ? (async ? "asynchronous calls do not offer it"
+                                                                   : "the device lacks cl_khr_int64_base_atomics or cl_khr_fp64")
+            : !is_floating(plan.accumulator)              ? "integer accumulators finish with InterGroup::atomic"
+            : plan.float_mode != FloatMode::deterministic ? "it is a level 3 of FloatMode::deterministic only"
+            : kernel.op != KernelOp::add                  ? "it adds plain floating-point sums only"
+                                                          : "the device has no cl_khr_int64_base_atomics";
         throw Unsupported("InterGroup::exact_atomic is not available for " + std::string(operation_name(op)) +
                           " with " + std::string(type_name(plan.accumulator)) +
                           " accumulators in FloatMode::" + std::string(to_string(plan.float_mode)) + " on '" +

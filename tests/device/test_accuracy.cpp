@@ -70,6 +70,9 @@ void check_bounds() {
             for (const FloatMode mode : test::float_modes()) {
                 if (accumulator && mode == FloatMode::correctly_rounded) continue;
                 for (const Operation op : test::additive_operations()) {
+                    // Squares of values up to 2^150 overflow by design: those sets are for sums.
+                    const bool wide = d == ct::Dataset::wide_range || d == ct::Dataset::full_range;
+                    if (wide && (op == Operation::sum_of_squares || op == Operation::norm_l2)) continue;
                     LaunchParams p;
                     p.float_mode = mode;
                     p.accumulator = accumulator;

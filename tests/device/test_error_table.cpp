@@ -114,8 +114,9 @@ std::vector<Refusal> refusals(Reducer& r) {
          "a work-group size whose states need more local memory than the device has, or on a CPU device more than "
          "320 KiB of states (one worker thread's stack holds them)",
          plan_on(gpu, ElementType::float64, 1000, with([](LaunchParams& p) {
-                     p.work_group_size = 1024;  // 1024 correctly rounded double states: 544 KiB of 48
+                     p.work_group_size = 1024;  // 1024 fixed-point double states: 544 KiB of 48
                      p.float_mode = FloatMode::correctly_rounded;
+                     p.inter_group = InterGroup::second_pass;  // the fixed-point states in the tree
                  }))},
         {"InvalidArgument",
          "a work-group size the built kernel cannot run: its `CL_KERNEL_LOCAL_MEM_SIZE` above the device's local "

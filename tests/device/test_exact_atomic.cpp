@@ -216,6 +216,10 @@ TEST_CASE("the exact atomic finish spreads many groups over copies of its number
     CHECK(exact_copies_for(9375) == 4);
     CHECK(exact_copies_for(131072) == 32);
     CHECK(exact_copies_for(std::uint64_t(1) << 31) == 32);
+    // The correctly rounded sum's groups add more words each: a copy per 32 groups.
+    CHECK(exact_copies_for(32, KernelOp::add_exact) == 1);
+    CHECK(exact_copies_for(33, KernelOp::add_exact) == 2);
+    CHECK(exact_copies_for(1024, KernelOp::add_exact) == 32);
     // The host adds the copies' limbs and ors their flags before the one rounding.
     for (ElementType acc : {ElementType::float32, ElementType::float64}) {
         const std::size_t words = exact_state_size(acc) / 8;

@@ -81,16 +81,31 @@ TEST_CASE("operation plans: types the device lacks and large states", "[ops][pla
     LaunchParams wide;
     wide.accumulator = ElementType::float64;
     CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::float32, 100, gpu, wide), Unsupported);
-    // The correctly rounded double state (68 words) shrinks the default group to fit local memory.
+    // The correctly rounded sum: where the device has 64-bit atomics and doubles, its expansion
+    // path (48-byte states, and a 544-byte sink per group) keeps the usual group size.
     gpu = fake_gpu();
     LaunchParams exact;
     exact.float_mode = FloatMode::correctly_rounded;
+    const LaunchPlan fast = make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact);
+    CHECK(fast.inter_group == InterGroup::exact_atomic);
+    CHECK(fast.work_group_size == 256);
+    exact.work_group_size = 1024;  // 1024 x 48 + 544 bytes: more than 48 KiB
+    CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact),
+                      Catch::Contains("more local memory"));
+    // Its fixed-point state (68 words, the second pass) shrinks the default group to fit.
+    exact.work_group_size.reset();
+    exact.inter_group = InterGroup::second_pass;
     const LaunchPlan p = make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact);
     CHECK(p.work_group_size < 256);
     CHECK(p.work_group_size * 544 <= gpu.local_mem_size);
     exact.work_group_size = 256;
     CHECK_THROWS_WITH(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact),
                       Catch::Contains("more local memory"));
+    // Without 64-bit atomics there is no expansion path: the fixed-point states.
+    gpu.has_int64_atomics = false;
+    exact.work_group_size.reset();
+    exact.inter_group.reset();
+    CHECK(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact).inter_group != InterGroup::exact_atomic);
     // Extremum operations are exact whatever the mode asks.
     LaunchParams cr;
     cr.float_mode = FloatMode::correctly_rounded;

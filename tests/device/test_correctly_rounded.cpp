@@ -1,0 +1,215 @@
+// FloatMode::correctly_rounded's two routes to the same number (cl_kernels/ops/add_exact.cl):
+// the expansion path (InterGroup::exact_atomic, the default where the device has 64-bit
+// atomics and doubles) and the fixed-point states (second pass, last group). Every result is
+// compared bit for bit with an independent rounding of the exact sum (reference/
+// exact_float_sum), on data that makes the expansions spill into the sink (wide exponent
+// ranges, the whole range), at the overflow threshold, with signed zeros, NaN and infinities,
+// through every launch shape, offset and entry form, and merged from partials.
+#include <catch2/catch.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference/adversarial_data.hpp"
+#include "reference/exact_float_sum.hpp"
+#include "test_support.hpp"
+
+namespace ct = clreduce::testing;
+using namespace clreduce;
+using clreduce::test::same_bits;
+
+namespace {
+
+// The routes a correctly rounded sum can take on this device: the expansion path where it is
+// offered, and the fixed-point states of the second pass and (NVIDIA, CPU devices) the
+// last-group finish.
+std::vector<std::optional<InterGroup>> routes(const Reducer& r) {
+    std::vector<std::optional<InterGroup>> out;
+    for (InterGroup g : {InterGroup::exact_atomic, InterGroup::second_pass, InterGroup::last_group}) {
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        p.inter_group = g;
+        try {
+            r.plan(ElementType::float32, Operation::sum, 100000, p);
+            out.push_back(g);
+        } catch (const Unsupported&) {
+        }
+    }
+    return out;
+}
+
+std::string route_name(const std::optional<InterGroup>& g) { return g ? std::string(to_string(*g)) : "default"; }
+
+bool offered(const Reducer& r) {
+    try {
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        r.sum(std::vector<float>{1.0f}, p);
+        return true;
+    } catch (const Unsupported& e) {
+        WARN("correctly_rounded is not offered on this device: " << e.what());
+        return false;
+    }
+}
+
+// Random signs, significands in [1, 2), exponents uniform in [lo, hi].
+template <class T>
+std::vector<T> spread(int lo, int hi, std::size_t n, std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> e(lo, hi);
+    std::uniform_real_distribution<double> m(1, 2);
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>((rng() & 1 ? -1 : 1) * std::ldexp(m(rng), e(rng)));
+    return v;
+}
+
+template <class T>
+double exact(const std::vector<T>& v, std::size_t from = 0) {
+    return ct::exact_sum_of(v.data() + from, v.size() - from).to_double();
+}
+
+}  // namespace
+
+TEST_CASE("correctly rounded: the expansion path and the fixed-point states give the same bits",
+          "[correctly-rounded]") {
+    const Reducer& r = test::reducer();
+    if (!offered(r)) return;
+    std::mt19937_64 rng(test::seed_for(520));
+    INFO("seed " << test::seed_for(520));
+    auto check_type = [&](auto tag) {
+        using T = decltype(tag);
+        if (std::is_same_v<T, double> && !r.device_info().has_fp64) return;
+        const bool f = std::is_same_v<T, float>;
+        // Sets that fit the expansions, spill from them (wide: 200 or 300 binades) and live
+        // in the sink (the whole exponent range, subnormals included).
+        std::vector<std::pair<const char*, std::vector<T>>> sets{
+            {"benign", ct::make_dataset<T>(ct::Dataset::benign, 30011, test::seed_for(521))},
+            {"cancellation", ct::make_dataset<T>(ct::Dataset::cancellation, 30011, test::seed_for(522))},
+            {"wide", spread<T>(f ? -100 : -150, f ? 99 : 149, 30011, rng)},
+            {"whole range", spread<T>(f ? -149 : -1074, f ? 120 : 1000, 30011, rng)},
+        };
+        for (const auto& [name, data] : sets) {
+            const double want = exact(data);
+            for (const auto& route : routes(r)) {
+                INFO(sizeof(T) * 8 << "-bit " << name << " via " << route_name(route) << ", exact " << want);
+                LaunchParams p;
+                p.float_mode = FloatMode::correctly_rounded;
+                p.inter_group = route;
+                CHECK(same_bits(r.sum(data, p), want));
+                for (std::uint32_t times : {1u, 3u, 128u}) {
+                    LaunchParams q = p;
+                    q.times = times;
+                    q.stride = times == 3 ? Stride::local : Stride::global;
+                    CHECK(same_bits(r.sum(data, q), want));
+                }
+                for (std::uint32_t wg : {1u, 32u, 256u}) {
+                    LaunchParams q = p;
+                    q.work_group_size = wg;
+                    if (wg * (route == InterGroup::exact_atomic ? 32u : 544u) > r.device_info().local_mem_size)
+                        continue;
+                    try {
+                        CHECK(same_bits(r.sum(data, q), want));
+                    } catch (const InvalidArgument& e) {  // a CPU device's room for big states
+                        CHECK(route != InterGroup::exact_atomic);
+                    }
+                }
+                for (std::uint32_t vec : {1u, 2u, 4u, 16u}) {
+                    LaunchParams q = p;
+                    q.vector_width = vec;
+                    INFO("vector width " << vec << ": "
+                                         << r.plan(element_traits<T>::type, Operation::sum, data.size(), q).describe());
+                    const double got = r.sum(data, q);
+                    INFO(std::hexfloat << got << " want " << want << std::defaultfloat);
+                    CHECK(same_bits(got, want));
+                    CHECK(same_bits(r.sum(data, q), want));
+                }
+                for (std::size_t offset : {1u, 2u, 5u, 63u}) {
+                    INFO("offset " << offset);
+                    CHECK(same_bits(r.sum<T>(data.data() + offset, data.size() - offset, p), exact(data, offset)));
+                }
+            }
+        }
+    };
+    check_type(float{});
+    check_type(double{});
+}
+
+TEST_CASE("correctly rounded: signed zeros, overflow, NaN and infinities by IEEE's rules", "[correctly-rounded]") {
+    const Reducer& r = test::reducer();
+    if (!offered(r)) return;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const auto& route : routes(r)) {
+        INFO("via " << route_name(route));
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        p.inter_group = route;
+        // A zero sum is -0.0 exactly when every term is -0.0 (IEEE addition); +0.0 otherwise,
+        // and for an empty sum.
+        for (std::size_t n : {1u, 7u, 4096u, 100003u}) {
+            INFO(n << " terms");
+            std::vector<float> zeros(n, -0.0f);
+            CHECK(same_bits(r.sum(zeros, p), -0.0));
+            zeros[n / 2] = 0.0f;
+            CHECK(same_bits(r.sum(zeros, p), 0.0));
+            zeros[n / 2] = 1.5f;
+            if (n > 1) zeros[n / 3] = -1.5f;
+            CHECK(same_bits(r.sum(zeros, p), n > 1 ? 0.0 : 1.5));
+            if (!r.device_info().has_fp64) continue;
+            const std::vector<double> dzeros(n, -0.0);
+            CHECK(same_bits(r.sum(dzeros, p), -0.0));
+            CHECK(same_bits(r.mean(dzeros, p), -0.0));
+        }
+        CHECK(same_bits(r.sum(std::vector<float>{}, p), 0.0));
+        // Subnormals only: exact, whatever the device does with subnormals in conversions.
+        CHECK(same_bits(r.sum(std::vector<float>(1001, std::ldexp(1.0f, -149)), p), 1001 * std::ldexp(1.0, -149)));
+        CHECK(same_bits(r.sum(std::vector<float>{FLT_MAX, FLT_MAX, -FLT_MAX}, p), double(FLT_MAX)));
+        // NaN and infinities as IEEE addition gives them, wherever they are.
+        std::vector<float> v(5000, 1.0f);
+        v[1234] = std::numeric_limits<float>::infinity();
+        CHECK(same_bits(r.sum(v, p), inf));
+        v[4321] = -std::numeric_limits<float>::infinity();
+        CHECK(std::isnan(r.sum(v, p)));
+        v[1234] = v[4321] = std::numeric_limits<float>::quiet_NaN();
+        CHECK(std::isnan(r.sum(v, p)));
+        if (!r.device_info().has_fp64) continue;
+        // At the overflow threshold: an exact sum that is representable is returned even where
+        // every partial sum in some order overflows; one that is not rounds to +-inf.
+        CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, DBL_MAX, -DBL_MAX}, p), DBL_MAX));
+        CHECK(same_bits(r.sum(std::vector<double>(1000, DBL_MAX), p), inf));
+        CHECK(same_bits(r.sum(std::vector<double>(1000, -DBL_MAX), p), -inf));
+        std::vector<double> big(3001, DBL_MAX);
+        for (std::size_t i = 1; i < big.size(); i += 2) big[i] = -DBL_MAX;
+        CHECK(same_bits(r.sum(big, p), DBL_MAX));
+        // Cancellation to one ulp of the largest term.
+        const double ulp = std::ldexp(1.0, 1023 - 52);
+        CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, -DBL_MAX, ulp, 1e-300, -1e-300}, p), ulp));
+    }
+}
+
+TEST_CASE("correctly rounded: partial states merged on the host give the one-call bits",
+          "[correctly-rounded][partial]") {
+    const Reducer& r = test::reducer();
+    if (!offered(r) || !r.device_info().has_fp64) return;
+    std::mt19937_64 rng(test::seed_for(523));
+    const auto data = spread<double>(-300, 300, 50021, rng);
+    const double want = exact(data);
+    for (const auto& route : routes(r)) {
+        INFO("via " << route_name(route));
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        p.inter_group = route;
+        CHECK(same_bits(r.sum(data, p), want));
+        const std::size_t cut = 17389;
+        Partial first = r.partial<double>(Operation::sum, data.data(), cut, p);
+        const Partial second = r.partial<double>(Operation::sum, data.data() + cut, data.size() - cut, p);
+        first.merge(second);
+        CHECK(same_bits(first.sum<double>(), want));
+        // Through bytes, as another process or device would receive it.
+        const auto bytes = first.to_bytes();
+        CHECK(same_bits(Partial::from_bytes(bytes.data(), bytes.size()).sum<double>(), want));
+    }
+}
