@@ -216,7 +216,8 @@ int run_accuracy(const AccuracyOptions& o) {
     Reducer reducer = profiling_reducer(o.device);
     const DeviceInfo& d = reducer.device_info();
     // 2^28 elements on a GPU; a CPU device gets 2^22 to stay quick.
-    const std::uint64_t n = o.n ? o.n : d.is_gpu() ? (1ull << 28) : (1ull << 22);
+    const std::vector<std::uint64_t> sizes =
+        !o.n.empty() ? o.n : std::vector<std::uint64_t>{d.is_gpu() ? (1ull << 28) : (1ull << 22)};
     std::cout << "clreduce-perf accuracy: relative error |result - exact| / |exact| against the exact sum\n"
               << "device: " << d.platform_name << " / " << d.name << " (driver " << d.driver_version << ")\n"
               << "exact: the correctly rounded result; repeat: every run gave the same bits; bound: within the\n"
@@ -231,13 +232,15 @@ int run_accuracy(const AccuracyOptions& o) {
     ReadOnlyKernel read_only(build_perf_program(reducer.context(), reducer.queue().getInfo<CL_QUEUE_DEVICE>(),
                                                 "read_only.cl"),
                              d);
-    for (ElementType type : o.types) {
-        if (type == ElementType::float32)
-            run_type<float>(o, reducer, read_only, n, report, all_good);
-        else if (type == ElementType::float64)
-            run_type<double>(o, reducer, read_only, n, report, all_good);
-        else
-            throw InvalidArgument("accuracy: types are float32 and float64, not " + std::string(type_name(type)));
+    for (const std::uint64_t n : sizes) {
+        for (ElementType type : o.types) {
+            if (type == ElementType::float32)
+                run_type<float>(o, reducer, read_only, n, report, all_good);
+            else if (type == ElementType::float64)
+                run_type<double>(o, reducer, read_only, n, report, all_good);
+            else
+                throw InvalidArgument("accuracy: types are float32 and float64, not " + std::string(type_name(type)));
+        }
     }
     if (!o.json.empty()) {
         std::ofstream out(o.json);

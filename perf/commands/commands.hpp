@@ -77,7 +77,7 @@ struct AccuracyOptions {
     std::string device;
     std::vector<ElementType> types{ElementType::float32, ElementType::float64};
     std::vector<testing::Dataset> datasets = testing::all_datasets();
-    std::uint64_t n = 0;  // 0: 2^28 on a GPU, 2^22 otherwise
+    std::vector<std::uint64_t> n;  // each size in turn; none: 2^28 on a GPU, 2^22 otherwise
     int repeats = 5;
     std::uint64_t seed = 20261121;
     std::string json;  // also write the report here

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
     auto* accuracy_cmd =
         app.add_subcommand("accuracy", "Relative error of every float sum mode vs the exact sum, beside cv::sum");
     accuracy_cmd->add_option("-d,--device", accuracy.device, "Device (default: $CLREDUCE_DEVICE, else first GPU)");
-    accuracy_cmd->add_option("-n,--n", accuracy.n, "Elements per data set (default 2^28 on a GPU, 2^22 otherwise)");
+    accuracy_cmd->add_option("-n,--n", accuracy.n,
+                             "Elements per data set; repeat for several (default 2^28 on a GPU, 2^22 otherwise)");
     accuracy_cmd->add_option("-t,--type", accuracy_types, "float32 and/or float64 (default both)");
     accuracy_cmd->add_option(
         "--dataset", accuracy_sets,

@@ -1,8 +1,8 @@
-# Runs `clreduce-perf accuracy` on 10007 elements and checks its exit status and JSON.
+# Runs `clreduce-perf accuracy` on 10007 and 64 elements and checks its exit status and JSON.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(ENV{CLREDUCE_CACHE_DIR} ${WORK_DIR}/cache)
-execute_process(COMMAND ${PERF} accuracy -n 10007 -r 2 --json ${WORK_DIR}/accuracy.json
+execute_process(COMMAND ${PERF} accuracy -n 10007 -n 64 -r 2 --json ${WORK_DIR}/accuracy.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
@@ -10,8 +10,8 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${WORK_DIR}/accuracy.json json)
 string(JSON sets LENGTH "${json}" datasets)
-if(NOT sets EQUAL 16)
-  message(FATAL_ERROR "expected 16 data sets (8 x float32, float64), found ${sets}")
+if(NOT sets EQUAL 32)
+  message(FATAL_ERROR "expected 32 data sets (8 x float32, float64 x two sizes), found ${sets}")
 endif()
 math(EXPR last "${sets} - 1")
 foreach(i RANGE ${last})
