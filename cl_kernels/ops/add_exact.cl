@@ -5,8 +5,8 @@
 //
 // Two ways to get there, one number at the end:
 //  - with the exact atomic finish (InterGroup::exact_atomic, the default where the device has
-//    64-bit atomics and doubles), the fast one, after ExBLAS (Collange, Defour, Graillat and
-//    Iakymchuk, 2015): each work-item keeps its sum as a short floating-point expansion of
+//    64-bit atomics, base and extended, and doubles), the fast one, after ExBLAS (Collange,
+//    Defour, Graillat and Iakymchuk, 2015): each work-item keeps its sum as a short expansion of
 //    doubles that TwoSum keeps exact (a few flops per element; measured in docs/performance.md,
 //    "Correctly rounded sums"); what
 //    falls out of its last term, and values the expansion must not take (NaN, infinities,
@@ -150,7 +150,10 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 // The expansion path (see the top). CLREDUCE_FPE doubles per expansion: each holds a window
 // of 53 bits, so the sum of values spread over w binades needs about w / 53 of them; what
 // does not fit is not lost, it goes to the sink (slower).
+// Flags are or-ed as whole 64-bit words (cl_khr_int64_extended_atomics): a 32-bit atomic on a
+// word the host filled as 64 bits reads as uninitialised to Oclgrind.
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #ifndef CLREDUCE_FPE
 #define CLREDUCE_FPE 6
 #endif
@@ -237,8 +240,8 @@ inline clreduce_state clreduce_init(void) {
     return z;
 }
 
-inline void clreduce_sink_flags(__local long* sink, uint flags) {
-    atomic_or((volatile __local uint*)(sink + CLREDUCE_EXACT_LIMBS), flags);
+inline void clreduce_sink_flags(__local long* sink, long flags) {
+    atom_or((volatile __local long*)(sink + CLREDUCE_EXACT_LIMBS), flags);
 }
 
 // x exactly into the sink's limbs (x finite, a whole number of the accumulator's units).
@@ -411,8 +414,7 @@ inline void clreduce_exact_atomic(volatile __global long* number, clreduce_state
     CLREDUCE_FPE_EACH(CLREDUCE_PUT_TERM)
 #undef CLREDUCE_PUT_TERM
     const bool negative_zero = as_ulong(s.a[0]) == 0x8000000000000000UL;
-    atomic_or((volatile __global uint*)(number + CLREDUCE_EXACT_LIMBS),
-              negative_zero ? CLREDUCE_EXACT_NEG_ZERO : CLREDUCE_EXACT_NOT_NEG_ZERO);
+    atom_or(number + CLREDUCE_EXACT_LIMBS, negative_zero ? CLREDUCE_EXACT_NEG_ZERO : CLREDUCE_EXACT_NOT_NEG_ZERO);
 }
 
 // Every work-item, after a barrier that follows level 2: the sink into the result's number,
@@ -431,7 +433,7 @@ inline void clreduce_sink_flush(__local long* sink, volatile __global long* numb
             if (v >> 32 != 0) atom_add(number + k + 1, v >> 32);
         }
     }
-    const uint flags = ((__local uint*)(sink + CLREDUCE_EXACT_LIMBS))[0];
-    if (lid == 0 && flags != 0) atomic_or((volatile __global uint*)(number + CLREDUCE_EXACT_LIMBS), flags);
+    const long flags = sink[CLREDUCE_EXACT_LIMBS];
+    if (lid == 0 && flags != 0) atom_or(number + CLREDUCE_EXACT_LIMBS, flags);
 }
 #endif  // CLREDUCE_EXACT_GROUP

@@ -189,8 +189,10 @@ bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, con
 }
 
 bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device) {
-    // The correctly rounded sum's expansion path keeps its expansions in doubles.
-    if (op == KernelOp::add_exact) return device.has_int64_atomics && device.has_fp64;
+    // The correctly rounded sum's expansion path keeps its expansions in doubles and ors its
+    // flags as 64-bit words.
+    if (op == KernelOp::add_exact)
+        return device.has_int64_atomics && device.has_int64_min_max_atomics && device.has_fp64;
     return op == KernelOp::add && is_floating(accumulator) && mode == FloatMode::deterministic &&
            device.has_int64_atomics;
 }

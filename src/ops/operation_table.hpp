@@ -123,8 +123,8 @@ std::size_t state_size(KernelOp op, ElementType accumulator);
 bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
 // Whether level 3 can add the group results exactly into a fixed-point number
 // (InterGroup::exact_atomic): float add in FloatMode::deterministic, with
-// cl_khr_int64_base_atomics; the correctly rounded sum (add_exact), with those atomics and
-// cl_khr_fp64 (its expansions are doubles).
+// cl_khr_int64_base_atomics; the correctly rounded sum (add_exact), with those atomics,
+// cl_khr_int64_extended_atomics and cl_khr_fp64 (its expansions are doubles).
 bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
 // The identity of an atomic finish's state in its accumulator's bits (low type_size bytes):
 // the result word starts from it.

@@ -360,13 +360,14 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                                                    : InterGroup::second_pass;
         });
     if (plan.inter_group == InterGroup::exact_atomic && !exact_fits) {
-        const char* why =
-            kernel.op == KernelOp::add_exact              ? (async ? "asynchronous calls do not offer it"
-                                                                   : "the device lacks cl_khr_int64_base_atomics or cl_khr_fp64")
-            : !is_floating(plan.accumulator)              ? "integer accumulators finish with InterGroup::atomic"
-            : plan.float_mode != FloatMode::deterministic ? "it is a level 3 of FloatMode::deterministic only"
-            : kernel.op != KernelOp::add                  ? "it adds plain floating-point sums only"
-                                                          : "the device has no cl_khr_int64_base_atomics";
+        const char* why = kernel.op == KernelOp::add_exact ? (async ? "asynchronous calls do not offer it"
+                                                                    : "the device lacks cl_khr_int64_base_atomics, "
+                                                                      "cl_khr_int64_extended_atomics or cl_khr_fp64")
+                          : !is_floating(plan.accumulator) ? "integer accumulators finish with InterGroup::atomic"
+                          : plan.float_mode != FloatMode::deterministic
+                              ? "it is a level 3 of FloatMode::deterministic only"
+                          : kernel.op != KernelOp::add ? "it adds plain floating-point sums only"
+                                                       : "the device has no cl_khr_int64_base_atomics";
         throw Unsupported("InterGroup::exact_atomic is not available for " + std::string(operation_name(op)) +
                           " with " + std::string(type_name(plan.accumulator)) +
                           " accumulators in FloatMode::" + std::string(to_string(plan.float_mode)) + " on '" +

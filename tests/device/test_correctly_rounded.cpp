@@ -1,10 +1,10 @@
 // FloatMode::correctly_rounded's two routes to the same number (cl_kernels/ops/add_exact.cl):
 // the expansion path (InterGroup::exact_atomic, the default where the device has 64-bit
-// atomics and doubles) and the fixed-point states (second pass, last group). Every result is
-// compared bit for bit with an independent rounding of the exact sum (reference/
-// exact_float_sum), on data that makes the expansions spill into the sink (wide exponent
-// ranges, the whole range), at the overflow threshold, with signed zeros, NaN and infinities,
-// through every launch shape, offset and entry form, and merged from partials.
+// atomics, base and extended, and doubles) and the fixed-point states (second pass, last
+// group). Every result is compared bit for bit with an independent rounding of the exact sum
+// (reference/exact_float_sum), on data that makes the expansions spill (wide exponent ranges,
+// the whole range), at the overflow threshold, with signed zeros, NaN and infinities, through
+// every launch shape, offset and entry form, and merged from partials.
 #include <catch2/catch.hpp>
 
 #include <cfloat>

@@ -6,7 +6,8 @@
 // compensated and correctly rounded; minmax; min; argmin; product; count_nonzero; the 48-byte
 // state of statistics) with the
 // level-3 finishes that shape has (second_pass for all; atomic for integer sums, counts and
-// minima and for FloatMode::atomic; exact_atomic for deterministic float sums), both strides,
+// minima and for FloatMode::atomic; exact_atomic for deterministic and correctly rounded float
+// sums), both strides,
 // sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors and a tail) at
 // offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), and asynchronous sums and
 // minima. Each result is checked against an exact host reference (the data are small
@@ -172,7 +173,11 @@ const std::vector<Case>& cases() {
         {"sum float32 deterministic", FloatMode::deterministic, {IG::second_pass, IG::exact_atomic}, sum_float32},
         {"sum float32 atomic", FloatMode::atomic, {IG::atomic}, sum_float32},
         {"sum float32 compensated", FloatMode::compensated, {IG::second_pass}, sum_float32},
-        {"sum float32 correctly_rounded", FloatMode::correctly_rounded, {IG::second_pass}, sum_float32},
+        // exact_atomic: the expansion route, with its local sink (zeroed, flushed after a barrier).
+        {"sum float32 correctly_rounded",
+         FloatMode::correctly_rounded,
+         {IG::second_pass, IG::exact_atomic},
+         sum_float32},
         {"minmax float32", FloatMode::deterministic, {IG::second_pass}, minmax_float32},
         {"min int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, min_int32},
         {"argmin int32", FloatMode::deterministic, {IG::second_pass}, argmin_int32},

@@ -82,10 +82,13 @@ TEST_CASE("operation plans: types the device lacks and large states", "[ops][pla
     wide.accumulator = ElementType::float64;
     CHECK_THROWS_AS(make_plan(Operation::sum, ElementType::float32, 100, gpu, wide), Unsupported);
     // The correctly rounded sum: where the device has 64-bit atomics and doubles, its expansion
-    // path (48-byte states, and a 544-byte sink per group) keeps the usual group size.
+    // path (48-byte states, and a 544-byte sink per group) keeps the usual group size. It ors
+    // its flags as 64-bit words: without cl_khr_int64_extended_atomics, the fixed-point states.
     gpu = fake_gpu();
     LaunchParams exact;
     exact.float_mode = FloatMode::correctly_rounded;
+    CHECK(make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact).inter_group != InterGroup::exact_atomic);
+    gpu.has_int64_min_max_atomics = true;
     const LaunchPlan fast = make_plan(Operation::sum, ElementType::float64, 1 << 20, gpu, exact);
     CHECK(fast.inter_group == InterGroup::exact_atomic);
     CHECK(fast.work_group_size == 256);
