@@ -1,14 +1,18 @@
 #include "ops/exact_state.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 namespace clreduce {
 
-int exact_state_limbs(ElementType accumulator) { return type_size(accumulator) == 4 ? 10 : 67; }
+namespace {
+constexpr int kMaxLimbs = 67;  // a double accumulator's
+}  // namespace
+
+int exact_state_limbs(ElementType accumulator) { return type_size(accumulator) == 4 ? 10 : kMaxLimbs; }
 
 std::size_t exact_expansion_size(ElementType) { return 6 * 8; }  // add_exact.cl's CLREDUCE_FPE doubles
 
@@ -28,7 +32,7 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
 
     // Carry-saved signed limbs to 32-bit digits of a two's-complement number; two digits
     // more than limbs hold any carry out of the top limb.
-    std::vector<std::uint32_t> digit(limbs + 2);
+    std::array<std::uint32_t, kMaxLimbs + 2> digit{};  // on the stack: this runs on every call
     __int128 carry = 0;
     for (int k = 0; k < limbs + 2; ++k) {
         std::int64_t limb = 0;
@@ -40,9 +44,9 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
     const bool negative = carry < 0;
     if (negative) {  // magnitude = two's complement of the digits
         std::uint64_t c = 1;
-        for (auto& d : digit) {
-            const std::uint64_t v = static_cast<std::uint64_t>(~d) + c;
-            d = static_cast<std::uint32_t>(v);
+        for (int k = 0; k < limbs + 2; ++k) {
+            const std::uint64_t v = static_cast<std::uint64_t>(~digit[k]) + c;
+            digit[k] = static_cast<std::uint32_t>(v);
             c = v >> 32;
         }
     }
@@ -79,7 +83,7 @@ double round_exact_state(const unsigned char* state, ElementType accumulator) {
 void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,
                         unsigned char* merged) {
     const std::size_t words = exact_state_size(accumulator) / 8;
-    std::vector<std::int64_t> total(words, 0);
+    std::array<std::int64_t, kMaxLimbs + 1> total{};
     for (std::uint32_t c = 0; c < copies; ++c) {
         for (std::size_t k = 0; k < words; ++k) {
             std::int64_t v = 0;
@@ -96,7 +100,7 @@ void merge_exact_states(const unsigned char* states, std::uint32_t copies, Eleme
 
 double round_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator) {
     if (copies == 1) return round_exact_state(states, accumulator);
-    std::vector<unsigned char> merged(exact_state_size(accumulator));
+    std::array<unsigned char, (kMaxLimbs + 1) * 8> merged{};
     merge_exact_states(states, copies, accumulator, merged.data());
     return round_exact_state(merged.data(), accumulator);
 }
