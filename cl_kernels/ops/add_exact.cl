@@ -155,7 +155,7 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #ifndef CLREDUCE_FPE
-#define CLREDUCE_FPE 6
+#define CLREDUCE_FPE 6  // the host passes src/ops/exact_state.hpp's kExactExpansionTerms
 #endif
 #if CLREDUCE_FPE < 2 || CLREDUCE_FPE > 8
 #error "CLREDUCE_FPE: 2 to 8 doubles"

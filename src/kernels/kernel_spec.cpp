@@ -1,6 +1,7 @@
 #include "kernels/kernel_spec.hpp"
 
 #include "device/vendor.hpp"
+#include "ops/exact_state.hpp"
 #include "transform/expression.hpp"
 
 #include <string>
@@ -76,6 +77,8 @@ std::string KernelSpec::build_options() const {
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
+    if (op == KernelOp::add_exact && finish == Finish::exact_atomic)
+        o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);  // the state size the planner counts
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +

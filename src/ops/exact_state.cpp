@@ -14,7 +14,7 @@ constexpr int kMaxLimbs = 67;  // a double accumulator's
 
 int exact_state_limbs(ElementType accumulator) { return type_size(accumulator) == 4 ? 10 : kMaxLimbs; }
 
-std::size_t exact_expansion_size(ElementType) { return 6 * 8; }  // add_exact.cl's CLREDUCE_FPE doubles
+std::size_t exact_expansion_size(ElementType) { return kExactExpansionTerms * sizeof(double); }
 
 std::size_t exact_state_size(ElementType accumulator) {
     return static_cast<std::size_t>(exact_state_limbs(accumulator) + 1) * 8;

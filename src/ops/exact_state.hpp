@@ -16,9 +16,10 @@ std::size_t exact_state_size(ElementType accumulator);
 // The state's exact value rounded to the nearest double (ties to even); NaN and infinities
 // as IEEE addition gives them; beyond the largest double, ±inf.
 double round_exact_state(const unsigned char* state, ElementType accumulator);
-// The state of FloatMode::correctly_rounded's expansion path between levels 1 and 3 (a few
-// doubles, cl_kernels/ops/add_exact.cl's CLREDUCE_FPE), which sizes its work-groups; its
-// work-group also keeps a fixed-point sink of exact_state_size bytes in local memory.
+// The state of FloatMode::correctly_rounded's expansion path between levels 1 and 3: this many
+// doubles (the kernel's CLREDUCE_FPE, passed to it by the host), which size its work-groups;
+// its work-group also keeps a fixed-point sink of exact_state_size bytes in local memory.
+constexpr int kExactExpansionTerms = 6;
 std::size_t exact_expansion_size(ElementType accumulator);
 // `copies` consecutive states as one (limbs added, flags or-ed) into `merged`.
 void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,

@@ -11,6 +11,7 @@
 
 #include "kernels/kernel_source.hpp"  // src/
 #include "kernels/kernel_spec.hpp"    // src/
+#include "ops/exact_state.hpp"        // src/
 #include "ops/operation_table.hpp"    // src/
 #include "ops/state_value.hpp"        // src/
 #include "test_ops_support.hpp"
@@ -289,6 +290,35 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
                 default: FAIL("a layout this test does not know");
             }
         }
+    }
+    // The correctly rounded sum's expansion route (the exact atomic finish): its tree's state
+    // and its group sink are the sizes the planner counts against local memory.
+    const DeviceInfo& info = r.device_info();
+    if (!has_exact_atomic_finish(KernelOp::add_exact, ElementType::float32, FloatMode::correctly_rounded, info)) return;
+    for (ElementType acc : {ElementType::float32, ElementType::float64}) {
+        INFO("add_exact.cl expansions with " << type_name(acc));
+        KernelSpec spec;
+        spec.op = KernelOp::add_exact;
+        spec.element = acc;
+        spec.accumulator = acc;
+        spec.finish = Finish::exact_atomic;
+        const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
+                                   sources.get("ops/add_exact.cl") +
+                                   "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
+                                   "out[1] = CLREDUCE_SINK_WORDS * sizeof(long); }\n";
+        cl::Program program(r.context(), source);
+        const cl_int built = program.build(spec.build_options().c_str());
+        INFO(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(r.queue().getInfo<CL_QUEUE_DEVICE>()));
+        REQUIRE(built == CL_SUCCESS);
+        cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_ulong));
+        cl::Kernel kernel(program, "layout");
+        kernel.setArg(0, out);
+        cl::CommandQueue queue = r.queue();
+        REQUIRE(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1)) == CL_SUCCESS);
+        cl_ulong got[2] = {};
+        REQUIRE(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof got, got) == CL_SUCCESS);
+        CHECK(got[0] == exact_expansion_size(acc));
+        CHECK(got[1] == exact_state_size(acc));
     }
 }
 
