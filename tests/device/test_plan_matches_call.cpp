@@ -3,6 +3,7 @@
 // for the same request, and the call enqueued the kernels that plan says (one launch, or two
 // with a second pass). And the operation table's state layouts are the plug-ins' own: each
 // plug-in compiled on the device reports its state's size and field offsets.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -234,6 +235,33 @@ TEST_CASE("plan(..., CallForm::image) is what an image call launches, channel by
     }
 }
 
+namespace {
+
+// The plug-in of `spec` compiled with a probe kernel: sizeof(clreduce_state) and the value of
+// the expression `second` (an offset or a size), as the device sees them.
+std::array<cl_ulong, 2> plugin_layout(const Reducer& r, const KernelSources& sources, const KernelSpec& spec,
+                                      const std::string& second) {
+    const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
+                               sources.get(plugin_info(spec.op).file) +
+                               "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
+                               "out[1] = " +
+                               second + "; }\n";
+    cl::Program program(r.context(), source);
+    const cl_int built = program.build(spec.build_options().c_str());
+    INFO(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(r.queue().getInfo<CL_QUEUE_DEVICE>()));
+    REQUIRE(built == CL_SUCCESS);
+    cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_ulong));
+    cl::Kernel kernel(program, "layout");
+    kernel.setArg(0, out);
+    cl::CommandQueue queue = r.queue();
+    REQUIRE(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1)) == CL_SUCCESS);
+    std::array<cl_ulong, 2> got{};
+    REQUIRE(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof got, got.data()) == CL_SUCCESS);
+    return got;
+}
+
+}  // namespace
+
 TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][layout]") {
     const Reducer& r = reducer();
     const KernelSources sources = KernelSources::load();
@@ -262,22 +290,7 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
             if (plugin.layout == StateLayout::indexed) second = "(ulong)&((clreduce_state*)0)->value";
             if (plugin.layout == StateLayout::exact) second = "(ulong)&((clreduce_state*)0)->flags";
             if (plugin.layout == StateLayout::moments) second = "(ulong)&((clreduce_state*)0)->hi";
-            const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
-                                       sources.get(plugin.file) +
-                                       "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
-                                       "out[1] = " +
-                                       second + "; }\n";
-            cl::Program program(r.context(), source);
-            const cl_int built = program.build(spec.build_options().c_str());
-            INFO(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(r.queue().getInfo<CL_QUEUE_DEVICE>()));
-            REQUIRE(built == CL_SUCCESS);
-            cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_ulong));
-            cl::Kernel kernel(program, "layout");
-            kernel.setArg(0, out);
-            cl::CommandQueue queue = r.queue();
-            REQUIRE(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1)) == CL_SUCCESS);
-            cl_ulong got[2] = {};
-            REQUIRE(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof got, got) == CL_SUCCESS);
+            const auto got = plugin_layout(r, sources, spec, second);
             CHECK(got[0] == state_size(op, acc));
             const std::size_t a = type_size(acc);
             switch (plugin.layout) {
@@ -302,21 +315,7 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
         spec.element = acc;
         spec.accumulator = acc;
         spec.finish = Finish::exact_atomic;
-        const std::string source = sources.get("prelude.cl") + sources.get("fixed_point.cl") +
-                                   sources.get("ops/add_exact.cl") +
-                                   "\n__kernel void layout(__global ulong* out) { out[0] = sizeof(clreduce_state); "
-                                   "out[1] = CLREDUCE_SINK_WORDS * sizeof(long); }\n";
-        cl::Program program(r.context(), source);
-        const cl_int built = program.build(spec.build_options().c_str());
-        INFO(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(r.queue().getInfo<CL_QUEUE_DEVICE>()));
-        REQUIRE(built == CL_SUCCESS);
-        cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_ulong));
-        cl::Kernel kernel(program, "layout");
-        kernel.setArg(0, out);
-        cl::CommandQueue queue = r.queue();
-        REQUIRE(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1)) == CL_SUCCESS);
-        cl_ulong got[2] = {};
-        REQUIRE(queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof got, got) == CL_SUCCESS);
+        const auto got = plugin_layout(r, sources, spec, "CLREDUCE_SINK_WORDS * sizeof(long)");
         CHECK(got[0] == exact_expansion_size(acc));
         CHECK(got[1] == exact_state_size(acc));
     }
