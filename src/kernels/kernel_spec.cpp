@@ -44,8 +44,9 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
 }  // namespace
 
 std::string KernelSpec::build_options() const {
-    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 ||
-                      (op == KernelOp::add_exact && finish == Finish::exact_atomic);  // doubles' expansions
+    // The correctly rounded sum's expansion route: doubles, and the term count the planner sizes.
+    const bool expansions = op == KernelOp::add_exact && finish == Finish::exact_atomic;
+    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 || expansions;
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));
@@ -77,8 +78,7 @@ std::string KernelSpec::build_options() const {
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
-    if (op == KernelOp::add_exact && finish == Finish::exact_atomic)
-        o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);  // the state size the planner counts
+    if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
@@ -127,8 +127,11 @@ std::string_view map_macro(ElementMap map) {
     return "?";
 }
 
-Finish first_finish(InterGroup inter_group, std::uint64_t groups) {
-    if (groups == 1) return Finish::store;
+Finish first_finish(InterGroup inter_group, std::uint64_t groups, KernelOp op) {
+    // The correctly rounded sum's expansions reach the fixed-point result through the exact
+    // atomic finish only, one group or many.
+    const bool expansions = op == KernelOp::add_exact && inter_group == InterGroup::exact_atomic;
+    if (groups == 1 && !expansions) return Finish::store;
     switch (inter_group) {
         case InterGroup::atomic: return Finish::atomic;
         case InterGroup::last_group: return Finish::last_group;
@@ -157,10 +160,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.times = plan.times;
     spec.work_group_size = plan.work_group_size;
     spec.stride = plan.stride;
-    // The correctly rounded sum's expansions reach the fixed-point result through the exact
-    // atomic finish only, one group or many.
-    const bool expansions = kernel.op == KernelOp::add_exact && plan.inter_group == InterGroup::exact_atomic;
-    spec.finish = expansions ? Finish::exact_atomic : first_finish(plan.inter_group, plan.groups);
+    spec.finish = first_finish(plan.inter_group, plan.groups, kernel.op);
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;

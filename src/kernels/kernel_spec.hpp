@@ -19,8 +19,8 @@ enum class Finish { second_pass, atomic, store, last_group, exact_atomic };
 
 std::string_view finish_macro(Finish finish);  // "CLREDUCE_FINISH_SECOND_PASS", ...
 std::string_view map_macro(ElementMap map);    // "CLREDUCE_MAP_SQUARE", ...
-// The first launch's finish of a plan with `groups` work-groups.
-Finish first_finish(InterGroup inter_group, std::uint64_t groups);
+// The first launch's finish of a plan with `groups` work-groups running plug-in `op`.
+Finish first_finish(InterGroup inter_group, std::uint64_t groups, KernelOp op);
 
 // Everything one compiled specialisation of the kernel depends on.
 struct KernelSpec {
