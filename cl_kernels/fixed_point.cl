@@ -16,6 +16,12 @@
 #define CLREDUCE_EXACT_NAN 1
 #define CLREDUCE_EXACT_POS_INF 2
 #define CLREDUCE_EXACT_NEG_INF 4
+// A number in memory: the limbs, then a 64-bit word of flags. The exact atomic finishes spread
+// the groups over CLREDUCE_EXACT_COPIES such numbers (the host adds them).
+#define CLREDUCE_EXACT_WORDS (CLREDUCE_EXACT_LIMBS + 1)
+#ifndef CLREDUCE_EXACT_COPIES
+#define CLREDUCE_EXACT_COPIES 1
+#endif
 
 // A value as digits: `flags` for NaN and infinities (then no digits), else digit j goes to
 // limb k + j (d[2] is 0 for float).

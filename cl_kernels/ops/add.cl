@@ -138,10 +138,6 @@ inline void clreduce_atomic(volatile __global clreduce_state* p, clreduce_state 
 // about order, so the number is the same on every run; the host rounds it once. Flags go
 // into the low word of the flags limb with 32-bit atomic_or (little-endian devices).
 #define CLREDUCE_EXACT_FINISH 1
-#define CLREDUCE_EXACT_WORDS (CLREDUCE_EXACT_LIMBS + 1)
-#ifndef CLREDUCE_EXACT_COPIES
-#define CLREDUCE_EXACT_COPIES 1  // numbers the groups spread their atomics over
-#endif
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 inline void clreduce_exact_atomic(volatile __global long* number, clreduce_state x) {
     volatile __global uint* flags = (volatile __global uint*)(number + CLREDUCE_EXACT_LIMBS);

@@ -161,12 +161,8 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #error "CLREDUCE_FPE: 2 to 8 doubles"
 #endif
 #define CLREDUCE_GROUP_SINK 1
-#define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_LIMBS + 1)  // limbs, then a word of flags
+#define CLREDUCE_SINK_WORDS CLREDUCE_EXACT_WORDS  // a number like the result's
 #define CLREDUCE_EXACT_FINISH 1
-#define CLREDUCE_EXACT_WORDS (CLREDUCE_EXACT_LIMBS + 1)
-#ifndef CLREDUCE_EXACT_COPIES
-#define CLREDUCE_EXACT_COPIES 1
-#endif
 #if CLREDUCE_VEC == 1
 #define CLREDUCE_ANY(c) (c)
 typedef double clreduce_dvec;
@@ -307,18 +303,12 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
     return s;
 }
 
-// Level 1 on whole vectors: a short expansion per lane (CLREDUCE_FPE_LANES doubles), added
+// Level 1 on whole vectors: a short expansion per lane (two doubles), added
 // lane-wise with vector TwoSum; its second term is touched only when some lane's error is not
 // zero (for most data rare: a float's 24 bits fit the first double whole). What falls out of
 // a lane goes to the work-item's own expansion (clreduce_state, CLREDUCE_FPE terms), and only
 // what falls out of that to the sink. Lanes cost registers VEC times over, so they are short.
 #define CLREDUCE_VECTOR_PATH 1
-#ifndef CLREDUCE_FPE_LANES
-#define CLREDUCE_FPE_LANES 2
-#endif
-#if CLREDUCE_FPE_LANES != 2
-#error "CLREDUCE_FPE_LANES: the lanes' expansions hold 2 doubles"
-#endif
 typedef struct {
     clreduce_dvec a0, a1;  // the lanes' expansions
     clreduce_state rest;   // what falls out of them
