@@ -234,11 +234,31 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
         ulong i = first;                                                                                 \
         for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) CLREDUCE_TAKE_VECTOR(i, LOAD) \
     }
+#ifdef CLREDUCE_VECTOR_RETRY
+    // An optimistic plug-in's fast pass first (clreduce_vtry, no tests); where it did not
+    // hold (clreduce_vheld), the same vectors again through clreduce_vaccumulate.
+    {
+#undef CLREDUCE_TAKE_VECTOR
+#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vtry(vs, LOAD(i));
+        if (aligned) {
+            CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD)
+        } else {
+            CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD)
+        }
+#undef CLREDUCE_TAKE_VECTOR
+#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i) CLREDUCE_SINK_ARG);
+    }
+    if (!clreduce_vheld(vs)) {
+        vs = clreduce_vinit();
+#endif
     if (aligned) {
         CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD)
     } else {
         CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD)
     }
+#ifdef CLREDUCE_VECTOR_RETRY
+    }
+#endif
 #undef CLREDUCE_LEVEL1_LOOPS
 #undef CLREDUCE_TAKE_VECTOR
 #undef CLREDUCE_ALIGNED_LOAD

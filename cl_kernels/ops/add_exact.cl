@@ -160,6 +160,9 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #if CLREDUCE_FPE < 2 || CLREDUCE_FPE > 8
 #error "CLREDUCE_FPE: 2 to 8 doubles"
 #endif
+#ifndef CLREDUCE_EXACT_OPTIMISTIC
+#define CLREDUCE_EXACT_OPTIMISTIC 0  // 1: level 1 tries the lanes untested first (CPU devices)
+#endif
 #define CLREDUCE_GROUP_SINK 1
 #define CLREDUCE_SINK_WORDS CLREDUCE_EXACT_WORDS  // a number like the result's
 #define CLREDUCE_EXACT_FINISH 1
@@ -309,9 +312,20 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 // a lane goes to the work-item's own expansion (clreduce_state, CLREDUCE_FPE terms), and only
 // what falls out of that to the sink. Lanes cost registers VEC times over, so they are short.
 #define CLREDUCE_VECTOR_PATH 1
+#if CLREDUCE_VEC == 1
+typedef long clreduce_lvec;
+#define clreduce_as_lvec(x) as_long(x)
+#else
+typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
+#define clreduce_as_lvec(x) CLREDUCE_CAT(as_long, CLREDUCE_VEC)(x)
+#endif
+
 typedef struct {
     clreduce_dvec a0, a1;  // the lanes' expansions
     clreduce_state rest;   // what falls out of them
+#if CLREDUCE_EXACT_OPTIMISTIC
+    clreduce_lvec errors;  // the optimistic pass (below): every error past a1, or-ed
+#endif
 } clreduce_vstate;
 
 inline clreduce_vstate clreduce_vinit(void) {
@@ -319,6 +333,9 @@ inline clreduce_vstate clreduce_vinit(void) {
     v.a0 = (clreduce_dvec)(-0.0);
     v.a1 = (clreduce_dvec)(0.0);
     v.rest = clreduce_init();
+#if CLREDUCE_EXACT_OPTIMISTIC
+    v.errors = 0;
+#endif
     return v;
 }
 
@@ -334,19 +351,26 @@ inline clreduce_dvec clreduce_exact_lanes(CLREDUCE_ACC_VEC x, __local long* sink
 }
 #endif
 
-inline clreduce_dvec clreduce_exact_vector(CLREDUCE_T_VEC v, __local long* sink) {
-#if CLREDUCE_VEC == 1
-    return clreduce_exact_value(clreduce_map(v), sink);
-#else
+#if CLREDUCE_VEC > 1
+// A vector mapped to the accumulator (lane by lane for an expression).
+inline CLREDUCE_ACC_VEC clreduce_mapped_vector(CLREDUCE_T_VEC v) {
 #if CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
     CLREDUCE_T in[CLREDUCE_VEC];
     CLREDUCE_ACC mapped[CLREDUCE_VEC];
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v, 0, in);
     for (int i = 0; i < CLREDUCE_VEC; ++i) mapped[i] = clreduce_map(in[i]);
-    const CLREDUCE_ACC_VEC x = CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, mapped);
+    return CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, mapped);
 #else
-    const CLREDUCE_ACC_VEC x = clreduce_vmap(v);
+    return clreduce_vmap(v);
 #endif
+}
+#endif
+
+inline clreduce_dvec clreduce_exact_vector(CLREDUCE_T_VEC v, __local long* sink) {
+#if CLREDUCE_VEC == 1
+    return clreduce_exact_value(clreduce_map(v), sink);
+#else
+    const CLREDUCE_ACC_VEC x = clreduce_mapped_vector(v);
 #if CLREDUCE_ACC_SIZE == 4
     const CLREDUCE_CAT(uint, CLREDUCE_VEC) e = CLREDUCE_CAT(as_uint, CLREDUCE_VEC)(x) & 0x7f800000u;
     const bool plain = !any(e == 0 || e == 0x7f800000u);
@@ -373,6 +397,36 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 #endif
     return s;
 }
+
+#if CLREDUCE_EXACT_OPTIMISTIC
+// CPU devices (the host passes CLREDUCE_EXACT_OPTIMISTIC=1 where converting a float to a
+// double keeps subnormals): a branch in the loop costs a CPU more than a few flops (on PoCL
+// a test of each vector's error made level 1 about three times slower), so level 1 first
+// takes the work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl): two
+// TwoSums per lane, the second one's errors only or-ed together. If afterwards an error was
+// not zero, or a term is not finite or reached 2^990 (NaN, infinities and large doubles end
+// there; TwoSum is exact for finite values that do not overflow), the lanes do not hold the
+// exact sum, and the work-item takes the same vectors again with clreduce_vaccumulate. Data
+// whose lanes stay within two doubles' 106 bits is read once.
+#define CLREDUCE_VECTOR_RETRY 1
+inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
+#if CLREDUCE_VEC == 1
+    clreduce_dvec x = convert_double(clreduce_map(v));
+#else
+    clreduce_dvec x = clreduce_to_dvec(clreduce_mapped_vector(v));
+#endif
+    CLREDUCE_TWO_SUM(clreduce_dvec, s.a0, x)
+    CLREDUCE_TWO_SUM(clreduce_dvec, s.a1, x)
+    s.errors |= clreduce_as_lvec(x);
+    return s;
+}
+
+// Whether the lanes hold the exact sum of what clreduce_vtry took (an error of -0.0 is zero).
+inline bool clreduce_vheld(clreduce_vstate s) {
+    return !CLREDUCE_ANY((s.errors << 1) != 0) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990)) &&
+           !CLREDUCE_ANY(!(fabs(s.a1) < 0x1p990));
+}
+#endif
 
 // The lanes' first terms always (IEEE addition keeps the sign of a zero sum, as in combine),
 // their second terms where they are not zero.

@@ -29,6 +29,7 @@ struct DeviceInfo {
     bool has_int64_atomics = false;          // cl_khr_int64_base_atomics
     bool has_int64_min_max_atomics = false;  // cl_khr_int64_extended_atomics (atom_min/atom_max)
     bool has_fp16 = false;                   // cl_khr_fp16
+    bool has_float_denormals = false;        // CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG
 
     static DeviceInfo query(const cl::Device& device);
     bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }

@@ -55,6 +55,8 @@ DeviceInfo DeviceInfo::query(const cl::Device& device) {
     info.has_fp64 = has_extension(extensions, "cl_khr_fp64");
     info.has_int64_atomics = has_extension(extensions, "cl_khr_int64_base_atomics");
     info.has_fp16 = has_extension(extensions, "cl_khr_fp16");
+    info.has_float_denormals =
+        (device_value<cl_device_fp_config>(device, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM) != 0;
     info.has_int64_min_max_atomics = has_extension(extensions, "cl_khr_int64_extended_atomics");
     info.is_nvidia = has_extension(extensions, "cl_nv_device_attribute_query");
     if (info.is_nvidia) {

@@ -16,6 +16,10 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
 
 bool prefers_last_group_finish(const DeviceInfo& device) { return (device.type & CL_DEVICE_TYPE_CPU) != 0; }
 
+bool tries_exact_lanes_untested(const DeviceInfo& device) {
+    return (device.type & CL_DEVICE_TYPE_CPU) != 0 && device.has_float_denormals;
+}
+
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {
     const std::uint32_t warp = device.wavefront_width;
     const bool usable = device.is_nvidia && warp > 1 && (warp & (warp - 1)) == 0 && work_group_size >= warp;

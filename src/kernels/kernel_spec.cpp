@@ -4,6 +4,7 @@
 #include "ops/exact_state.hpp"
 #include "transform/expression.hpp"
 
+#include <atomic>
 #include <string>
 
 namespace clreduce {
@@ -79,6 +80,7 @@ std::string KernelSpec::build_options() const {
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
+    if (exact_optimistic) o += " -DCLREDUCE_EXACT_OPTIMISTIC=1";
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
@@ -150,6 +152,13 @@ std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op) {
     return copies;
 }
 
+namespace {
+std::atomic<bool> untested_exact_lanes{true};
+}  // namespace
+
+void allow_untested_exact_lanes(bool allowed) { untested_exact_lanes.store(allowed, std::memory_order_relaxed); }
+bool untested_exact_lanes_allowed() { return untested_exact_lanes.load(std::memory_order_relaxed); }
+
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
     KernelSpec spec;
     spec.op = kernel.op;
@@ -165,6 +174,8 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
+    spec.exact_optimistic = spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact &&
+                            tries_exact_lanes_untested(device) && untested_exact_lanes_allowed();
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);

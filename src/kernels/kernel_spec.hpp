@@ -50,6 +50,9 @@ struct KernelSpec {
     ElementType result_type = ElementType::int64;
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
+    // The correctly rounded sum's expansion route: level 1 tries the lanes untested first
+    // (device/vendor.hpp, tries_exact_lanes_untested).
+    bool exact_optimistic = false;
     // A segmented launch (cl_kernels/segments.cl): segment_team work-items per segment;
     // segment_list: the segments are listed (begin and end arrays), else regular.
     bool segmented = false;
@@ -64,8 +67,8 @@ struct KernelSpec {
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, segmented, segment_team, segment_list,
-                        segment_columns, segment_chunk, segment_kernel);
+                        device_result, result_type, exact_copies, exact_optimistic, segmented, segment_team,
+                        segment_list, segment_columns, segment_chunk, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -90,6 +93,12 @@ struct KernelSpec {
 // an H100, 131,072 groups adding into one number took 180 us more than the kernel's 340). The
 // correctly rounded sum (op add_exact), whose groups add several terms each: one per 32 groups.
 std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
+
+// For the tests: false keeps CPU devices on the correctly rounded sum's tested lanes (the ones
+// GPUs run), so that one device checks both level 1 paths. Every thread, from the next plan
+// on; true by default. Not a user setting.
+void allow_untested_exact_lanes(bool allowed);
+bool untested_exact_lanes_allowed();
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.

@@ -7,6 +7,7 @@
 // every launch shape, offset and entry form, and merged from partials.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -15,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "device/vendor.hpp"        // src/
+#include "kernels/kernel_spec.hpp"  // src/
 #include "reference/adversarial_data.hpp"
 #include "reference/exact_float_sum.hpp"
 #include "test_support.hpp"
@@ -43,6 +46,20 @@ std::vector<std::optional<InterGroup>> routes(const Reducer& r) {
     return out;
 }
 
+// The expansion route's level 1 paths this device runs: on CPU devices the untested lanes
+// first (tries_exact_lanes_untested) and, forced, the tested ones GPUs run.
+std::vector<bool> level1_paths(const Reducer& r) {
+    return tries_exact_lanes_untested(r.device_info()) ? std::vector<bool>{true, false} : std::vector<bool>{true};
+}
+
+// Allows or keeps off the untested lanes for a scope.
+struct UntestedLanes {
+    explicit UntestedLanes(bool allowed) { allow_untested_exact_lanes(allowed); }
+    ~UntestedLanes() { allow_untested_exact_lanes(true); }
+    UntestedLanes(const UntestedLanes&) = delete;
+    UntestedLanes& operator=(const UntestedLanes&) = delete;
+};
+
 std::string route_name(const std::optional<InterGroup>& g) { return g ? std::string(to_string(*g)) : "default"; }
 
 bool offered(const Reducer& r) {
@@ -64,6 +81,22 @@ std::vector<T> spread(int lo, int hi, std::size_t n, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> m(1, 2);
     std::vector<T> v(n);
     for (auto& x : v) x = static_cast<T>((rng() & 1 ? -1 : 1) * std::ldexp(m(rng), e(rng)));
+    return v;
+}
+
+// Large values that cancel exactly (each with its negative, shuffled) among small ones whose
+// exact sum is the result: a lane's terms then span far more than two doubles' 106 bits, and
+// a small part lost anywhere changes the rounded result.
+template <class T>
+std::vector<T> hidden_small(std::size_t n, std::mt19937_64& rng) {
+    const bool f = std::is_same_v<T, float>;
+    const std::vector<T> large = spread<T>(f ? 90 : 600, f ? 100 : 700, n / 3, rng);
+    std::vector<T> v = spread<T>(f ? -60 : -400, f ? -40 : -380, n - 2 * large.size(), rng);
+    for (T x : large) {
+        v.push_back(x);
+        v.push_back(-x);
+    }
+    std::shuffle(v.begin(), v.end(), rng);
     return v;
 }
 
@@ -91,6 +124,7 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
             {"cancellation", ct::make_dataset<T>(ct::Dataset::cancellation, 30011, test::seed_for(522))},
             {"wide", spread<T>(f ? -100 : -150, f ? 99 : 149, 30011, rng)},
             {"whole range", spread<T>(f ? -149 : -1074, f ? 120 : 1000, 30011, rng)},
+            {"small under cancelling large", hidden_small<T>(30011, rng)},
         };
         for (const auto& [name, data] : sets) {
             const double want = exact(data);
@@ -134,60 +168,73 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
             }
         }
     };
-    check_type(float{});
-    check_type(double{});
+    for (bool untested : level1_paths(r)) {
+        INFO("level 1 " << (untested ? "untested lanes first" : "tested lanes"));
+        UntestedLanes lanes(untested);
+        check_type(float{});
+        check_type(double{});
+    }
 }
 
 TEST_CASE("correctly rounded: signed zeros, overflow, NaN and infinities by IEEE's rules", "[correctly-rounded]") {
     const Reducer& r = test::reducer();
     if (!offered(r)) return;
     const double inf = std::numeric_limits<double>::infinity();
-    for (const auto& route : routes(r)) {
-        INFO("via " << route_name(route));
-        LaunchParams p;
-        p.float_mode = FloatMode::correctly_rounded;
-        p.inter_group = route;
-        // A zero sum is -0.0 exactly when every term is -0.0 (IEEE addition); +0.0 otherwise,
-        // and for an empty sum.
-        for (std::size_t n : {1u, 7u, 4096u, 100003u}) {
-            INFO(n << " terms");
-            std::vector<float> zeros(n, -0.0f);
-            CHECK(same_bits(r.sum(zeros, p), -0.0));
-            zeros[n / 2] = 0.0f;
-            CHECK(same_bits(r.sum(zeros, p), 0.0));
-            zeros[n / 2] = 1.5f;
-            if (n > 1) zeros[n / 3] = -1.5f;
-            CHECK(same_bits(r.sum(zeros, p), n > 1 ? 0.0 : 1.5));
+    for (bool untested : level1_paths(r))
+        for (const auto& route : routes(r)) {
+            INFO("via " << route_name(route) << ", level 1 " << (untested ? "untested lanes first" : "tested lanes"));
+            UntestedLanes lanes(untested);
+            LaunchParams p;
+            p.float_mode = FloatMode::correctly_rounded;
+            p.inter_group = route;
+            // A zero sum is -0.0 exactly when every term is -0.0 (IEEE addition); +0.0 otherwise,
+            // and for an empty sum.
+            for (std::size_t n : {1u, 7u, 4096u, 100003u}) {
+                INFO(n << " terms");
+                std::vector<float> zeros(n, -0.0f);
+                CHECK(same_bits(r.sum(zeros, p), -0.0));
+                zeros[n / 2] = 0.0f;
+                CHECK(same_bits(r.sum(zeros, p), 0.0));
+                zeros[n / 2] = 1.5f;
+                if (n > 1) zeros[n / 3] = -1.5f;
+                CHECK(same_bits(r.sum(zeros, p), n > 1 ? 0.0 : 1.5));
+                if (!r.device_info().has_fp64) continue;
+                const std::vector<double> dzeros(n, -0.0);
+                CHECK(same_bits(r.sum(dzeros, p), -0.0));
+                CHECK(same_bits(r.mean(dzeros, p), -0.0));
+            }
+            CHECK(same_bits(r.sum(std::vector<float>{}, p), 0.0));
+            // Subnormals only: exact, whatever the device does with subnormals in conversions.
+            CHECK(same_bits(r.sum(std::vector<float>(1001, std::ldexp(1.0f, -149)), p), 1001 * std::ldexp(1.0, -149)));
+            CHECK(same_bits(r.sum(std::vector<float>{FLT_MAX, FLT_MAX, -FLT_MAX}, p), double(FLT_MAX)));
+            // NaN and infinities as IEEE addition gives them, wherever they are.
+            std::vector<float> v(5000, 1.0f);
+            v[1234] = std::numeric_limits<float>::infinity();
+            CHECK(same_bits(r.sum(v, p), inf));
+            v[4321] = -std::numeric_limits<float>::infinity();
+            CHECK(std::isnan(r.sum(v, p)));
+            v[1234] = v[4321] = std::numeric_limits<float>::quiet_NaN();
+            CHECK(std::isnan(r.sum(v, p)));
             if (!r.device_info().has_fp64) continue;
-            const std::vector<double> dzeros(n, -0.0);
-            CHECK(same_bits(r.sum(dzeros, p), -0.0));
-            CHECK(same_bits(r.mean(dzeros, p), -0.0));
+            // At the overflow threshold: an exact sum that is representable is returned even where
+            // every partial sum in some order overflows; one that is not rounds to +-inf.
+            CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, DBL_MAX, -DBL_MAX}, p), DBL_MAX));
+            CHECK(same_bits(r.sum(std::vector<double>(1000, DBL_MAX), p), inf));
+            CHECK(same_bits(r.sum(std::vector<double>(1000, -DBL_MAX), p), -inf));
+            std::vector<double> big(3001, DBL_MAX);
+            for (std::size_t i = 1; i < big.size(); i += 2) big[i] = -DBL_MAX;
+            CHECK(same_bits(r.sum(big, p), DBL_MAX));
+            // The same spread over lanes and work-items among zeros: no lane overflows on its own.
+            std::vector<double> spaced(4096, 0.0);
+            spaced[0] = spaced[1] = DBL_MAX;
+            spaced[2] = -DBL_MAX;
+            CHECK(same_bits(r.sum(spaced, p), DBL_MAX));
+            for (std::size_t i = 3; i < spaced.size(); i += 37) spaced[i] = i % 2 ? 0x1p1000 : -0x1p999;
+            CHECK(same_bits(r.sum(spaced, p), exact(spaced)));
+            // Cancellation to one ulp of the largest term.
+            const double ulp = std::ldexp(1.0, 1023 - 52);
+            CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, -DBL_MAX, ulp, 1e-300, -1e-300}, p), ulp));
         }
-        CHECK(same_bits(r.sum(std::vector<float>{}, p), 0.0));
-        // Subnormals only: exact, whatever the device does with subnormals in conversions.
-        CHECK(same_bits(r.sum(std::vector<float>(1001, std::ldexp(1.0f, -149)), p), 1001 * std::ldexp(1.0, -149)));
-        CHECK(same_bits(r.sum(std::vector<float>{FLT_MAX, FLT_MAX, -FLT_MAX}, p), double(FLT_MAX)));
-        // NaN and infinities as IEEE addition gives them, wherever they are.
-        std::vector<float> v(5000, 1.0f);
-        v[1234] = std::numeric_limits<float>::infinity();
-        CHECK(same_bits(r.sum(v, p), inf));
-        v[4321] = -std::numeric_limits<float>::infinity();
-        CHECK(std::isnan(r.sum(v, p)));
-        v[1234] = v[4321] = std::numeric_limits<float>::quiet_NaN();
-        CHECK(std::isnan(r.sum(v, p)));
-        if (!r.device_info().has_fp64) continue;
-        // At the overflow threshold: an exact sum that is representable is returned even where
-        // every partial sum in some order overflows; one that is not rounds to +-inf.
-        CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, DBL_MAX, -DBL_MAX}, p), DBL_MAX));
-        CHECK(same_bits(r.sum(std::vector<double>(1000, DBL_MAX), p), inf));
-        CHECK(same_bits(r.sum(std::vector<double>(1000, -DBL_MAX), p), -inf));
-        std::vector<double> big(3001, DBL_MAX);
-        for (std::size_t i = 1; i < big.size(); i += 2) big[i] = -DBL_MAX;
-        CHECK(same_bits(r.sum(big, p), DBL_MAX));
-        // Cancellation to one ulp of the largest term.
-        const double ulp = std::ldexp(1.0, 1023 - 52);
-        CHECK(same_bits(r.sum(std::vector<double>{DBL_MAX, -DBL_MAX, ulp, 1e-300, -1e-300}, p), ulp));
-    }
 }
 
 TEST_CASE("correctly rounded: partial states merged on the host give the one-call bits",
