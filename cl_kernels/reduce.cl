@@ -224,41 +224,36 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
         CLREDUCE_LANES(acc, v, (i) * CLREDUCE_VEC)  \
     }
 #endif
-    // The same loops for either load: all CLREDUCE_TIMES vectors where they are there (the
-    // common case, no bound check), else those below `vectors`.
-#define CLREDUCE_LEVEL1_LOOPS(LOAD)                                                                      \
-    if (whole) {                                                                                         \
-        ulong i = first;                                                                                 \
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) CLREDUCE_TAKE_VECTOR(i, LOAD)                \
-    } else {                                                                                             \
-        ulong i = first;                                                                                 \
-        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) CLREDUCE_TAKE_VECTOR(i, LOAD) \
+    // The same loops for either load, taking each vector with TAKE: all CLREDUCE_TIMES vectors
+    // where they are there (the common case, no bound check), else those below `vectors`.
+#define CLREDUCE_LEVEL1_LOOPS(LOAD, TAKE)                                                       \
+    if (whole) {                                                                                \
+        ulong i = first;                                                                        \
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) TAKE(i, LOAD)                      \
+    } else {                                                                                    \
+        ulong i = first;                                                                        \
+        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) TAKE(i, LOAD)       \
+    }
+#define CLREDUCE_LEVEL1_PASS(TAKE)                                  \
+    if (aligned) {                                                  \
+        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD, TAKE)          \
+    } else {                                                        \
+        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD, TAKE)        \
     }
 #ifdef CLREDUCE_VECTOR_RETRY
-    // An optimistic plug-in's fast pass first (clreduce_vtry, no tests); where it did not
-    // hold (clreduce_vheld), the same vectors again through clreduce_vaccumulate.
-    {
-#undef CLREDUCE_TAKE_VECTOR
-#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vtry(vs, LOAD(i));
-        if (aligned) {
-            CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD)
-        } else {
-            CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD)
-        }
-#undef CLREDUCE_TAKE_VECTOR
-#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i) CLREDUCE_SINK_ARG);
-    }
+    // An optimistic plug-in's pass without tests first (clreduce_vtry); where it did not hold
+    // (clreduce_vheld), the same vectors again through clreduce_vaccumulate.
+#define CLREDUCE_TRY_VECTOR(i, LOAD) vs = clreduce_vtry(vs, LOAD(i));
+    CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY_VECTOR)
     if (!clreduce_vheld(vs)) {
         vs = clreduce_vinit();
-#endif
-    if (aligned) {
-        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_ALIGNED_LOAD)
-    } else {
-        CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD)
+        CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
     }
-#ifdef CLREDUCE_VECTOR_RETRY
-    }
+#undef CLREDUCE_TRY_VECTOR
+#else
+    CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif
+#undef CLREDUCE_LEVEL1_PASS
 #undef CLREDUCE_LEVEL1_LOOPS
 #undef CLREDUCE_TAKE_VECTOR
 #undef CLREDUCE_ALIGNED_LOAD
