@@ -314,8 +314,12 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 #define CLREDUCE_VECTOR_PATH 1
 #if CLREDUCE_VEC == 1
 typedef long clreduce_lvec;
+typedef uint clreduce_uvec;
+#define clreduce_as_uvec(x) as_uint(x)
 #define clreduce_as_lvec(x) as_long(x)
 #else
+typedef CLREDUCE_CAT(uint, CLREDUCE_VEC) clreduce_uvec;
+#define clreduce_as_uvec(x) CLREDUCE_CAT(as_uint, CLREDUCE_VEC)(x)
 typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
 #define clreduce_as_lvec(x) CLREDUCE_CAT(as_long, CLREDUCE_VEC)(x)
 #endif
@@ -323,7 +327,9 @@ typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
 typedef struct {
     clreduce_dvec a0, a1;  // the lanes' expansions
     clreduce_state rest;   // what falls out of them
-#if CLREDUCE_EXACT_OPTIMISTIC
+#if CLREDUCE_EXACT_OPTIMISTIC && CLREDUCE_ACC_SIZE == 4
+    clreduce_uvec largest, smallest;  // the optimistic pass (below): magnitudes' bits
+#elif CLREDUCE_EXACT_OPTIMISTIC
     clreduce_lvec errors;  // the optimistic pass (below): every error past a1, or-ed
 #endif
 } clreduce_vstate;
@@ -333,7 +339,10 @@ inline clreduce_vstate clreduce_vinit(void) {
     v.a0 = (clreduce_dvec)(-0.0);
     v.a1 = (clreduce_dvec)(0.0);
     v.rest = clreduce_init();
-#if CLREDUCE_EXACT_OPTIMISTIC
+#if CLREDUCE_EXACT_OPTIMISTIC && CLREDUCE_ACC_SIZE == 4
+    v.largest = 0;
+    v.smallest = 0xffffffffu;
+#elif CLREDUCE_EXACT_OPTIMISTIC
     v.errors = 0;
 #endif
     return v;
@@ -402,13 +411,40 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 // CPU devices (the host passes CLREDUCE_EXACT_OPTIMISTIC=1 where converting a float to a
 // double keeps subnormals): a branch in the loop costs a CPU more than a few flops (on PoCL
 // a test of each vector's error made level 1 about three times slower), so level 1 first
-// takes the work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl): two
-// TwoSums per lane, the second one's errors only or-ed together. If afterwards an error was
-// not zero, or a term is not finite or reached 2^990 (NaN, infinities and large doubles end
-// there; TwoSum is exact for finite values that do not overflow), the lanes do not hold the
-// exact sum, and the work-item takes the same vectors again with clreduce_vaccumulate. Data
-// whose lanes stay within two doubles' 106 bits is read once.
+// takes the work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl) and
+// checks once afterwards that its lanes hold the exact sum; where not, the work-item takes
+// the same vectors again with clreduce_vaccumulate.
 #define CLREDUCE_VECTOR_RETRY 1
+#if CLREDUCE_ACC_SIZE == 4
+// Floats: each lane adds its CLREDUCE_TIMES (= 2^L at most) values in a0 and keeps the largest
+// and the smallest nonzero magnitude's bits (zero wraps to the largest uint in m - 1). Every
+// partial sum is then a multiple of the smallest value's unit, 2^(max(emin, 1) - 150), and
+// below 2^(L + emax - 126): a double (53 bits) holds it exactly when
+// L + emax - max(emin, 1) <= 53 - 24. NaN and infinities leave a0 not finite.
+inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
+#if CLREDUCE_VEC == 1
+    const CLREDUCE_ACC y = clreduce_map(v);
+#else
+    const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
+#endif
+    const clreduce_uvec magnitude = clreduce_as_uvec(y) & 0x7fffffffu;
+    s.largest = max(s.largest, magnitude);
+    s.smallest = min(s.smallest, magnitude - 1u);
+    s.a0 += clreduce_to_dvec(y);
+    return s;
+}
+
+inline bool clreduce_vheld(clreduce_vstate s) {
+    const clreduce_uvec emax = s.largest >> 23;
+    const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
+    const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
+    return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990));
+}
+#else
+// Doubles: two TwoSums per lane, the second one's errors only or-ed together. The lanes hold
+// the exact sum where no error was left and every term is finite and below 2^990 (NaN,
+// infinities and large doubles end there; TwoSum is exact for finite values that do not
+// overflow): data whose lanes stay within two doubles' 106 bits is read once.
 inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
 #if CLREDUCE_VEC == 1
     clreduce_dvec x = convert_double(clreduce_map(v));
@@ -421,11 +457,12 @@ inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
     return s;
 }
 
-// Whether the lanes hold the exact sum of what clreduce_vtry took (an error of -0.0 is zero).
+// (An error of -0.0 is zero.)
 inline bool clreduce_vheld(clreduce_vstate s) {
     return !CLREDUCE_ANY((s.errors << 1) != 0) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990)) &&
            !CLREDUCE_ANY(!(fabs(s.a1) < 0x1p990));
 }
+#endif
 #endif
 
 // The lanes' first terms always (IEEE addition keeps the sign of a zero sum, as in combine),

@@ -8,6 +8,8 @@ std::uint32_t preferred_work_group_size(const DeviceInfo& device) { return devic
 
 std::uint32_t max_default_times(const DeviceInfo& device) { return device.is_gpu() ? 64 : 16; }
 
+std::uint32_t max_expansion_times(const DeviceInfo& device) { return device.is_gpu() ? 128 : 64; }
+
 std::uint32_t default_load_bytes(const DeviceInfo& device) { return device.is_gpu() ? 16 : 64; }
 
 std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {

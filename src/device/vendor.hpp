@@ -13,6 +13,10 @@ std::uint32_t preferred_work_group_size(const DeviceInfo& device);
 // The largest default `times`: 64 on GPUs, 16 on CPU devices, where larger values were
 // measured slower (docs/performance.md, sweeps).
 std::uint32_t max_default_times(const DeviceInfo& device);
+// The same for the correctly rounded sum's expansion route, whose fixed merge per work-item
+// wants longer runs: GPUs 128 (H100, 2^28 floats: times 32 1.28x, 64 1.22x, 128 1.19x the
+// deterministic sum), CPU devices 64 (PoCL, 2^24 floats: 32 1.76x, 64 1.52x, 128 2.57x).
+std::uint32_t max_expansion_times(const DeviceInfo& device);
 // Bytes a work-item loads at once by default: 16 on GPUs (one 128-bit load per lane), 64 on
 // CPU devices (a cache line: PoCL 3.1 runs each work-item's loop on its own, so a narrower
 // load leaves the rest of the line to other work-items, fetched again later; measured on a

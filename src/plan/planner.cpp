@@ -128,9 +128,7 @@ std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size
                             bool small_on_cpu, bool expansions) {
     if (small_on_cpu) return kCpuSmallTimes;
     const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
-    // The correctly rounded sum's expansions cost a fixed merge per work-item: longer runs
-    // amortise it (H100, 2^28 floats: times 32 1.28x, 64 1.22x, 128 1.19x the deterministic sum).
-    const std::uint32_t max_times = max_default_times(device) * (expansions ? 2 : 1);
+    const std::uint32_t max_times = expansions ? max_expansion_times(device) : max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
     return times;

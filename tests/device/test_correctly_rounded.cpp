@@ -87,11 +87,12 @@ std::vector<T> spread(int lo, int hi, std::size_t n, std::mt19937_64& rng) {
 // Large values that cancel exactly (each with its negative, shuffled) among small ones whose
 // exact sum is the result: a lane's terms then span far more than two doubles' 106 bits, and
 // a small part lost anywhere changes the rounded result.
+// Exponents of the large values in [large_lo, large_hi], of the small ones in [small_lo, small_hi].
 template <class T>
-std::vector<T> hidden_small(std::size_t n, std::mt19937_64& rng) {
-    const bool f = std::is_same_v<T, float>;
-    const std::vector<T> large = spread<T>(f ? 90 : 600, f ? 100 : 700, n / 3, rng);
-    std::vector<T> v = spread<T>(f ? -60 : -400, f ? -40 : -380, n - 2 * large.size(), rng);
+std::vector<T> hidden_small(std::size_t n, std::mt19937_64& rng, int large_lo, int large_hi, int small_lo,
+                            int small_hi) {
+    const std::vector<T> large = spread<T>(large_lo, large_hi, n / 3, rng);
+    std::vector<T> v = spread<T>(small_lo, small_hi, n - 2 * large.size(), rng);
     for (T x : large) {
         v.push_back(x);
         v.push_back(-x);
@@ -124,7 +125,10 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
             {"cancellation", ct::make_dataset<T>(ct::Dataset::cancellation, 30011, test::seed_for(522))},
             {"wide", spread<T>(f ? -100 : -150, f ? 99 : 149, 30011, rng)},
             {"whole range", spread<T>(f ? -149 : -1074, f ? 120 : 1000, 30011, rng)},
-            {"small under cancelling large", hidden_small<T>(30011, rng)},
+            {"small under cancelling large",
+             f ? hidden_small<T>(30011, rng, 90, 100, -60, -40) : hidden_small<T>(30011, rng, 600, 700, -400, -380)},
+            // 29-31 binades apart: a float lane's double sum just cannot hold them.
+            {"small 30 binades under cancelling large", hidden_small<T>(30011, rng, 29, 31, 0, 1)},
         };
         for (const auto& [name, data] : sets) {
             const double want = exact(data);
