@@ -241,15 +241,26 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
         CLREDUCE_LEVEL1_LOOPS(CLREDUCE_UNALIGNED_LOAD, TAKE)        \
     }
 #ifdef CLREDUCE_VECTOR_RETRY
-    // An optimistic plug-in's pass without tests first (clreduce_vtry); where it did not hold
-    // (clreduce_vheld), the same vectors again through clreduce_vaccumulate.
-#define CLREDUCE_TRY_VECTOR(i, LOAD) vs = clreduce_vtry(vs, LOAD(i));
-    CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY_VECTOR)
-    if (!clreduce_vheld(vs)) {
+    // An optimistic plug-in's passes without tests first (clreduce_vtry1, then clreduce_vtry2
+    // where CLREDUCE_VECTOR_RETRY is 2); where none held (clreduce_vheld1/2), the same
+    // vectors again through clreduce_vaccumulate.
+#define CLREDUCE_TRY1_VECTOR(i, LOAD) vs = clreduce_vtry1(vs, LOAD(i));
+#define CLREDUCE_TRY2_VECTOR(i, LOAD) vs = clreduce_vtry2(vs, LOAD(i));
+    CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY1_VECTOR)
+    if (!clreduce_vheld1(vs)) {
         vs = clreduce_vinit();
+#if CLREDUCE_VECTOR_RETRY > 1
+        CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY2_VECTOR)
+        if (!clreduce_vheld2(vs)) {
+            vs = clreduce_vinit();
+            CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+        }
+#else
         CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+#endif
     }
-#undef CLREDUCE_TRY_VECTOR
+#undef CLREDUCE_TRY1_VECTOR
+#undef CLREDUCE_TRY2_VECTOR
 #else
     CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif

@@ -327,10 +327,9 @@ typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
 typedef struct {
     clreduce_dvec a0, a1;  // the lanes' expansions
     clreduce_state rest;   // what falls out of them
-#if CLREDUCE_EXACT_OPTIMISTIC && CLREDUCE_ACC_SIZE == 4
-    clreduce_uvec largest, smallest;  // the optimistic pass (below): magnitudes' bits
-#elif CLREDUCE_EXACT_OPTIMISTIC
-    clreduce_lvec errors;  // the optimistic pass (below): every error past a1, or-ed
+#if CLREDUCE_EXACT_OPTIMISTIC
+    clreduce_lvec errors;             // the optimistic passes (below): every error past a1, or-ed
+    clreduce_uvec largest, smallest;  // and the float magnitudes' bits
 #endif
 } clreduce_vstate;
 
@@ -339,11 +338,10 @@ inline clreduce_vstate clreduce_vinit(void) {
     v.a0 = (clreduce_dvec)(-0.0);
     v.a1 = (clreduce_dvec)(0.0);
     v.rest = clreduce_init();
-#if CLREDUCE_EXACT_OPTIMISTIC && CLREDUCE_ACC_SIZE == 4
+#if CLREDUCE_EXACT_OPTIMISTIC
+    v.errors = 0;
     v.largest = 0;
     v.smallest = 0xffffffffu;
-#elif CLREDUCE_EXACT_OPTIMISTIC
-    v.errors = 0;
 #endif
     return v;
 }
@@ -413,39 +411,13 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 // a test of each vector's error made level 1 about three times slower), so level 1 first
 // takes the work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl) and
 // checks once afterwards that its lanes hold the exact sum; where not, the work-item takes
-// the same vectors again with clreduce_vaccumulate.
-#define CLREDUCE_VECTOR_RETRY 1
-#if CLREDUCE_ACC_SIZE == 4
-// Floats: each lane adds its CLREDUCE_TIMES (= 2^L at most) values in a0 and keeps the largest
-// and the smallest nonzero magnitude's bits (zero wraps to the largest uint in m - 1). Every
-// partial sum is then a multiple of the smallest value's unit, 2^(max(emin, 1) - 150), and
-// below 2^(L + emax - 126): a double (53 bits) holds it exactly when
-// L + emax - max(emin, 1) <= 53 - 24. NaN and infinities leave a0 not finite.
-inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
-#if CLREDUCE_VEC == 1
-    const CLREDUCE_ACC y = clreduce_map(v);
-#else
-    const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
-#endif
-    const clreduce_uvec magnitude = clreduce_as_uvec(y) & 0x7fffffffu;
-    s.largest = max(s.largest, magnitude);
-    s.smallest = min(s.smallest, magnitude - 1u);
-    s.a0 += clreduce_to_dvec(y);
-    return s;
-}
+// the same vectors again, in a pass that holds more, and last with clreduce_vaccumulate.
 
-inline bool clreduce_vheld(clreduce_vstate s) {
-    const clreduce_uvec emax = s.largest >> 23;
-    const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
-    const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
-    return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990));
-}
-#else
-// Doubles: two TwoSums per lane, the second one's errors only or-ed together. The lanes hold
-// the exact sum where no error was left and every term is finite and below 2^990 (NaN,
-// infinities and large doubles end there; TwoSum is exact for finite values that do not
-// overflow): data whose lanes stay within two doubles' 106 bits is read once.
-inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
+// Two TwoSums per lane, the second one's errors only or-ed together. The lanes hold the exact
+// sum where no error was left and every term is finite and below 2^990 (NaN, infinities and
+// large doubles end there; TwoSum is exact for finite values that do not overflow): data
+// whose lanes stay within two doubles' 106 bits.
+inline clreduce_vstate clreduce_vtry_two_sums(clreduce_vstate s, CLREDUCE_T_VEC v) {
 #if CLREDUCE_VEC == 1
     clreduce_dvec x = convert_double(clreduce_map(v));
 #else
@@ -458,10 +430,44 @@ inline clreduce_vstate clreduce_vtry(clreduce_vstate s, CLREDUCE_T_VEC v) {
 }
 
 // (An error of -0.0 is zero.)
-inline bool clreduce_vheld(clreduce_vstate s) {
+inline bool clreduce_vheld_two_sums(clreduce_vstate s) {
     return !CLREDUCE_ANY((s.errors << 1) != 0) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990)) &&
            !CLREDUCE_ANY(!(fabs(s.a1) < 0x1p990));
 }
+
+#if CLREDUCE_ACC_SIZE == 4
+// Floats first in one double per lane, keeping the largest and the smallest nonzero
+// magnitude's bits (zero wraps to the largest uint in magnitude - 1): with at most
+// CLREDUCE_TIMES = 2^L values per lane, every partial sum is a multiple of the smallest
+// value's unit, 2^(max(emin, 1) - 150), and below 2^(L + emax - 126), so a double (53 bits)
+// held it exactly when L + emax - max(emin, 1) <= 53 - 24. NaN and infinities leave a0 not
+// finite. About the deterministic sum's cost; data spread wider takes the TwoSums next.
+#define CLREDUCE_VECTOR_RETRY 2
+inline clreduce_vstate clreduce_vtry1(clreduce_vstate s, CLREDUCE_T_VEC v) {
+#if CLREDUCE_VEC == 1
+    const CLREDUCE_ACC y = clreduce_map(v);
+#else
+    const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
+#endif
+    const clreduce_uvec magnitude = clreduce_as_uvec(y) & 0x7fffffffu;
+    s.largest = max(s.largest, magnitude);
+    s.smallest = min(s.smallest, magnitude - 1u);
+    s.a0 += clreduce_to_dvec(y);
+    return s;
+}
+
+inline bool clreduce_vheld1(clreduce_vstate s) {
+    const clreduce_uvec emax = s.largest >> 23;
+    const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
+    const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
+    return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990));
+}
+#define clreduce_vtry2 clreduce_vtry_two_sums
+#define clreduce_vheld2 clreduce_vheld_two_sums
+#else
+#define CLREDUCE_VECTOR_RETRY 1
+#define clreduce_vtry1 clreduce_vtry_two_sums
+#define clreduce_vheld1 clreduce_vheld_two_sums
 #endif
 #endif
 
