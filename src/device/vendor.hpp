@@ -37,8 +37,9 @@ bool prefers_last_group_finish(const DeviceInfo& device);
 // Whether the correctly rounded sum's level 1 first takes each work-item's vectors without
 // tests, going back over them only where that did not hold (CLREDUCE_EXACT_OPTIMISTIC in
 // cl_kernels/ops/add_exact.cl): on CPU devices, whose branches cost more than flops (PoCL,
-// 2^24 floats: 18.6 -> 5.2 ms; doubles 47.6 -> 10.5 ms), where a float converts to a double
-// with its subnormals kept. GPUs test as they go (a pass again would cost their bandwidth).
+// 2^24 uniform data: floats 20.2 -> 2.4 ms, doubles 47.2 -> 9.2 ms; docs/performance.md), where
+// a float converts to a double with its subnormals kept. GPUs test as they go (a pass again
+// would cost their bandwidth).
 bool tries_exact_lanes_untested(const DeviceInfo& device);
 // Lanes of the warp shuffle that ends level 2 (NVIDIA's shfl.sync through inline PTX), or 1
 // where none is used: the whole first warp must be inside the work-group.
