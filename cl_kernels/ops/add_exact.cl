@@ -1,4 +1,7 @@
 // Operation: add, correctly rounded (FloatMode::correctly_rounded), float accumulators.
+// (One file of over 500 lines: a plug-in is one source file (src/ops/operation_table.cpp), and
+// the expansion route's parts, lanes, work-item expansion, sink and the CPU devices' untested
+// passes, are built on one another's types; the fixed-point route shares the zero flags.)
 // The exact sum is kept as a long fixed-point number (cl_kernels/fixed_point.cl). Integer
 // additions are exact and independent of the order: every plan, device and run gives the
 // same number, which the host rounds once, to nearest even (src/ops/exact_state.cpp).
