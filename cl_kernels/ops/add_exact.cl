@@ -178,6 +178,8 @@ typedef double clreduce_dvec;
 typedef CLREDUCE_CAT(double, CLREDUCE_VEC) clreduce_dvec;
 #define clreduce_to_dvec(x) CLREDUCE_CAT(convert_double, CLREDUCE_VEC)(x)
 #endif
+// Whether every lane of x is a double the expansions may take: finite and below 2^990.
+#define CLREDUCE_EXPANDABLE(x) (!CLREDUCE_ANY(!(fabs(x) < 0x1p990)))
 
 // STEP(k) for k = 0 .. CLREDUCE_FPE - 1, written out: the terms are reached by constant
 // indices only, so they stay in registers (a loop with an early exit left them in memory).
@@ -361,10 +363,11 @@ inline clreduce_dvec clreduce_exact_lanes(CLREDUCE_ACC_VEC x, __local long* sink
 }
 #endif
 
-#if CLREDUCE_VEC > 1
 // A vector mapped to the accumulator (lane by lane for an expression).
 inline CLREDUCE_ACC_VEC clreduce_mapped_vector(CLREDUCE_T_VEC v) {
-#if CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
+#if CLREDUCE_VEC == 1
+    return clreduce_map(v);
+#elif CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
     CLREDUCE_T in[CLREDUCE_VEC];
     CLREDUCE_ACC mapped[CLREDUCE_VEC];
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v, 0, in);
@@ -374,7 +377,6 @@ inline CLREDUCE_ACC_VEC clreduce_mapped_vector(CLREDUCE_T_VEC v) {
     return clreduce_vmap(v);
 #endif
 }
-#endif
 
 inline clreduce_dvec clreduce_exact_vector(CLREDUCE_T_VEC v, __local long* sink) {
 #if CLREDUCE_VEC == 1
@@ -385,7 +387,7 @@ inline clreduce_dvec clreduce_exact_vector(CLREDUCE_T_VEC v, __local long* sink)
     const CLREDUCE_CAT(uint, CLREDUCE_VEC) e = CLREDUCE_CAT(as_uint, CLREDUCE_VEC)(x) & 0x7f800000u;
     const bool plain = !any(e == 0 || e == 0x7f800000u);
 #else
-    const bool plain = !any(!(fabs(x) < 0x1p990));
+    const bool plain = CLREDUCE_EXPANDABLE(x);
 #endif
     return plain ? clreduce_to_dvec(x) : clreduce_exact_lanes(x, sink);
 #endif
@@ -421,11 +423,7 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 // large doubles end there; TwoSum is exact for finite values that do not overflow): data
 // whose lanes stay within two doubles' 106 bits.
 inline clreduce_vstate clreduce_vtry_two_sums(clreduce_vstate s, CLREDUCE_T_VEC v) {
-#if CLREDUCE_VEC == 1
-    clreduce_dvec x = convert_double(clreduce_map(v));
-#else
     clreduce_dvec x = clreduce_to_dvec(clreduce_mapped_vector(v));
-#endif
     CLREDUCE_TWO_SUM(clreduce_dvec, s.a0, x)
     CLREDUCE_TWO_SUM(clreduce_dvec, s.a1, x)
     s.errors |= clreduce_as_lvec(x);
@@ -434,8 +432,7 @@ inline clreduce_vstate clreduce_vtry_two_sums(clreduce_vstate s, CLREDUCE_T_VEC 
 
 // (An error of -0.0 is zero.)
 inline bool clreduce_vheld_two_sums(clreduce_vstate s) {
-    return !CLREDUCE_ANY((s.errors << 1) != 0) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990)) &&
-           !CLREDUCE_ANY(!(fabs(s.a1) < 0x1p990));
+    return !CLREDUCE_ANY((s.errors << 1) != 0) && CLREDUCE_EXPANDABLE(s.a0) && CLREDUCE_EXPANDABLE(s.a1);
 }
 
 #if CLREDUCE_ACC_SIZE == 4
@@ -447,11 +444,7 @@ inline bool clreduce_vheld_two_sums(clreduce_vstate s) {
 // finite. About the deterministic sum's cost; data spread wider takes the TwoSums next.
 #define CLREDUCE_VECTOR_RETRY 2
 inline clreduce_vstate clreduce_vtry1(clreduce_vstate s, CLREDUCE_T_VEC v) {
-#if CLREDUCE_VEC == 1
-    const CLREDUCE_ACC y = clreduce_map(v);
-#else
     const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
-#endif
     const clreduce_uvec magnitude = clreduce_as_uvec(y) & 0x7fffffffu;
     s.largest = max(s.largest, magnitude);
     s.smallest = min(s.smallest, magnitude - 1u);
@@ -463,7 +456,7 @@ inline bool clreduce_vheld1(clreduce_vstate s) {
     const clreduce_uvec emax = s.largest >> 23;
     const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
     const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
-    return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && !CLREDUCE_ANY(!(fabs(s.a0) < 0x1p990));
+    return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && CLREDUCE_EXPANDABLE(s.a0);
 }
 #define clreduce_vtry2 clreduce_vtry_two_sums
 #define clreduce_vheld2 clreduce_vheld_two_sums
