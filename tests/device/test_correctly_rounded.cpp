@@ -60,6 +60,8 @@ struct UntestedLanes {
     UntestedLanes& operator=(const UntestedLanes&) = delete;
 };
 
+std::string level1_name(bool untested) { return untested ? "level 1 untested lanes first" : "level 1 tested lanes"; }
+
 std::string route_name(const std::optional<InterGroup>& g) { return g ? std::string(to_string(*g)) : "default"; }
 
 bool offered(const Reducer& r) {
@@ -173,7 +175,7 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
         }
     };
     for (bool untested : level1_paths(r)) {
-        INFO("level 1 " << (untested ? "untested lanes first" : "tested lanes"));
+        INFO(level1_name(untested));
         UntestedLanes lanes(untested);
         check_type(float{});
         check_type(double{});
@@ -186,7 +188,7 @@ TEST_CASE("correctly rounded: signed zeros, overflow, NaN and infinities by IEEE
     const double inf = std::numeric_limits<double>::infinity();
     for (bool untested : level1_paths(r))
         for (const auto& route : routes(r)) {
-            INFO("via " << route_name(route) << ", level 1 " << (untested ? "untested lanes first" : "tested lanes"));
+            INFO("via " << route_name(route) << ", " << level1_name(untested));
             UntestedLanes lanes(untested);
             LaunchParams p;
             p.float_mode = FloatMode::correctly_rounded;
