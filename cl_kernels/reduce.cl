@@ -244,15 +244,20 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     // An optimistic plug-in's passes without tests first (clreduce_vtry1, then clreduce_vtry2
     // where CLREDUCE_VECTOR_RETRY is 2); where none held (clreduce_vheld1/2), the same
     // vectors again through clreduce_vaccumulate.
-#define CLREDUCE_TRY1_VECTOR(i, LOAD) vs = clreduce_vtry1(vs, LOAD(i));
-#define CLREDUCE_TRY2_VECTOR(i, LOAD) vs = clreduce_vtry2(vs, LOAD(i));
+    // The passes keep their own state (clreduce_vtry_state), which becomes vs where one held.
+#define CLREDUCE_TRY1_VECTOR(i, LOAD) ts = clreduce_vtry1(ts, LOAD(i));
+#define CLREDUCE_TRY2_VECTOR(i, LOAD) ts = clreduce_vtry2(ts, LOAD(i));
+    clreduce_vtry_state ts = clreduce_vtry_init();
     CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY1_VECTOR)
-    if (!clreduce_vheld1(vs)) {
-        vs = clreduce_vinit();
+    if (clreduce_vheld1(ts)) {
+        vs = clreduce_vtry_result(ts);
+    } else {
 #if CLREDUCE_VECTOR_RETRY > 1
+        ts = clreduce_vtry_init();
         CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY2_VECTOR)
-        if (!clreduce_vheld2(vs)) {
-            vs = clreduce_vinit();
+        if (clreduce_vheld2(ts)) {
+            vs = clreduce_vtry_result(ts);
+        } else {
             CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
         }
 #else

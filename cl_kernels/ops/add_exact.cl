@@ -164,7 +164,7 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #error "CLREDUCE_FPE: 2 to 8 doubles"
 #endif
 #ifndef CLREDUCE_EXACT_OPTIMISTIC
-#define CLREDUCE_EXACT_OPTIMISTIC 0  // 1: level 1 tries the lanes untested first (CPU devices)
+#define CLREDUCE_EXACT_OPTIMISTIC 0  // 1: level 1 tries the lanes untested first (see below)
 #endif
 #define CLREDUCE_GROUP_SINK 1
 #define CLREDUCE_SINK_WORDS CLREDUCE_EXACT_WORDS  // a number like the result's
@@ -332,10 +332,6 @@ typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
 typedef struct {
     clreduce_dvec a0, a1;  // the lanes' expansions
     clreduce_state rest;   // what falls out of them
-#if CLREDUCE_EXACT_OPTIMISTIC
-    clreduce_lvec errors;             // the optimistic passes (below): every error past a1, or-ed
-    clreduce_uvec largest, smallest;  // and the float magnitudes' bits
-#endif
 } clreduce_vstate;
 
 inline clreduce_vstate clreduce_vinit(void) {
@@ -343,11 +339,6 @@ inline clreduce_vstate clreduce_vinit(void) {
     v.a0 = (clreduce_dvec)(-0.0);
     v.a1 = (clreduce_dvec)(0.0);
     v.rest = clreduce_init();
-#if CLREDUCE_EXACT_OPTIMISTIC
-    v.errors = 0;
-    v.largest = 0;
-    v.smallest = 0xffffffffu;
-#endif
     return v;
 }
 
@@ -411,18 +402,46 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 }
 
 #if CLREDUCE_EXACT_OPTIMISTIC
-// CPU devices (the host passes CLREDUCE_EXACT_OPTIMISTIC=1 where converting a float to a
-// double keeps subnormals): a branch in the loop costs a CPU more than a few flops (on PoCL
-// a test of each vector's error made level 1 about three times slower), so level 1 first
-// takes the work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl) and
-// checks once afterwards that its lanes hold the exact sum; where not, the work-item takes
-// the same vectors again, in a pass that holds more, and last with clreduce_vaccumulate.
+// CPU devices, and NVIDIA GPUs for double data (the host passes CLREDUCE_EXACT_OPTIMISTIC=1,
+// src/device/vendor.hpp says where): a branch in the loop costs a CPU more than a few flops
+// (on PoCL a test of each vector's error made level 1 about three times slower), and on an
+// H100 two TwoSums of doubles untested cost less than one tested. So level 1 first takes the
+// work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl) and checks once
+// afterwards that its lanes hold the exact sum; where not, the work-item takes the same
+// vectors again, in a pass that holds more, and last with clreduce_vaccumulate.
+
+// The optimistic passes' own state, apart from clreduce_vstate: no array in it and no address
+// taken, so that a GPU's compiler keeps it in registers (sharing clreduce_vstate, NVIDIA's
+// kept all of it in local memory, stored again at every vector: 6.6 times slower on an H100).
+typedef struct {
+    clreduce_dvec a0, a1;             // as in clreduce_vstate
+    clreduce_lvec errors;             // every error past a1, or-ed
+    clreduce_uvec largest, smallest;  // the float magnitudes' bits
+} clreduce_vtry_state;
+
+inline clreduce_vtry_state clreduce_vtry_init(void) {
+    clreduce_vtry_state t;
+    t.a0 = (clreduce_dvec)(-0.0);
+    t.a1 = (clreduce_dvec)(0.0);
+    t.errors = 0;
+    t.largest = 0;
+    t.smallest = 0xffffffffu;
+    return t;
+}
+
+// A pass that held: its lanes are the work-item's exact sum.
+inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
+    clreduce_vstate v = clreduce_vinit();
+    v.a0 = t.a0;
+    v.a1 = t.a1;
+    return v;
+}
 
 // Two TwoSums per lane, the second one's errors only or-ed together. The lanes hold the exact
 // sum where no error was left and every term is finite and below 2^990 (NaN, infinities and
 // large doubles end there; TwoSum is exact for finite values that do not overflow): data
 // whose lanes stay within two doubles' 106 bits.
-inline clreduce_vstate clreduce_vtry_two_sums(clreduce_vstate s, CLREDUCE_T_VEC v) {
+inline clreduce_vtry_state clreduce_vtry_two_sums(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
     clreduce_dvec x = clreduce_to_dvec(clreduce_mapped_vector(v));
     CLREDUCE_TWO_SUM(clreduce_dvec, s.a0, x)
     CLREDUCE_TWO_SUM(clreduce_dvec, s.a1, x)
@@ -431,7 +450,7 @@ inline clreduce_vstate clreduce_vtry_two_sums(clreduce_vstate s, CLREDUCE_T_VEC 
 }
 
 // (An error of -0.0 is zero.)
-inline bool clreduce_vheld_two_sums(clreduce_vstate s) {
+inline bool clreduce_vheld_two_sums(clreduce_vtry_state s) {
     return !CLREDUCE_ANY((s.errors << 1) != 0) && CLREDUCE_EXPANDABLE(s.a0) && CLREDUCE_EXPANDABLE(s.a1);
 }
 
@@ -443,7 +462,7 @@ inline bool clreduce_vheld_two_sums(clreduce_vstate s) {
 // held it exactly when L + emax - max(emin, 1) <= 53 - 24. NaN and infinities leave a0 not
 // finite. About the deterministic sum's cost; data spread wider takes the TwoSums next.
 #define CLREDUCE_VECTOR_RETRY 2
-inline clreduce_vstate clreduce_vtry1(clreduce_vstate s, CLREDUCE_T_VEC v) {
+inline clreduce_vtry_state clreduce_vtry1(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
     const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
     const clreduce_uvec magnitude = clreduce_as_uvec(y) & 0x7fffffffu;
     s.largest = max(s.largest, magnitude);
@@ -452,7 +471,7 @@ inline clreduce_vstate clreduce_vtry1(clreduce_vstate s, CLREDUCE_T_VEC v) {
     return s;
 }
 
-inline bool clreduce_vheld1(clreduce_vstate s) {
+inline bool clreduce_vheld1(clreduce_vtry_state s) {
     const clreduce_uvec emax = s.largest >> 23;
     const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
     const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
