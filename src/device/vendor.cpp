@@ -18,8 +18,9 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
 
 bool prefers_last_group_finish(const DeviceInfo& device) { return (device.type & CL_DEVICE_TYPE_CPU) != 0; }
 
-bool tries_exact_lanes_untested(const DeviceInfo& device) {
-    return (device.type & CL_DEVICE_TYPE_CPU) != 0 && device.has_float_denormals;
+bool tries_exact_lanes_untested(const DeviceInfo& device, ElementType accumulator) {
+    if ((device.type & CL_DEVICE_TYPE_CPU) != 0) return device.has_float_denormals;
+    return device.is_gpu() && device.is_nvidia && accumulator == ElementType::float64;
 }
 
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <clreduce/device_info.hpp>
+#include <clreduce/element_type.hpp>
 
 namespace clreduce {
 
@@ -36,11 +37,16 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
 bool prefers_last_group_finish(const DeviceInfo& device);
 // Whether the correctly rounded sum's level 1 first takes each work-item's vectors without
 // tests, going back over them only where that did not hold (CLREDUCE_EXACT_OPTIMISTIC in
-// cl_kernels/ops/add_exact.cl): on CPU devices, whose branches cost more than flops (PoCL,
-// 2^24 uniform data: floats 20.2 -> 2.4 ms, doubles 47.2 -> 9.2 ms; docs/performance.md), where
-// a float converts to a double with its subnormals kept. GPUs test as they go (a pass again
-// would cost their bandwidth).
-bool tries_exact_lanes_untested(const DeviceInfo& device);
+// cl_kernels/ops/add_exact.cl), for data summed in `accumulator` (float32 or float64):
+//  - CPU devices, where a float converts to a double with its subnormals kept: their branches
+//    cost more than flops (PoCL, 2^24 uniform data: floats 20.2 -> 2.4 ms, doubles 47.2 ->
+//    9.2 ms; docs/performance.md);
+//  - NVIDIA GPUs for double data: two TwoSums untested cost less than one tested (H100, 2^30:
+//    1.04 times the deterministic sum against 1.19). Float data stays tested there: its
+//    untested passes took 1.06-1.15 times on data of moderate range but 2.1 on cancelling data
+//    and 4.5-4.9 on wide ranges (read again), against 1.19-1.31 and 2.7-3.3 tested. Other
+//    GPUs are not measured and test as they go.
+bool tries_exact_lanes_untested(const DeviceInfo& device, ElementType accumulator);
 // Lanes of the warp shuffle that ends level 2 (NVIDIA's shfl.sync through inline PTX), or 1
 // where none is used: the whole first warp must be inside the work-group.
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device);

@@ -175,7 +175,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
                          type_size(plan.accumulator) == 8;
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
     spec.exact_optimistic = spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact &&
-                            tries_exact_lanes_untested(device) && untested_exact_lanes_allowed();
+                            tries_exact_lanes_untested(device, plan.accumulator) && untested_exact_lanes_allowed();
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);

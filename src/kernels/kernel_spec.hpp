@@ -94,8 +94,8 @@ struct KernelSpec {
 // correctly rounded sum (op add_exact), whose groups add several terms each: one per 32 groups.
 std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
 
-// For the tests: false keeps CPU devices on the correctly rounded sum's tested lanes (the ones
-// GPUs run), so that one device checks both level 1 paths. Every thread, from the next plan
+// For the tests: false keeps every device on the correctly rounded sum's tested lanes (those
+// GPUs run for float data), so that one device checks both level 1 paths. Every thread, from the next plan
 // on; true by default. Not a user setting.
 void allow_untested_exact_lanes(bool allowed);
 bool untested_exact_lanes_allowed();

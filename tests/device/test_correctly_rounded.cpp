@@ -46,10 +46,13 @@ std::vector<std::optional<InterGroup>> routes(const Reducer& r) {
     return out;
 }
 
-// The expansion route's level 1 paths this device runs: on CPU devices the untested lanes
-// first (tries_exact_lanes_untested) and, forced, the tested ones GPUs run.
+// The expansion route's level 1 paths this device runs: where it tries untested lanes for
+// some type (tries_exact_lanes_untested), its own choice and, forced, the tested lanes.
 std::vector<bool> level1_paths(const Reducer& r) {
-    return tries_exact_lanes_untested(r.device_info()) ? std::vector<bool>{true, false} : std::vector<bool>{true};
+    const DeviceInfo& d = r.device_info();
+    const bool some_untested =
+        tries_exact_lanes_untested(d, ElementType::float32) || tries_exact_lanes_untested(d, ElementType::float64);
+    return some_untested ? std::vector<bool>{true, false} : std::vector<bool>{true};
 }
 
 // Allows or keeps off the untested lanes for a scope.
