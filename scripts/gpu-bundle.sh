@@ -18,7 +18,7 @@ else
 fi
 rm -rf "$out/bin" "$out/lib"
 mkdir -p "$out/bin" "$out/lib"
-cp "$build/perf/clreduce-perf" "$build/perf/clreduce-floor" "$build/tests/clreduce-tests" \
+cp "$build/perf/clreduce-perf" "$build/perf/clreduce-floor" "$build/perf/clreduce-exact-lanes" "$build/tests/clreduce-tests" \
   "$build/tests/unit/clreduce-unit-tests" "$build/examples/clreduce-example" "$out/bin/"
 # The CUB comparator of `clreduce-perf compare`, built where nvcc is found (CUDA runtime linked
 # statically: the target's driver is all it needs).

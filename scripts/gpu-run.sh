@@ -36,7 +36,7 @@ step() {
   [ "$rc" -eq 0 ] || status=1
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-# Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy first-result tune tune-check
+# Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy exact-lanes first-result tune tune-check
 # sweeps sweep-plot compare segments. The default, under 10 minutes on an H100 or H200: the test
 # suite, the call floor, the sweeps and the comparisons for int32, float32, int8 and float64
 # (docs/performance.md). "huge tune tune-check" take longer; run them on their own.
@@ -61,6 +61,11 @@ step floor "$bin/clreduce-floor" -r 300 -n 1024 -n 1048576 -n 16777216 --json "$
 fi
 if want accuracy; then
 step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
+fi
+if want exact-lanes; then
+# The correctly rounded sum's level 1 paths (untested lanes first, tested) against the
+# deterministic sum: what device/vendor.hpp's tries_exact_lanes_untested chooses from.
+step exact-lanes "$bin/clreduce-exact-lanes" -n 16777216 -n 268435456 -n 1073741824 -r 9
 fi
 # From here on the disk caches (tuning file, program binaries) live in one folder that later
 # calls on the same machine find again; the steps after the tune use its parameters.

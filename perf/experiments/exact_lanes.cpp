@@ -1,0 +1,150 @@
+// clreduce-exact-lanes: which level 1 path of the correctly rounded sum is faster on a device.
+// Times, in interleaved rounds on one buffer, the deterministic sum, the correctly rounded sum
+// with the lanes the device takes by default (untested first where
+// device/vendor.hpp's tries_exact_lanes_untested says so) and with the tested lanes forced
+// (allow_untested_exact_lanes(false), the tests' switch). Device-time medians; each correctly
+// rounded result is checked bit for bit against the exact sum. The experiment behind
+// tries_exact_lanes_untested, kept apart from clreduce-perf's commands.
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <clreduce/clreduce.hpp>
+
+#include "kernels/kernel_spec.hpp"
+#include "measure/timing.hpp"
+#include "reference/adversarial_data.hpp"
+#include "reference/exact_float_sum.hpp"
+
+namespace clreduce::perf {
+namespace {
+
+struct Options {
+    std::string device;
+    std::vector<std::string> types{"float32", "float64"};
+    std::vector<std::uint64_t> sizes{std::uint64_t(1) << 24, std::uint64_t(1) << 28};
+    std::vector<std::string> datasets{"benign", "cancellation", "wide_range"};
+    int repeats = 9;
+    std::uint64_t seed = 20261121;
+};
+
+struct Variant {
+    std::string name;
+    FloatMode mode;
+    bool untested_allowed;
+};
+
+// The exact sum, in slices on the host's cores (ExactSum's merge is exact).
+template <class T>
+double exact_sum(const std::vector<T>& data) {
+    const unsigned slices = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<testing::ExactSum> parts(slices);
+    std::vector<std::thread> threads;
+    const std::uint64_t n = data.size();
+    for (unsigned s = 0; s < slices; ++s)
+        threads.emplace_back([&, s] {
+            for (std::uint64_t i = n * s / slices; i < n * (s + 1) / slices; ++i) parts[s].add(data[i]);
+        });
+    for (auto& t : threads) t.join();
+    for (unsigned s = 1; s < slices; ++s) parts[0].add(parts[s]);
+    return parts[0].to_double();
+}
+
+std::string plan_text(const LaunchPlan& p) {
+    std::ostringstream s;
+    s << "times=" << p.times << " vec=" << p.vector_width << " wg=" << p.work_group_size << " groups=" << p.groups;
+    return s.str();
+}
+
+// One data set: returns false when a correctly rounded result is not the exact sum rounded.
+template <class T>
+bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Dataset d) {
+    const std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, true},
+                                        {"correctly_rounded", FloatMode::correctly_rounded, true},
+                                        {"correctly_rounded tested", FloatMode::correctly_rounded, false}};
+    double exact = 0;
+    cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, n * sizeof(T));
+    {
+        const auto data = testing::make_dataset<T>(d, n, o.seed);
+        exact = exact_sum(data);
+        check(reducer.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, n * sizeof(T), data.data()),
+              "clEnqueueWriteBuffer");
+    }
+    std::vector<std::vector<double>> times(variants.size());
+    std::vector<std::string> plans(variants.size());
+    bool all_exact = true;
+    for (int round = -1; round < o.repeats; ++round) {  // round -1: build and check
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+            allow_untested_exact_lanes(variants[v].untested_allowed);
+            LaunchParams params;
+            params.float_mode = variants[v].mode;
+            CallInfo info;
+            const double got = reducer.sum<T>(buffer, 0, n, params, &info);
+            if (round >= 0) {
+                times[v].push_back(device_microseconds(info.kernel_events));
+                continue;
+            }
+            plans[v] = plan_text(reducer.plan(element_traits<T>::type, Operation::sum, n, params));
+            if (variants[v].mode == FloatMode::correctly_rounded && std::memcmp(&got, &exact, sizeof got) != 0) {
+                std::cout << "  WRONG: " << variants[v].name << " gave " << got << ", exact sum rounded " << exact
+                          << "\n";
+                all_exact = false;
+            }
+        }
+    }
+    allow_untested_exact_lanes(true);
+    const double deterministic = median(times[0]);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+        const double us = median(times[v]);
+        std::cout << std::left << std::setw(8) << type_name(element_traits<T>::type) << std::setw(16)
+                  << testing::dataset_name(d) << "n=2^" << std::setw(3) << int(std::log2(double(n))) << std::setw(26)
+                  << variants[v].name << std::right << std::fixed << std::setprecision(1) << std::setw(10) << us
+                  << " us  x" << std::setprecision(2) << us / deterministic << "   " << plans[v] << "\n";
+    }
+    return all_exact;
+}
+
+int run(const Options& o) {
+    Reducer reducer = profiling_reducer(o.device);
+    std::cout << "device " << reducer.device_info().name << "; device-time medians of " << o.repeats
+              << " interleaved rounds, seed " << o.seed << "\n";
+    bool all_exact = true;
+    for (const std::string& type : o.types)
+        for (std::uint64_t n : o.sizes)
+            for (const std::string& name : o.datasets) {
+                const testing::Dataset d = testing::parse_dataset(name);
+                all_exact &= type == "float32" ? run_set<float>(reducer, o, n, d) : run_set<double>(reducer, o, n, d);
+            }
+    std::cout << (all_exact ? "every correctly rounded result exact\n" : "SOME RESULTS WRONG\n");
+    return all_exact ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace clreduce::perf
+
+int main(int argc, char** argv) {
+    CLI::App app{"clreduce-exact-lanes: the correctly rounded sum's level 1 paths against the deterministic sum"};
+    clreduce::perf::Options o;
+    app.add_option("-d,--device", o.device, "Device (default: $CLREDUCE_DEVICE, else first GPU)");
+    app.add_option("-t,--type", o.types, "float32 and/or float64")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"float32", "float64"}));
+    app.add_option("-n,--n", o.sizes, "Elements per data set; repeat for several")->capture_default_str();
+    app.add_option("--dataset", o.datasets, "Data sets (clreduce-perf accuracy's names)")->capture_default_str();
+    app.add_option("-r,--repeats", o.repeats, "Timed rounds")->capture_default_str()->check(CLI::Range(1, 1000));
+    app.add_option("--seed", o.seed, "Random seed of the data")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+    try {
+        return clreduce::perf::run(o);
+    } catch (const std::exception& e) {
+        std::cerr << "clreduce-exact-lanes: " << e.what() << "\n";
+        return 2;
+    }
+}
