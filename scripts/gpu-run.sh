@@ -60,7 +60,9 @@ if want floor; then
 step floor "$bin/clreduce-floor" -r 300 -n 1024 -n 1048576 -n 16777216 --json "$results/floor.json"
 fi
 if want accuracy; then
-step accuracy "$bin/clreduce-perf" accuracy -n 268435456 -t float32 -t float64 -r 10 --json "$results/accuracy.json"
+# Every float mode on every data set; the plot: kernel time against n for uniform data.
+step accuracy "$bin/clreduce-perf" accuracy -n 16777216 -n 67108864 -n 268435456 -r 10 --no-opencv \
+  --json "$results/accuracy.json" --svg "$results/accuracy-time-vs-n.svg"
 fi
 if want exact-lanes; then
 # The correctly rounded sum's level 1 paths (untested lanes first, tested) against the

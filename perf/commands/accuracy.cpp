@@ -24,6 +24,7 @@
 #include "reference/exact_float_sum.hpp"
 #include "reference/op_reference.hpp"
 #include "reference/opencv_reference.hpp"
+#include "report/accuracy_plot.hpp"
 
 namespace clreduce::perf {
 namespace {
@@ -247,6 +248,10 @@ int run_accuracy(const AccuracyOptions& o) {
         out << report.dump(2) << "\n";
         if (!out) throw Error("cannot write " + o.json);
         std::cout << "\nwrote " << o.json << "\n";
+    }
+    if (!o.svg.empty()) {
+        write_accuracy_svg(report, std::string(testing::dataset_name(o.datasets.front())), o.svg);
+        std::cout << "wrote " << o.svg << "\n";
     }
     std::cout << (all_good ? "every clreduce result within its stated bound, repeatable where promised\n"
                            : "SOME CLREDUCE RESULTS BROKE THEIR STATED BOUND OR WERE NOT REPEATABLE\n");

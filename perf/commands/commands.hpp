@@ -81,6 +81,7 @@ struct AccuracyOptions {
     int repeats = 5;
     std::uint64_t seed = 20261121;
     std::string json;  // also write the report here
+    std::string svg;   // also plot time against n for the first data set here
     bool skip_opencv = false;
 };
 

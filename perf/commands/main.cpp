@@ -62,12 +62,16 @@ int main(int argc, char** argv) {
     accuracy_cmd->add_option("-t,--type", accuracy_types, "float32 and/or float64 (default both)");
     accuracy_cmd->add_option(
         "--dataset", accuracy_sets,
-        "Data sets (default all): benign, ones, small_integers, mixed_magnitudes, cancellation, ill_conditioned");
+        "Data sets (default all): benign, ones, small_integers, mixed_magnitudes, cancellation, ill_conditioned, "
+        "wide_range, full_range");
     accuracy_cmd->add_option("-r,--repeats", accuracy.repeats, "Timed runs per mode")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
     accuracy_cmd->add_option("--seed", accuracy.seed, "Random seed of the data")->capture_default_str();
     accuracy_cmd->add_option("--json", accuracy.json, "Also write the report as JSON to this file");
+    accuracy_cmd->add_option("--svg", accuracy.svg,
+                             "Also plot kernel time against n, one curve per mode and type, for the first data set "
+                             "into this SVG file");
     accuracy_cmd->add_flag("--no-opencv", accuracy.skip_opencv, "Skip cv::sum on Mat and UMat");
     clreduce::perf::FirstResultOptions first_result;
     auto* first_result_cmd = clreduce::perf::add_first_result_command(app, first_result);

@@ -1,8 +1,9 @@
-# Runs `clreduce-perf accuracy` on 10007 and 64 elements and checks its exit status and JSON.
+# Runs `clreduce-perf accuracy` on 10007 and 64 elements and checks its exit status, JSON and plot.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(ENV{CLREDUCE_CACHE_DIR} ${WORK_DIR}/cache)
 execute_process(COMMAND ${PERF} accuracy -n 10007 -n 64 -r 2 --json ${WORK_DIR}/accuracy.json
+                        --svg ${WORK_DIR}/accuracy.svg
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
@@ -33,3 +34,18 @@ foreach(i RANGE ${last})
   endforeach()
 endforeach()
 message(STATUS "accuracy JSON: ${sets} data sets, every clreduce mode measured")
+# The plot: time against n for the first data set, a curve per mode and type (4 modes and the
+# read-only kernel, for float32 and float64), each with both sizes.
+file(READ ${WORK_DIR}/accuracy.svg svg)
+string(REGEX MATCHALL "<polyline[^>]*points=\"[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ \"" curves "${svg}")
+list(LENGTH curves curve_count)
+if(NOT curve_count EQUAL 10)
+  message(FATAL_ERROR "expected 10 two-point curves in accuracy.svg, found ${curve_count}")
+endif()
+foreach(name "float32 correctly_rounded" "float64 deterministic" "float32 read-only kernel" "data set benign")
+  string(FIND "${svg}" "${name}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "accuracy.svg does not name '${name}'")
+  endif()
+endforeach()
+message(STATUS "accuracy plot: ${curve_count} curves")
