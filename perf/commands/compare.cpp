@@ -32,6 +32,8 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"clreduce+1", make_clreduce_offset_competitor},
         {"clreduce-host", make_clreduce_host_data_competitor},
         {"clreduce-wrap", make_clreduce_wrap_competitor},
+        {"clreduce-comp", make_clreduce_compensated_competitor},
+        {"clreduce-cr", make_clreduce_correctly_rounded_competitor},
         {"naive", make_naive_competitor},
         {"cv::Mat", make_opencv_mat_competitor},
         {"cv::UMat", make_opencv_umat_competitor},

@@ -2,7 +2,9 @@
 // more on the same values one element into a buffer (misaligned: what level 1's vloadN path
 // costs); once more from host memory (the pointer form); and
 // for integer types once more with IntegerOverflow::wrap (the modular sum the exact one is
-// measured against: what the overflow check costs, in the same run). The
+// measured against: what the overflow check costs, in the same run); for float types once
+// more in each other float mode that gives the same bits run after run (compensated,
+// correctly rounded: their cost against the deterministic default and their error). The
 // wall time through a reducer on a plain queue, called as a user calls it (no CallInfo), the
 // device time through a reducer on a profiling queue of the same context, with CallInfo's
 // kernel events. Both must plan the same launch, or the two times would describe different
@@ -24,6 +26,7 @@ public:
     std::string name() const override { return name_; }
     std::string unavailable() const override {
         if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
+        if (params_.float_mode && !is_floating(setup_.type)) return "float types only (LaunchParams::float_mode)";
         try {
             require_support(setup_.type, setup_.reducer->device_info());
         } catch (const Unsupported& e) {
@@ -35,7 +38,11 @@ public:
         if (host_data_)
             return "default LaunchParams, the data from host memory (the pointer form: uploaded to a GPU, read in "
                    "place by a CPU device, small data on the calling thread; the plan is printed per n)";
-        return std::string(params_.overflow ? "LaunchParams::overflow = wrap" : "default LaunchParams") +
+        const std::string params = params_.overflow ? "LaunchParams::overflow = wrap"
+                                   : params_.float_mode
+                                       ? "LaunchParams::float_mode = " + std::string(to_string(*params_.float_mode))
+                                       : "default LaunchParams";
+        return params +
                (offset_ != 0 ? ", the same data at element offset " + std::to_string(offset_) + " of a copy" : "") +
                " (the plan is printed per n); wall: plain queue, no CallInfo; device: profiling queue, CallInfo "
                "events";
@@ -127,6 +134,18 @@ std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& 
 
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup) {
     return std::make_unique<ClreduceSum>(setup, "clreduce-host", LaunchParams{}, 0, true);
+}
+
+std::unique_ptr<Competitor> make_clreduce_compensated_competitor(const CompareSetup& setup) {
+    LaunchParams compensated;
+    compensated.float_mode = FloatMode::compensated;
+    return std::make_unique<ClreduceSum>(setup, "clreduce-comp", compensated);
+}
+
+std::unique_ptr<Competitor> make_clreduce_correctly_rounded_competitor(const CompareSetup& setup) {
+    LaunchParams rounded;
+    rounded.float_mode = FloatMode::correctly_rounded;
+    return std::make_unique<ClreduceSum>(setup, "clreduce-cr", rounded);
 }
 
 std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup) {

@@ -68,6 +68,8 @@ using CompetitorFactory = std::function<std::unique_ptr<Competitor>(const Compar
 
 std::unique_ptr<Competitor> make_clreduce_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_clreduce_compensated_competitor(const CompareSetup& setup);        // float types
+std::unique_ptr<Competitor> make_clreduce_correctly_rounded_competitor(const CompareSetup& setup);  // float types
 std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
