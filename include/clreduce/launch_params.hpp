@@ -49,7 +49,8 @@ bool has_last_group_finish(const DeviceInfo& device);
 //                      loop on its bits: one launch, but the order of the group results, hence
 //                      the last bits, may change from run to run. Needs 64-bit atomics for a
 //                      double accumulator.
-//   compensated        Neumaier (improved Kahan) sums in every work-item, tree step and pass:
+//   compensated        compensated (Neumaier's, improved Kahan) sums in every vector lane,
+//                      work-item, tree step and pass:
 //                      deterministic; error about 2u * sum|x| + n * u^2 * sum|x|.
 //   correctly_rounded  the exactly rounded true sum (long fixed-point accumulator): identical
 //                      on every device and plan. Only where the device can host it.
