@@ -12,7 +12,9 @@
 //   clreduce_combine(a, b)              two states as one; a holds the lower indices
 // and optionally
 //   CLREDUCE_VECTOR_PATH with clreduce_vstate, clreduce_vinit(), clreduce_vaccumulate(vs, v)
-//       and clreduce_vfinish(vs): level 1 on whole vectors (lane-wise, index-free operations)
+//       and clreduce_vfinish(vs): level 1 on whole vectors (lane-wise operations); with
+//       CLREDUCE_VECTOR_INDEXED, clreduce_vaccumulate(vs, v, first) also takes the index of
+//       the vector's first element (lane k holds element first + k)
 //   CLREDUCE_ATOMIC_FINISH with clreduce_atomic(p, s): level 3 straight into the result
 //   CLREDUCE_STATE_SCALAR when clreduce_state is CLREDUCE_ACC (a cheaper warp shuffle)
 //   CLREDUCE_GROUP_SINK with CLREDUCE_SINK_WORDS: the work-group keeps an exact sink of that
@@ -67,6 +69,13 @@
 #ifndef CLREDUCE_DEVICE_RESULT
 #define CLREDUCE_DEVICE_RESULT 0        // 1: write the final value as CLREDUCE_RESULT_T to
 #endif                                  //    result_out + result_offset (asynchronous calls)
+
+// A vector into a vector path's state; `first` is the index of its first element.
+#ifdef CLREDUCE_VECTOR_INDEXED
+#define CLREDUCE_VACCUMULATE(vs, v, first) clreduce_vaccumulate(vs, v, first CLREDUCE_SINK_ARG)
+#else
+#define CLREDUCE_VACCUMULATE(vs, v, first) clreduce_vaccumulate(vs, v CLREDUCE_SINK_ARG)
+#endif
 
 #if (CLREDUCE_STATES_IN || CLREDUCE_PITCHED) && CLREDUCE_VEC != 1
 #error "states and pitched input are read one at a time (CLREDUCE_VEC 1)"
@@ -215,7 +224,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_vstate vs = clreduce_vinit();
-#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = clreduce_vaccumulate(vs, LOAD(i) CLREDUCE_SINK_ARG);
+#define CLREDUCE_TAKE_VECTOR(i, LOAD) vs = CLREDUCE_VACCUMULATE(vs, LOAD(i), (i) * CLREDUCE_VEC);
 #else
     clreduce_state acc = clreduce_init();
 #define CLREDUCE_TAKE_VECTOR(i, LOAD)               \

@@ -47,7 +47,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
     __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_vstate vs = clreduce_vinit();
-#define CLREDUCE_SEGMENT_TAKE(v, i) vs = clreduce_vaccumulate(vs, v);
+#define CLREDUCE_SEGMENT_TAKE(v, i) vs = CLREDUCE_VACCUMULATE(vs, v, index_base + (i) * CLREDUCE_VEC);
 #else
     clreduce_state acc = clreduce_init();
 #define CLREDUCE_SEGMENT_TAKE(v, i)                \
