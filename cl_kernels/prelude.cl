@@ -128,3 +128,13 @@
 #define CLREDUCE_H16(F, v) F(CLREDUCE_H8(F, (v).lo), CLREDUCE_H8(F, (v).hi))
 #define CLREDUCE_HORIZONTAL(F, v) CLREDUCE_CAT(CLREDUCE_H, CLREDUCE_VEC)(F, v)
 #endif
+
+// TwoSum (Knuth): sum + error == a + x exactly, for any order of magnitude; a takes the sum, x
+// the error. Six additions, no branch. (Compensated and correctly rounded sums.)
+#define CLREDUCE_TWO_SUM(TYPE, a, x)                                  \
+    {                                                                 \
+        const TYPE two_sum_s = (a) + (x);                             \
+        const TYPE two_sum_b = two_sum_s - (a);                       \
+        (x) = ((a) - (two_sum_s - two_sum_b)) + ((x) - two_sum_b);    \
+        (a) = two_sum_s;                                              \
+    }

@@ -14,13 +14,10 @@ inline clreduce_state clreduce_init(void) {
 // number Neumaier's ordered form gives, in six operations without a comparison or a branch
 // (a branch per element cost PoCL's CPU device far more than the flops).
 inline clreduce_state clreduce_add(clreduce_state a, CLREDUCE_ACC x) {
-    const CLREDUCE_ACC t = a.s + x;
-    const CLREDUCE_ACC z = t - a.s;
-    const CLREDUCE_ACC error = (a.s - (t - z)) + (x - z);
+    CLREDUCE_TWO_SUM(CLREDUCE_ACC, a.s, x)
     // Past an infinity or an overflow the error would be inf - inf = NaN: c stays finite, so
     // s + c keeps IEEE's infinity.
-    a.c += isfinite(t) ? error : (CLREDUCE_ACC)0;
-    a.s = t;
+    a.c += isfinite(a.s) ? x : (CLREDUCE_ACC)0;
     return a;
 }
 inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
@@ -51,16 +48,13 @@ inline clreduce_vstate clreduce_vinit(void) {
 }
 
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate a, CLREDUCE_T_VEC v) {
-    const CLREDUCE_ACC_VEC x = clreduce_vmap(v);
-    const CLREDUCE_ACC_VEC t = a.s + x;
-    const CLREDUCE_ACC_VEC z = t - a.s;
-    const CLREDUCE_ACC_VEC error = (a.s - (t - z)) + (x - z);
+    CLREDUCE_ACC_VEC x = clreduce_vmap(v);
+    CLREDUCE_TWO_SUM(CLREDUCE_ACC_VEC, a.s, x)
 #if CLREDUCE_VEC == 1
-    a.c += isfinite(t) ? error : (CLREDUCE_ACC)0;
+    a.c += isfinite(a.s) ? x : (CLREDUCE_ACC)0;
 #else
-    a.c += select((CLREDUCE_ACC_VEC)0, error, isfinite(t));  // as in clreduce_add
+    a.c += select((CLREDUCE_ACC_VEC)0, x, isfinite(a.s));  // as in clreduce_add
 #endif
-    a.s = t;
     return a;
 }
 

@@ -219,16 +219,6 @@ typedef CLREDUCE_CAT(double, CLREDUCE_VEC) clreduce_dvec;
     STEP(0) CLREDUCE_FPE_IF(1, STEP) CLREDUCE_FPE_IF(2, STEP) CLREDUCE_FPE_IF(3, STEP)                \
         CLREDUCE_FPE_IF(4, STEP) CLREDUCE_FPE_IF(5, STEP) CLREDUCE_FPE_IF(6, STEP) CLREDUCE_FPE_IF(7, STEP)
 
-// TwoSum (Knuth): sum + error == a + x exactly, for any order of magnitude; a takes the sum, x
-// the error. Six additions, no branch.
-#define CLREDUCE_TWO_SUM(TYPE, a, x)           \
-    {                                          \
-        const TYPE two_sum_s = (a) + (x);      \
-        const TYPE two_sum_b = two_sum_s - (a); \
-        (x) = ((a) - (two_sum_s - two_sum_b)) + ((x) - two_sum_b); \
-        (a) = two_sum_s;                       \
-    }
-
 // An expansion: a[0] + a[1] + ... is the exact sum of what it took (less what went to the
 // sink). a[0] starts at -0.0 and takes every element and every other expansion's a[0] by IEEE
 // addition, so it ends -0.0 exactly when every term was -0.0.
