@@ -252,6 +252,24 @@ TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bu
     CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
 }
 
+TEST_CASE("the fused statistics keep their own default shape, not a sum's tuned one", "[plan][tuning]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    LaunchParams p;
+    p.times = 2;
+    p.work_group_size = 256;
+    p.vector_width = 4;
+    p.stride = Stride::global;
+    p.inter_group = InterGroup::last_group;
+    const TunedParams bucket{p, ParamSource::known_device, 1u << 28};
+    const std::uint64_t n = 1u << 28;
+    CHECK(make_plan(PlanRequest{Operation::sum, ElementType::float32, n}, gpu, {}, &bucket).times == 2);
+    const LaunchPlan statistics =
+        make_plan(PlanRequest{Operation::statistics, ElementType::float32, n}, gpu, {}, &bucket);
+    CHECK(statistics.sources.times == ParamSource::device_default);
+    CHECK(statistics.times > 2);
+    CHECK(statistics.groups <= std::uint64_t(gpu.compute_units) * 8 * 4);
+}
+
 TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
     const DeviceInfo gpu = clreduce::test::fake_gpu();
     const LaunchPlan planned = make_plan(ElementType::float32, 1u << 20, gpu);
