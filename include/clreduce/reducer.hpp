@@ -441,6 +441,63 @@ public:
                                                       const Segments& segments, std::string_view expression,
                                                       Combine combine, const LaunchParams& params = {},
                                                       CallInfo* info = nullptr) const;
+    // The same, each result written into `results` (resized to one per segment): a vector kept
+    // from call to call is written in place, so that a repeated call allocates no host memory.
+    // A fresh vector costs the host its page faults, which for millions of segments take
+    // longer than the kernel (H100, 2^22 int32 rows of 64: a 0.37 ms kernel, 3.1 ms for the
+    // call into a kept vector, 19.7 ms into a fresh one). Where each segment's final state is
+    // its result (sums, products, counts, sums of squares; min and max of non-empty regular
+    // segments), the states are read straight into `results`. After an exception the
+    // contents of `results` are unspecified.
+    template <class T>
+    void sum(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+             std::vector<sum_type_t<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void product(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                 std::vector<sum_type_t<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void min(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<T>& results,
+             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void max(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<T>& results,
+             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void minmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                std::vector<MinMax<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void statistics(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                    std::vector<Statistics<T>>& results, const LaunchParams& params = {},
+                    CallInfo* info = nullptr) const;
+    template <class T>
+    void argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                std::vector<ArgResult<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                std::vector<ArgResult<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void count_nonzero(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                       std::vector<std::uint64_t>& results, const LaunchParams& params = {},
+                       CallInfo* info = nullptr) const;
+    template <class T>
+    void mean(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
+              const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void sum_of_squares(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                        std::vector<square_sum_t<T>>& results, const LaunchParams& params = {},
+                        CallInfo* info = nullptr) const;
+    template <class T>
+    void norm_l1(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
+                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void norm_l2(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
+                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void norm_inf(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                  std::vector<double>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    void transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                          std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
+                          const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     // The segments' values written into `result` from element `result_offset` on (one per
     // segment, in order), as the single-range *_async calls do: nothing waited for or read
     // back; the event of the last command returned. min/max of an empty segment write the

@@ -39,6 +39,15 @@ ArgResult<T> arg_result(const O& o) {
     o.require_elements();
     return state_indexed<T>(o.plan.accumulator, o.bits);
 }
+// The names the segmented entry points' macro looks for (segment_operations.cpp).
+template <class T, class O>
+ArgResult<T> argmin_result(const O& o) {
+    return arg_result<T>(o);
+}
+template <class T, class O>
+ArgResult<T> argmax_result(const O& o) {
+    return arg_result<T>(o);
+}
 template <class T, class O>
 std::uint64_t count_nonzero_result(const O& o) {
     return o.count == 0 ? 0 : o.template value<std::uint64_t>();

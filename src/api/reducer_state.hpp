@@ -31,6 +31,12 @@ namespace clreduce {
 
 // One final state as the value it stands for: `count` elements of a plan reduced by `kernel`.
 // (A call's Outcome, or one segment's state among a segmented call's.)
+// Where a synchronous segmented call's results go on the host (the caller's vector of `type`).
+struct HostResults {
+    unsigned char* data = nullptr;
+    ElementType type = ElementType::int64;
+};
+
 struct StateView {
     const LaunchPlan& plan;
     const OpKernel& kernel;
@@ -182,12 +188,14 @@ struct Reducer::State {
         return chain;
     }
     // A segmented call (segment_operations.cpp): `take(segment, view)` for each segment's state
-    // in order (synchronous, device == nullptr), or the values into *device. Returns the plan.
+    // in order (synchronous, device == nullptr), or the values into *device. Where `direct`
+    // is given and each state's bits are its result, the states are read straight into it
+    // and `take` is not called. Returns the plan.
     template <class T, class Take>
     LaunchPlan run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                             const LaunchParams& params, CallInfo* call, Take take, const DeviceResult* device = nullptr,
                             ElementType result_type = ElementType::int64, const std::vector<cl::Event>& wait = {},
-                            bool make_event = false, cl::Event* last = nullptr);
+                            bool make_event = false, cl::Event* last = nullptr, const HostResults* direct = nullptr);
     template <class T>
     std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
                                      const LaunchParams& params, CallInfo* call);

@@ -5,6 +5,8 @@
 
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
@@ -90,13 +92,47 @@ std::vector<std::uint64_t> read_uint64s(cl::CommandQueue& queue, const cl::Buffe
 
 Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 
+// Whether each segment's final state, as the kernel leaves it, is bit for bit its result of
+// type `result`, so that a synchronous call can read the states straight into the caller's
+// vector: one value of the result's own type (an integer sum the kernel kept exact in it, a
+// float sum, an extreme), whose empty segment's identity is the empty result, or, for min and
+// max, which have none, where no segment can be empty. Millions of segments (2^22 rows of 64
+// on an H100) otherwise spend 11 ms on the host turning states into results, 30 times the
+// kernel's time.
+// The caller's vector as HostResults where its results are plain numbers (structs: none).
+template <class R>
+HostResults host_results(std::vector<R>& results) {
+    if constexpr (std::is_arithmetic_v<R>)
+        return {reinterpret_cast<unsigned char*>(results.data()), element_traits<R>::type};
+    else
+        return {};
+}
+
+bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementType result, const Segments& s) {
+    if (plan.transform || plugin_info(kernel.op).layout != StateLayout::value || plan.accumulator != result)
+        return false;
+    switch (plan.operation) {
+        case Operation::sum:
+        case Operation::product:
+        case Operation::count_nonzero:
+        case Operation::sum_of_squares: return true;
+        case Operation::min:
+        case Operation::max:
+            return (s.kind() == Segments::Kind::batch || s.kind() == Segments::Kind::rows ||
+                    s.kind() == Segments::Kind::columns) &&
+                   s.length() > 0;
+        default: return false;
+    }
+}
+
 }  // namespace
 
 template <class T, class Take>
 LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset,
                                         const Segments& segments, const LaunchParams& params, CallInfo* call, Take take,
                                         const DeviceResult* device, ElementType result_type,
-                                        const std::vector<cl::Event>& wait, bool make_event, cl::Event* last) {
+                                        const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
+                                        const HostResults* direct) {
     const std::uint64_t extent = segment_extent(segments, sizeof(T));
     check_buffer(values, offset, extent, sizeof(T));
     const std::uint64_t count = segments.count();
@@ -179,7 +215,10 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
             if (last != nullptr) *last = chain.take_last();
             return plan;
         }
-        states = launch_segments(queue, info, plan, first, values, offset, list, *slot, chain);
+        states =
+            launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, nullptr,
+                            direct != nullptr && states_are_results(plan, kernel, direct->type, segments) ? direct->data
+                                                                                                          : nullptr);
     } catch (...) {
         queue.finish();
         throw;
@@ -214,6 +253,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
         }
         throw Error("internal: the device flagged a segment, but every segment's offsets are in order");
     }
+    if (direct != nullptr && states.states == direct->data) return plan;
     const OperationInfo& row = operation_info(plan.operation);
     for (std::uint64_t s = 0; s < count; ++s) {
         const auto [b, e] = bounds(s);
@@ -232,43 +272,47 @@ LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segment
         params);
 }
 
-#define CLREDUCE_DEFINE_SEGMENTED(R, NAME, OP)                                                               \
-    template <class T>                                                                                       \
-    std::vector<R> Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,   \
-                                 const LaunchParams& params, CallInfo* info) const {                         \
-        std::vector<R> out(segments.count());                                                                \
-        state().run_segments<T>(job_of(OP), values, offset, segments, params, info,                          \
-                                [&](std::uint64_t s, const StateView& v) { out[s] = NAME##_result<T>(v); }); \
-        return out;                                                                                          \
+// Each operation's results written into a vector the caller may keep (resized, so a vector of
+// the right size is written in place), and the form that returns a fresh one.
+#define CLREDUCE_DEFINE_SEGMENTED(R, NAME, OP)                                                                        \
+    template <class T>                                                                                                \
+    void Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,                      \
+                       std::vector<R>& results, const LaunchParams& params, CallInfo* info) const {                   \
+        results.resize(segments.count());                                                                             \
+        const HostResults direct = host_results(results);                                                             \
+        state().run_segments<T>(                                                                                      \
+            job_of(OP), values, offset, segments, params, info,                                                       \
+            [&](std::uint64_t s, const StateView& v) { results[s] = NAME##_result<T>(v); }, nullptr, direct.type, {}, \
+            false, nullptr, direct.data != nullptr ? &direct : nullptr);                                              \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    std::vector<R> Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,            \
+                                 const LaunchParams& params, CallInfo* info) const {                                  \
+        std::vector<R> out;                                                                                           \
+        NAME<T>(values, offset, segments, out, params, info);                                                         \
+        return out;                                                                                                   \
     }
 CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_DEFINE_SEGMENTED)
+CLREDUCE_DEFINE_SEGMENTED(ArgResult<T>, argmin, Operation::argmin)
+CLREDUCE_DEFINE_SEGMENTED(ArgResult<T>, argmax, Operation::argmax)
 #undef CLREDUCE_DEFINE_SEGMENTED
 
 template <class T>
-std::vector<ArgResult<T>> Reducer::argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                          const LaunchParams& params, CallInfo* info) const {
-    std::vector<ArgResult<T>> out(segments.count());
-    state().run_segments<T>(job_of(Operation::argmin), values, offset, segments, params, info,
-                            [&](std::uint64_t s, const StateView& v) { out[s] = arg_result<T>(v); });
-    return out;
-}
-template <class T>
-std::vector<ArgResult<T>> Reducer::argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                          const LaunchParams& params, CallInfo* info) const {
-    std::vector<ArgResult<T>> out(segments.count());
-    state().run_segments<T>(job_of(Operation::argmax), values, offset, segments, params, info,
-                            [&](std::uint64_t s, const StateView& v) { out[s] = arg_result<T>(v); });
-    return out;
+void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                               std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
+                               const LaunchParams& params, CallInfo* info) const {
+    const Job job{combine_operation(combine), combine, transform_source(expression)};
+    results.resize(segments.count());
+    state().run_segments<T>(job, values, offset, segments, params, info,
+                            [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });
 }
 template <class T>
 std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset,
                                                            const Segments& segments, std::string_view expression,
                                                            Combine combine, const LaunchParams& params,
                                                            CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, transform_source(expression)};
-    std::vector<transform_type_t<T>> out(segments.count());
-    state().run_segments<T>(job, values, offset, segments, params, info,
-                            [&](std::uint64_t s, const StateView& v) { out[s] = transform_result<T>(v, combine); });
+    std::vector<transform_type_t<T>> out;
+    transform_reduce<T>(values, offset, segments, expression, combine, out, params, info);
     return out;
 }
 
@@ -306,7 +350,9 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
 
 #define CLREDUCE_INSTANTIATE_SEGMENTED(R, NAME, T)                                                                   \
     template std::vector<R> Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const LaunchParams&, \
-                                             CallInfo*) const;
+                                             CallInfo*) const;                                                       \
+    template void Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, std::vector<R>&,               \
+                                   const LaunchParams&, CallInfo*) const;
 #define CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(NAME, T)                                                            \
     template cl::Event Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const cl::Buffer&,    \
                                         std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
@@ -329,6 +375,9 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
     template std::vector<transform_type_t<T>> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t,           \
                                                                            const Segments&, std::string_view, Combine, \
                                                                            const LaunchParams&, CallInfo*) const;      \
+    template void Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, const Segments&, std::string_view,    \
+                                               Combine, std::vector<transform_type_t<T>>&, const LaunchParams&,        \
+                                               CallInfo*) const;                                                       \
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(sum_async, T)                                                                 \
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(min_async, T)                                                                 \
     CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(max_async, T)

@@ -30,7 +30,8 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b
 
 SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
                               const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
-                              const SegmentList& list, ExecutionSlot& slot, Chain& chain, const DeviceResult* device) {
+                              const SegmentList& list, ExecutionSlot& slot, Chain& chain, const DeviceResult* device,
+                              unsigned char* states_out) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
@@ -94,12 +95,31 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     SegmentStates out;
     out.state_bytes = state_bytes;
     if (device != nullptr) return out;
+    cl_uint flag = 0;
+    if (states_out != nullptr) {
+        // The states straight into the caller's memory, then the flag word where segments are
+        // listed (regular ones cannot be out of order).
+        const bool flagged = list.listed();
+        check(queue.enqueueReadBuffer(states, flagged ? CL_FALSE : CL_TRUE, 0,
+                                      static_cast<size_t>(segments * state_bytes), states_out, chain.wait(),
+                                      chain.event()),
+              "clEnqueueReadBuffer");
+        chain.done(false);
+        if (flagged) {
+            check(queue.enqueueReadBuffer(states, CL_TRUE, static_cast<size_t>(flag_at), sizeof flag, &flag,
+                                          chain.wait(), chain.event()),
+                  "clEnqueueReadBuffer");
+            chain.done(false);
+        }
+        out.states = states_out;
+        out.bad = flag != 0;
+        return out;
+    }
     unsigned char* pinned = slot.host_result(flag_at + sizeof(cl_uint));
     check(queue.enqueueReadBuffer(states, CL_TRUE, 0, static_cast<size_t>(flag_at + sizeof(cl_uint)), pinned,
                                   chain.wait(), chain.event()),
           "clEnqueueReadBuffer");
     chain.done(false);
-    cl_uint flag = 0;
     std::memcpy(&flag, pinned + flag_at, sizeof flag);
     out.states = pinned;
     out.bad = flag != 0;

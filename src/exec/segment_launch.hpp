@@ -38,12 +38,13 @@ struct SegmentStates {
 };
 
 // Enqueues the plan's launches over `input` from element `offset`. Synchronous
-// (device == nullptr): waits for the states and returns them. Asynchronous: the kernels write
-// each segment's value as first.result_type into *device, one after another, and nothing is
-// waited for.
+// (device == nullptr): waits for the states and returns them, read into `states_out` where
+// given (room for every state: the caller's results, where each state's bits are its result),
+// else into the slot's pinned memory. Asynchronous: the kernels write each segment's value as
+// first.result_type into *device, one after another, and nothing is waited for.
 SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
                               const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                               const SegmentList& list, ExecutionSlot& slot, Chain& chain,
-                              const DeviceResult* device = nullptr);
+                              const DeviceResult* device = nullptr, unsigned char* states_out = nullptr);
 
 }  // namespace clreduce

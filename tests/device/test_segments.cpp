@@ -192,6 +192,39 @@ TEST_CASE("segmented reductions: transform_reduce and product per segment", "[se
     for (std::size_t s = 0; s < 50; ++s) CHECK(products[s] == wrapped_product<std::int64_t>(host.data() + 3 * s, 3));
 }
 
+TEST_CASE("segmented reductions: results into a host vector the caller keeps", "[segments]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(59);
+    INFO("data seed " << seed);
+    const std::vector<std::int32_t> host = op_values<std::int32_t>(3000, seed);
+    const cl::Buffer values = device_copy(r, host);
+    const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(60));
+    const std::vector<std::uint64_t> small(offsets.begin(), offsets.begin() + 18);
+    const Segments rows = Segments::rows(20, 100);
+    // Written in place where the size is right (no new allocation), resized where not.
+    std::vector<std::int64_t> sums(20, -1);
+    const std::int64_t* storage = sums.data();
+    r.sum<std::int32_t>(values, 0, rows, sums);
+    CHECK(sums.data() == storage);
+    CHECK(sums == r.sum<std::int32_t>(values, 0, rows));
+    r.sum<std::int32_t>(values, 3, Segments::offsets(small), sums);
+    REQUIRE(sums.size() == small.size() - 1);
+    for (std::size_t s = 0; s + 1 < small.size(); ++s)
+        CHECK(sums[s] == wrapped_sum<std::int64_t>(host.data() + 3 + small[s], small[s + 1] - small[s]));
+    std::vector<ArgResult<std::int32_t>> maxes(1);
+    r.argmax<std::int32_t>(values, 0, rows, maxes);
+    REQUIRE(maxes.size() == 20);
+    for (std::size_t s = 0; s < 20; ++s) CHECK(maxes[s].index == reference_max(host.data() + s * 100, 100).index);
+    std::vector<std::int64_t> squares;
+    r.transform_reduce<std::int32_t>(values, 0, rows, "x * x", Combine::sum, squares);
+    REQUIRE(squares.size() == 20);
+    CHECK(squares == r.transform_reduce<std::int32_t>(values, 0, rows, "x * x", Combine::sum));
+    // An empty segment's refusal leaves the call's error, as the returning form's.
+    std::vector<std::int32_t> mins;
+    CHECK_THROWS_WITH(r.min<std::int32_t>(values, 0, Segments::offsets(small), mins),
+                      Catch::Contains("which is empty"));
+}
+
 TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "[segments]") {
     Reducer& r = reducer();
     const std::uint64_t seed = seed_for(53);
