@@ -254,11 +254,13 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     // merge, its sink) that the deterministic shapes tuning measures do not: its own defaults.
     if (plan.float_mode == FloatMode::correctly_rounded) tuned = nullptr;
     const OpKernel kernel = plan_kernel(plan);
-    // So does the fused statistics' state (a shift, two sums, two extremes; its combine
-    // divides): with a sum's tuned shape (H100, float32 at 2^28: times 2, 131,072 groups) it
-    // took 3.8x the read-only kernel's time (1323 us); with its defaults (times 64, 4,096 groups)
-    // 1.33x (469 us), the groups' trees and finish having outweighed the reads.
-    if (kernel.op == KernelOp::moments) tuned = nullptr;
+    // So do the fused statistics' state (a shift, two sums, two extremes; its combine divides)
+    // and the compensated sum's (a sum and an error per vector lane, combined by TwoSums): a
+    // sum's tuned shape has many short work-items and groups (H100, 2^26-2^28: times 2, up to
+    // 131,072 groups), whose per-item and per-group work outweighs the reads for them.
+    // Statistics, float32 at 2^28: 1323 us so, 469 us with its defaults (times 64, 4,096
+    // groups); compensated, float64 at 2^26: 3.5x the deterministic sum so, 1.07x at times 64.
+    if (kernel.op == KernelOp::moments || kernel.op == KernelOp::add_compensated) tuned = nullptr;
     if (async && kernel.op == KernelOp::add_exact)
         throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
     // The correctly rounded sum's exact atomic finish (its default where the device has it)

@@ -252,7 +252,8 @@ TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bu
     CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
 }
 
-TEST_CASE("the fused statistics keep their own default shape, not a sum's tuned one", "[plan][tuning]") {
+TEST_CASE("the fused statistics and compensated sums keep their own default shape, not a sum's tuned one",
+          "[plan][tuning]") {
     const DeviceInfo gpu = clreduce::test::fake_gpu();
     LaunchParams p;
     p.times = 2;
@@ -268,6 +269,11 @@ TEST_CASE("the fused statistics keep their own default shape, not a sum's tuned 
     CHECK(statistics.sources.times == ParamSource::device_default);
     CHECK(statistics.times > 2);
     CHECK(statistics.groups <= std::uint64_t(gpu.compute_units) * 8 * 4);
+    LaunchParams compensated;
+    compensated.float_mode = FloatMode::compensated;
+    const LaunchPlan pairs = make_plan(PlanRequest{Operation::sum, ElementType::float32, n}, gpu, compensated, &bucket);
+    CHECK(pairs.sources.times == ParamSource::device_default);
+    CHECK(pairs.times > 2);
 }
 
 TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
