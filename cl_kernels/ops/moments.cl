@@ -9,7 +9,10 @@
 // the mean is large against the spread). Two states combine by moving the second one's sums
 // to the first one's shift, exactly in algebra: no division anywhere in the kernel.
 // The extremes ignore NaN as extremum.cl does; a NaN or an infinity makes mean and variance
-// not finite.
+// not finite. A shift is always finite (0 in place of a first value that is not): an infinite
+// shift would turn every other deviation into the opposite infinity and the sum (n shift + s1)
+// into NaN, where IEEE addition of the values gives the infinity (mean +inf for data holding
+// +inf), and which happened would depend on the launch shape.
 typedef struct {
     ulong count;
     CLREDUCE_ACC shift;
@@ -44,7 +47,7 @@ inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
 }
 inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong index) {
     const CLREDUCE_ACC v = clreduce_map(x);
-    if (s.count == 0) s.shift = v;
+    if (s.count == 0) s.shift = isfinite(v) ? v : (CLREDUCE_ACC)0;
     const CLREDUCE_ACC d = v - s.shift;
     s.s1 = s.s1 + d;
     s.s2 = s.s2 + d * d;
@@ -76,7 +79,7 @@ inline clreduce_vstate clreduce_vinit(void) {
 }
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
     const CLREDUCE_ACC_VEC m = clreduce_vmap(v);
-    if (s.count == 0) s.shift = m;
+    if (s.count == 0) s.shift = isfinite(m) ? m : (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0);
     const CLREDUCE_ACC_VEC d = m - s.shift;
     s.s1 = s.s1 + d;
     s.s2 = s.s2 + d * d;

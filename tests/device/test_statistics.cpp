@@ -132,6 +132,26 @@ TEST_CASE("statistics: NaN is ignored by the extremes and makes mean and varianc
     CHECK(s.max == inf);
     CHECK(s.mean == inf);
     CHECK_FALSE(std::isfinite(s.variance));
+    // The same under every launch shape, also where an infinity is a state's first value.
+    for (std::uint32_t wg : {1u, 4u, 64u})
+        for (std::uint32_t vec : {1u, 4u})
+            for (std::uint32_t times : {1u, 16u}) {
+                LaunchParams p;
+                p.work_group_size = wg;
+                p.vector_width = vec;
+                p.times = times;
+                INFO("wg " << wg << " vec " << vec << " times " << times);
+                for (std::size_t at : {std::size_t(0), std::size_t(700), std::size_t(999)}) {
+                    std::vector<float> w(1000, 2.0f);
+                    w[at] = inf;
+                    const auto t = r.statistics(w, p);
+                    CHECK(t.mean == inf);
+                    CHECK(t.sum == inf);
+                    CHECK(t.max == inf);
+                    w[at == 0 ? 1 : 0] = -inf;
+                    CHECK(std::isnan(r.statistics(w, p).mean));
+                }
+            }
     const std::vector<float> all_nan(33, nan);
     s = r.statistics(all_nan);
     CHECK(std::isnan(s.min));
