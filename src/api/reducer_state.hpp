@@ -29,14 +29,14 @@
 
 namespace clreduce {
 
-// One final state as the value it stands for: `count` elements of a plan reduced by `kernel`.
-// (A call's Outcome, or one segment's state among a segmented call's.)
 // Where a synchronous segmented call's results go on the host (the caller's vector of `type`).
 struct HostResults {
     unsigned char* data = nullptr;
     ElementType type = ElementType::int64;
 };
 
+// One final state as the value it stands for: `count` elements of a plan reduced by `kernel`.
+// (A call's Outcome, or one segment's state among a segmented call's.)
 struct StateView {
     const LaunchPlan& plan;
     const OpKernel& kernel;

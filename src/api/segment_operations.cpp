@@ -92,13 +92,6 @@ std::vector<std::uint64_t> read_uint64s(cl::CommandQueue& queue, const cl::Buffe
 
 Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 
-// Whether each segment's final state, as the kernel leaves it, is bit for bit its result of
-// type `result`, so that a synchronous call can read the states straight into the caller's
-// vector: one value of the result's own type (an integer sum the kernel kept exact in it, a
-// float sum, an extreme), whose empty segment's identity is the empty result, or, for min and
-// max, which have none, where no segment can be empty. Millions of segments (2^22 rows of 64
-// on an H100) otherwise spend 11 ms on the host turning states into results, 30 times the
-// kernel's time.
 // The caller's vector as HostResults where its results are plain numbers (structs: none).
 template <class R>
 HostResults host_results(std::vector<R>& results) {
@@ -108,6 +101,13 @@ HostResults host_results(std::vector<R>& results) {
         return {};
 }
 
+// Whether each segment's final state, as the kernel leaves it, is bit for bit its result of
+// type `result`, so that a synchronous call can read the states straight into the caller's
+// vector: one value of the result's own type (an integer sum the kernel kept exact in it, a
+// float sum, an extreme), whose empty segment's identity is the empty result, or, for min and
+// max, which have none, where no segment can be empty. Millions of segments (2^22 rows of 64
+// on an H100) otherwise spend 11 ms on the host turning states into results, 30 times the
+// kernel's time.
 bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementType result, const Segments& s) {
     if (plan.transform || plugin_info(kernel.op).layout != StateLayout::value || plan.accumulator != result)
         return false;
@@ -207,6 +207,9 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
     }
 
     SegmentStates states;
+    // Where each state is its result, the states go straight into the caller's results.
+    unsigned char* const states_out =
+        direct != nullptr && states_are_results(plan, kernel, direct->type, segments) ? direct->data : nullptr;
     try {
         if (device != nullptr) {
             first.result_type = result_type;
@@ -215,10 +218,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
             if (last != nullptr) *last = chain.take_last();
             return plan;
         }
-        states =
-            launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, nullptr,
-                            direct != nullptr && states_are_results(plan, kernel, direct->type, segments) ? direct->data
-                                                                                                          : nullptr);
+        states = launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, nullptr, states_out);
     } catch (...) {
         queue.finish();
         throw;
@@ -253,7 +253,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
         }
         throw Error("internal: the device flagged a segment, but every segment's offsets are in order");
     }
-    if (direct != nullptr && states.states == direct->data) return plan;
+    if (states_out != nullptr) return plan;  // the states are the results, already in place
     const OperationInfo& row = operation_info(plan.operation);
     for (std::uint64_t s = 0; s < count; ++s) {
         const auto [b, e] = bounds(s);
