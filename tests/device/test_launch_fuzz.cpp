@@ -88,6 +88,20 @@ std::string run_case(Reducer& r, Operation op, const std::vector<T>& data, const
             return std::string();
         return a.mismatch(got);
     };
+    // An accumulator narrower than float data (double values, a named float32 accumulator)
+    // rounds every element as it converts it: u A more than the summation's own bound (the
+    // integer branch's (n + 1) u A, for the same reason). Without it one double summed into a
+    // float32 accumulator (n = 1: a bound of 0) was reported wrong.
+    // `per` divides it as the result divides the sum (the mean: n).
+    const auto converted = [&info, &data, n, &u](testing::Approx a, long double per = 1) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (is_floating(info.plan.accumulator) && type_size(info.plan.accumulator) < sizeof(T)) {
+                a.tolerance += u() * testing::exact_abs_sum_of_values(data.data(), n).to_long_double() / per;
+                a.rule += " + u sum|x| (each element rounded to the accumulator)";
+            }
+        }
+        return a;
+    };
     switch (op) {
         case Operation::sum: {
             const auto got = r.sum(data, p, &info);
@@ -113,7 +127,7 @@ std::string run_case(Reducer& r, Operation op, const std::vector<T>& data, const
                 else
                     return exact.to_uint64() == got ? "" : "sum " + std::to_string(got) + ", exact " + exact.decimal();
             } else {
-                return approx(testing::reference_sum(data.data(), n, u()), got);
+                return approx(converted(testing::reference_sum(data.data(), n, u())), got);
             }
         }
         case Operation::mean: {
@@ -125,7 +139,7 @@ std::string run_case(Reducer& r, Operation op, const std::vector<T>& data, const
                                ? ""
                                : "mean not correctly rounded";
             }
-            return approx(testing::reference_mean(data.data(), n, u()), got);
+            return approx(converted(testing::reference_mean(data.data(), n, u()), static_cast<long double>(n)), got);
         }
         case Operation::norm_l2: {
             const double got = r.norm_l2(data, p, &info);
