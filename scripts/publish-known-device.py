@@ -9,7 +9,9 @@ on the device, then
         --source "clreduce-perf tune, additive family, 2^12..2^30, 2026-11-22"
 
 replaces that device's entries in the table with the tuning file's (keyed by device name,
-as the library matches them) and rebuilding the library ships them.
+as the library matches them) and rebuilding the library ships them. With --segments-only,
+only the tuning file's segment-team entries (those with a segment_length) replace the
+table's, and its single-range entries stay as they are.
 """
 import argparse
 import collections
@@ -19,7 +21,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TABLE = ROOT / "src" / "tuning" / "known_devices.json"
-ENTRY_KEYS = ("type", "family", "n", "times", "work_group_size", "stride", "vector_width", "inter_group", "kernel_us")
+ENTRY_KEYS = ("type", "family", "n", "segment_length", "equal_lengths", "times", "work_group_size", "stride", "vector_width",
+              "inter_group", "segment_team", "kernel_us")
 
 
 def dump(doc):
@@ -45,6 +48,8 @@ def main():
     parser.add_argument("--device", required=True, help="CL_DEVICE_NAME, exactly as the tuning file has it")
     parser.add_argument("--source", required=True, help="how and when the entries were measured")
     parser.add_argument("--table", type=pathlib.Path, default=TABLE)
+    parser.add_argument("--segments-only", action="store_true",
+                        help="replace only the segment-team entries, keep the table's single-range ones")
     args = parser.parse_args()
 
     tuning = json.loads(args.tuning_file.read_text(), object_pairs_hook=collections.OrderedDict)
@@ -60,10 +65,23 @@ def main():
         sys.exit(f"{args.tuning_file}: '{args.device}' has no entries")
 
     table = json.loads(args.table.read_text(), object_pairs_hook=collections.OrderedDict)
+    if args.segments_only:
+        entries = [e for e in entries if "segment_length" in e]
+        if not entries:
+            sys.exit(f"{args.tuning_file}: '{args.device}' has no segment entries")
+        old = [d for d in table["devices"] if d["device"] == args.device]
+        if not old:
+            sys.exit(f"{args.table}: no row for '{args.device}' to add segment entries to")
+        kept = [e for e in old[0]["entries"] if "segment_length" not in e]
+        entries = kept + entries
+        args.source = old[0]["source"] + "; segment teams: " + args.source
+    measured_on = (f"{measured.get('platform', '?')}, driver {measured.get('driver_version', '?')}, "
+                   f"{measured.get('compute_units', '?')} compute units")
+    if args.segments_only:
+        measured_on = old[0]["measured_on"]
     row = collections.OrderedDict(
         [("device", args.device),
-         ("measured_on", f"{measured.get('platform', '?')}, driver {measured.get('driver_version', '?')}, "
-                         f"{measured.get('compute_units', '?')} compute units"),
+         ("measured_on", measured_on),
          ("source", args.source),
          ("entries", entries)])
     devices = [d for d in table["devices"] if d["device"] != args.device] + [row]

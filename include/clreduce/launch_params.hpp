@@ -182,8 +182,11 @@ struct LaunchPlan {
         ParamSource stride = ParamSource::device_default;
         ParamSource vector_width = ParamSource::device_default;
         ParamSource inter_group = ParamSource::device_default;
+        ParamSource segment_team = ParamSource::device_default;  // segmented calls
     } sources;
-    std::uint64_t tuned_n = 0;  // size bucket of the tuned or known-device entry used; 0: none
+    // Size bucket of the tuned or known-device entry used (segmented calls: the segment length
+    // of the entry whose team they use); 0: none.
+    std::uint64_t tuned_n = 0;
 
     std::string describe() const;          // one line, for logs and the perf tool
     std::string describe_sources() const;  // "times=tuned(4096) wg=override ..."

@@ -23,6 +23,13 @@ struct TunedEntry {
     ElementType type = ElementType::int32;
     OperationFamily family = OperationFamily::additive;
     std::uint64_t n = 0;  // the size bucket it was measured at
+    // A segment entry: the average segment length in elements it was measured at, its team
+    // and work-group size in params (segment_team, work_group_size), n the elements in all.
+    // 0: a single-range entry.
+    std::uint64_t segment_length = 0;
+    // A segment entry measured on equal lengths (for batches and rows), else on lengths that
+    // vary (for listed segments: CSR offsets, begin/end arrays).
+    bool equal_lengths = false;
     // Tuned entries set every field; a known-device entry may leave some to the defaults.
     LaunchParams params;
     double kernel_us = 0;          // median kernel time of these parameters at n (0: not measured)
@@ -92,6 +99,10 @@ struct TuneOptions {
     const std::atomic<bool>* stop = nullptr;  // set it (e.g. from SIGINT) to stop early
     std::function<void(const TuneProgress&)> progress;
     bool save = true;  // store the entries in the reducer's tuning database
+    // Also learn, per type, the segment team and work-group size for average lengths of 4 to
+    // 4096 elements (powers of 2), on equal lengths (batches, rows) and on random lengths
+    // around each (listed segments), at the largest size bucket (at most 2^26 elements).
+    bool segments = true;
 };
 
 struct TuneResult {

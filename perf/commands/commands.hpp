@@ -66,6 +66,7 @@ struct TuneCommandOptions {
     double time_budget_s = 0;
     std::string file;  // empty: the default tuning file
     bool dry_run = false;
+    bool no_segments = false;  // skip the segment-team stage
     bool show = false;
     bool reset = false;
     bool check = false;  // measure how close the tuned times are to the best (tune_check.hpp)

@@ -165,6 +165,9 @@ int main(int argc, char** argv) {
     tune_cmd->add_option("-o,--file", tune.file,
                          "Tuning file (default: $CLREDUCE_TUNING_FILE, else <cache folder>/tuning.json)");
     tune_cmd->add_flag("--dry-run", tune.dry_run, "Measure and print, but save nothing");
+    tune_cmd->add_flag(
+        "--no-segments", tune.no_segments,
+        "Skip the segment stage (team and work-group size per segment kind and average length, 4 .. 4096)");
     tune_cmd->add_flag("--show", tune.show, "Print this device's entries in the tuning file and exit");
     tune_cmd->add_flag("--reset", tune.reset, "Remove this device's entries from the tuning file and exit");
     tune_cmd->add_option("--seed", tune.seed, "Random seed of the data")->capture_default_str();

@@ -71,7 +71,29 @@ std::string field(const std::optional<T>& value) {
     return out.str();
 }
 
-void print_entries(const std::vector<TunedEntry>& entries, bool timed) {
+// Segment entries: team and work-group size per kind and average length (tuner_segments.hpp).
+void print_segment_entries(const std::vector<TunedEntry>& entries, bool timed) {
+    std::cout << "segment shapes (equal lengths: batches and rows; varying: listed segments, lengths uniform in "
+                 "0 .. 2 x average; default: the rule's shape):\n"
+              << std::left << std::setw(9) << "type" << std::setw(9) << "lengths" << std::right << std::setw(9)
+              << "average" << std::setw(6) << "team" << std::setw(6) << "wg";
+    if (timed) std::cout << std::setw(12) << "kernel_us" << std::setw(12) << "default_us" << std::setw(9) << "speedup";
+    std::cout << "\n";
+    for (const TunedEntry& e : entries) {
+        std::cout << std::left << std::setw(9) << type_name(e.type) << std::setw(9)
+                  << (e.equal_lengths ? "equal" : "varying") << std::right << std::setw(9) << e.segment_length
+                  << std::setw(6) << field(e.params.segment_team) << std::setw(6) << field(e.params.work_group_size);
+        if (timed)
+            std::cout << std::fixed << std::setprecision(1) << std::setw(12) << e.kernel_us << std::setw(12)
+                      << e.default_kernel_us << std::setw(8) << std::setprecision(2)
+                      << (e.kernel_us > 0 ? e.default_kernel_us / e.kernel_us : 0) << "x";
+        std::cout << "\n";
+    }
+}
+
+void print_entries(const std::vector<TunedEntry>& all, bool timed) {
+    std::vector<TunedEntry> entries, segment_entries;
+    for (const TunedEntry& e : all) (e.segment_length != 0 ? segment_entries : entries).push_back(e);
     std::cout << std::left << std::setw(9) << "type" << std::setw(10) << "family" << std::right << std::setw(7) << "n"
               << std::setw(7) << "times" << std::setw(6) << "wg" << std::setw(8) << "stride" << std::setw(5) << "vec"
               << std::setw(13) << "level3";
@@ -88,6 +110,10 @@ void print_entries(const std::vector<TunedEntry>& entries, bool timed) {
                       << (e.kernel_us > 0 ? e.default_kernel_us / e.kernel_us : 0) << "x";
         }
         std::cout << "\n";
+    }
+    if (!segment_entries.empty()) {
+        std::cout << "\n";
+        print_segment_entries(segment_entries, timed);
     }
 }
 
@@ -132,12 +158,14 @@ int run_tune(const TuneCommandOptions& o) {
     options.time_budget_s = o.time_budget_s;
     options.seed = o.seed;
     options.save = !o.dry_run;
+    options.segments = !o.no_segments;
     options.stop = &interrupted;
     ProgressBar bar;
     options.progress = [&](const TuneProgress& p) { bar(p); };
 
     std::cout << "sizes " << size_label(o.min_n) << " .. " << size_label(o.max_n) << " in powers of 4, "
               << (o.quick ? "quick search, " : "") << "family additive (measured with sum)"
+              << (o.no_segments ? "" : ", then segment shapes (average lengths 4 .. 4096, equal and varying)")
               << (o.dry_run ? ", dry run: nothing is saved" : "") << "\n\n";
     interrupted.store(false);
     auto previous = std::signal(SIGINT, on_sigint);

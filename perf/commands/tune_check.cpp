@@ -88,18 +88,22 @@ constexpr ElementType kTypes[] = {ElementType::int8,    ElementType::uint8,  Ele
                                   ElementType::int32,   ElementType::uint32, ElementType::int64, ElementType::uint64,
                                   ElementType::float32, ElementType::float64};
 
-// The size buckets of `type`'s additive entries within [min_n, max_n].
+// The size buckets of `type`'s additive single-range entries within [min_n, max_n] (segment
+// teams are not checked here).
 std::vector<std::uint64_t> buckets_of(const std::vector<TunedEntry>& entries, ElementType type, std::uint64_t min_n,
                                       std::uint64_t max_n) {
     std::set<std::uint64_t> sizes;
     for (const TunedEntry& e : entries)
-        if (e.type == type && e.family == OperationFamily::additive && e.n >= min_n && e.n <= max_n) sizes.insert(e.n);
+        if (e.type == type && e.family == OperationFamily::additive && e.segment_length == 0 && e.n >= min_n &&
+            e.n <= max_n)
+            sizes.insert(e.n);
     return {sizes.begin(), sizes.end()};
 }
 
 bool has_entry(const std::vector<TunedEntry>& entries, ElementType type) {
-    return std::any_of(entries.begin(), entries.end(),
-                       [&](const TunedEntry& e) { return e.type == type && e.family == OperationFamily::additive; });
+    return std::any_of(entries.begin(), entries.end(), [&](const TunedEntry& e) {
+        return e.type == type && e.family == OperationFamily::additive && e.segment_length == 0;
+    });
 }
 
 }  // namespace

@@ -143,8 +143,15 @@ struct Reducer::State {
 
     // The caller's params, then this device's tuned entry for the operation's family, then defaults.
     LaunchPlan plan(const PlanRequest& request, const LaunchParams& params) const {
-        // Segmented calls plan their own mapping; the tuned entries are single-range shapes.
-        if (request.form == CallForm::segments) return make_plan(request, info, params);
+        // Segmented calls plan their own mapping; segments other than columns take a tuned team
+        // and work-group size for their kind and average length, where one was measured near it.
+        if (request.form == CallForm::segments) {
+            std::optional<TunedParams> team;
+            if (!request.columns && request.segments != 0)
+                team = tuning.lookup_segment_team(request.element, request.n / request.segments, !request.listed,
+                                                  request.n);
+            return make_plan(request, info, params, team ? &*team : nullptr);
+        }
         const auto tuned = tuning.lookup(request.element, operation_family(request.op), request.n);
         return make_plan(request, info, params, tuned ? &*tuned : nullptr);
     }

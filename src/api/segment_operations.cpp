@@ -57,6 +57,9 @@ PlanRequest segment_request(PlanRequest request, const Segments& segments) {
     request.segments = segments.count();
     request.columns = segments.kind() == Segments::Kind::columns;
     request.column_rows = request.columns ? segments.length() : 0;
+    const Segments::Kind kind = segments.kind();
+    request.listed = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets ||
+                     kind == Segments::Kind::device_ranges;
     return request;
 }
 

@@ -36,6 +36,15 @@ std::string LaunchPlan::describe_sources() const {
             s += "(n=" + std::to_string(tuned_n) + ")";
         return s;
     };
+    if (form == CallForm::segments) {
+        std::string team = "team=" + std::string(to_string(sources.segment_team));
+        if ((sources.segment_team == ParamSource::tuned || sources.segment_team == ParamSource::known_device) &&
+            tuned_n != 0)
+            team += "(segment length " + std::to_string(tuned_n) + ")";
+        // (A segment entry's work-group size comes with its team: no size of its own to name.)
+        return team + " wg=" + std::string(to_string(sources.work_group_size)) + " " +
+               one("vec", sources.vector_width);
+    }
     return one("times", sources.times) + " " + one("wg", sources.work_group_size) + " " +
            one("stride", sources.stride) + " " + one("vec", sources.vector_width) + " " +
            one("level3", sources.inter_group);

@@ -261,6 +261,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     // Statistics, float32 at 2^28: 1323 us so, 469 us with its defaults (times 64, 4,096
     // groups); compensated, float64 at 2^26: 3.5x the deterministic sum so, 1.07x at times 64.
     if (kernel.op == KernelOp::moments || kernel.op == KernelOp::add_compensated) tuned = nullptr;
+    // Columns keep their own rule: their lanes split rows, which no segment entry measures.
+    if (request.columns) tuned = nullptr;
     if (async && kernel.op == KernelOp::add_exact)
         throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
     // The correctly rounded sum's exact atomic finish (its default where the device has it)
@@ -317,7 +319,11 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
         if (request.columns)
             plan_column_mapping(plan, request.segments, request.column_rows, device, params);
         else
-            plan_segment_mapping(plan, request.segments, n, device, params);
+            plan_segment_mapping(plan, request.segments, n, device, params,
+                                 t != nullptr ? t->segment_team : std::nullopt, from);
+        const auto& f = plan.sources;
+        if (tuned == nullptr || (f.segment_team != from && f.work_group_size != from && f.vector_width != from))
+            plan.tuned_n = 0;
         plan.reproducibility = reproducibility_of(plan, kernel);
         return plan;
     }
@@ -410,7 +416,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
 }
 
 bool is_empty(const LaunchParams& p) {
-    return !p.times && !p.work_group_size && !p.stride && !p.vector_width && !p.inter_group;
+    return !p.times && !p.work_group_size && !p.stride && !p.vector_width && !p.inter_group && !p.segment_team;
 }
 
 }  // namespace

@@ -15,7 +15,8 @@
 namespace clreduce {
 
 // Values between the caller's overrides and the device defaults: a tuning-database or
-// known-device entry for the size bucket `n`.
+// known-device entry for the size bucket `n` (segmented calls: a segment entry's team, n its
+// segment length).
 struct TunedParams {
     LaunchParams params;
     ParamSource source = ParamSource::tuned;
@@ -32,6 +33,7 @@ struct PlanRequest {
     std::uint64_t segments = 0;     // CallForm::segments: how many (n: the elements they address)
     std::uint64_t column_rows = 0;  // column segments (Segments::columns): the rows, else 0
     bool columns = false;
+    bool listed = false;  // segments from offsets or begin/end arrays (lengths may vary)
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every

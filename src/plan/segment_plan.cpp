@@ -77,6 +77,7 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
         params.segment_team
             ? explicit_team(params, wg)
             : static_cast<std::uint32_t>(slots >= wg ? 1 : floor_power_of_two(wg / std::max<std::uint64_t>(slots, 1)));
+    plan.sources.segment_team = params.segment_team ? ParamSource::override : ParamSource::device_default;
     if (params.groups_per_segment) {
         if (*params.groups_per_segment < 1) throw InvalidArgument("groups_per_segment must be at least 1, got 0");
         plan.groups_per_segment = *params.groups_per_segment;
@@ -94,7 +95,8 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
 }
 
 void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
-                          const LaunchParams& params) {
+                          const LaunchParams& params, std::optional<std::uint32_t> tuned_team,
+                          ParamSource tuned_source) {
     const std::uint32_t wg = plan.work_group_size;
     plan.segments = segments;
     plan.times = 1;
@@ -110,7 +112,14 @@ void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_
     const std::uint64_t average = segments == 0 ? 0 : ceil_div(ceil_div(extent, segments), plan.vector_width);
     if (params.segment_team) {
         plan.segment_team = explicit_team(params, wg);
+        plan.sources.segment_team = ParamSource::override;
+    } else if (tuned_team) {
+        LaunchParams tuned;
+        tuned.segment_team = *tuned_team;
+        plan.segment_team = explicit_team(tuned, wg);  // (make_plan falls back to the rule if it throws)
+        plan.sources.segment_team = tuned_source;
     } else {
+        plan.sources.segment_team = ParamSource::device_default;
         const double a = static_cast<double>(average);
         const double lanes = std::max(std::min(a / 2, 2 * std::sqrt(a)), a / 4);
         const std::uint64_t least = average >= 2 ? 2 : 1;

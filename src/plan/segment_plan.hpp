@@ -3,6 +3,7 @@
 // one segment, and how many work-groups share one, from the caller's LaunchParams or from the
 // segments' average length and count.
 #include <cstdint>
+#include <optional>
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
@@ -11,9 +12,12 @@ namespace clreduce {
 
 // Sets plan.segments, segment_team, groups_per_segment and groups for `segments` segments
 // addressing `extent` elements in all; plan.work_group_size and vector_width are set.
-// InvalidArgument for overrides that make no mapping.
+// InvalidArgument for overrides that make no mapping. `tuned_team` (listed segments: the
+// tuning table's team for their average length, from `tuned_source`) comes between the
+// caller's segment_team and the rule; plan.sources.segment_team says which decided.
 void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
-                          const LaunchParams& params);
+                          const LaunchParams& params, std::optional<std::uint32_t> tuned_team = std::nullopt,
+                          ParamSource tuned_source = ParamSource::tuned);
 
 // The same for the `columns` columns of a matrix of `rows` rows (Segments::columns): a group
 // spans wg / segment_team columns, each read by segment_team lanes that split its rows (a

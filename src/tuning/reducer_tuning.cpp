@@ -10,7 +10,7 @@ void ReducerTuning::load(const TuningDatabase& database, const DeviceInfo& devic
     std::vector<TunedEntry> known;
     for (const TunedEntry& e : known_device_entries(device)) {
         try {
-            make_plan(e.type, e.n, device, e.params);
+            check_entry_fits(e, device);
             known.push_back(e);
         } catch (const Error&) {
             // A shipped entry this device cannot run (e.g. a smaller work-group limit) is left out.
@@ -28,7 +28,8 @@ void ReducerTuning::adopt(const std::vector<TunedEntry>& entries) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const TunedEntry& e : entries) {
         const auto same = [&](const TunedEntry& old) {
-            return old.type == e.type && old.family == e.family && old.n == e.n;
+            return old.type == e.type && old.family == e.family && old.n == e.n &&
+                   old.segment_length == e.segment_length && old.equal_lengths == e.equal_lengths;
         };
         tuned_.erase(std::remove_if(tuned_.begin(), tuned_.end(), same), tuned_.end());
         tuned_.push_back(e);

@@ -43,12 +43,15 @@ json to_json(const TunedEntry& e) {
     j["type"] = std::string(type_name(e.type));
     j["family"] = std::string(family_name(e.family));
     j["n"] = e.n;
+    if (e.segment_length != 0) j["segment_length"] = e.segment_length;
+    if (e.equal_lengths) j["equal_lengths"] = true;
     const LaunchParams& p = e.params;
     if (p.times) j["times"] = *p.times;
     if (p.work_group_size) j["work_group_size"] = *p.work_group_size;
     if (p.stride) j["stride"] = std::string(to_string(*p.stride));
     if (p.vector_width) j["vector_width"] = *p.vector_width;
     if (p.inter_group) j["inter_group"] = std::string(to_string(*p.inter_group));
+    if (p.segment_team) j["segment_team"] = *p.segment_team;
     j["kernel_us"] = e.kernel_us;
     j["default_kernel_us"] = e.default_kernel_us;
     return j;
@@ -60,12 +63,26 @@ TunedEntry entry_from_json(const json& j) {
     e.family = parse_family(j.at("family").get<std::string>());
     e.n = count_field<std::uint64_t>(j, "n");
     if (e.n == 0) throw InvalidArgument("n must be positive");
+    if (j.contains("segment_length")) {
+        e.segment_length = count_field<std::uint64_t>(j, "segment_length");
+        if (e.segment_length == 0) throw InvalidArgument("segment_length must be positive");
+        if (!j.contains("segment_team")) throw InvalidArgument("a segment entry needs its segment_team");
+    }
+    if (j.contains("equal_lengths")) {
+        if (!j["equal_lengths"].is_boolean()) throw InvalidArgument("equal_lengths must be true or false");
+        if (e.segment_length == 0) throw InvalidArgument("equal_lengths belongs to a segment entry (segment_length)");
+        e.equal_lengths = j["equal_lengths"].get<bool>();
+    }
     LaunchParams& p = e.params;
     if (j.contains("times")) p.times = count_field<std::uint32_t>(j, "times");
     if (j.contains("work_group_size")) p.work_group_size = count_field<std::uint32_t>(j, "work_group_size");
     if (j.contains("stride")) p.stride = parse_stride(j["stride"].get<std::string>());
     if (j.contains("vector_width")) p.vector_width = count_field<std::uint32_t>(j, "vector_width");
     if (j.contains("inter_group")) p.inter_group = parse_inter_group(j["inter_group"].get<std::string>());
+    if (j.contains("segment_team")) {
+        if (e.segment_length == 0) throw InvalidArgument("segment_team belongs to a segment entry (segment_length)");
+        p.segment_team = count_field<std::uint32_t>(j, "segment_team");
+    }
     e.kernel_us = j.value("kernel_us", 0.0);
     e.default_kernel_us = j.value("default_kernel_us", 0.0);
     return e;

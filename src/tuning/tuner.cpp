@@ -18,6 +18,7 @@
 
 #include "plan/planner.hpp"
 #include "tuning/tuner_final_stage.hpp"
+#include "tuning/tuner_segments.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -64,28 +65,6 @@ sum_type_t<T> run_operation(const Reducer& r, Operation op, const cl::Buffer& bu
 }
 
 using Reference = TuningReference;
-
-template <class T>
-bool correct(sum_type_t<T> got, const Reference& ref, std::uint64_t n, ElementType accumulator) {
-    if constexpr (std::is_integral_v<T>) {
-        return static_cast<std::uint64_t>(got) == ref.wrapped;
-    } else {
-        if (accumulator == ElementType::float64) return static_cast<long double>(got) == ref.sum;
-        const long double bound = (long double)(n > 0 ? n - 1 : 0) * std::ldexp(1.0L, -24) * ref.abs_sum + 1;
-        return std::fabs(static_cast<long double>(got) - ref.sum) <= bound;
-    }
-}
-
-double kernel_us(const CallInfo& info) {
-    double total = 0;
-    for (const cl::Event& e : info.kernel_events) {
-        cl_ulong start = 0, end = 0;
-        check(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start), "clGetEventProfilingInfo");
-        check(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end), "clGetEventProfilingInfo");
-        total += double(end - start) / 1000.0;
-    }
-    return total;
-}
 
 std::string describe(const LaunchParams& p) {
     return "times=" + std::to_string(*p.times) + " wg=" + std::to_string(*p.work_group_size) + " " +
@@ -271,6 +250,35 @@ public:
         if (choice->retimed[default_index]) entry.default_kernel_us = *choice->retimed[default_index];
     }
 
+    // The segment stage's view of this search: its stop test, progress and counts.
+    SegmentStageHooks segment_hooks() {
+        SegmentStageHooks hooks;
+        hooks.stop = [this] { return check_stop(); };
+        hooks.started = [this](const std::string& label) {
+            report(label);
+            ++result_.measurements;
+        };
+        hooks.finished = [this](bool accepted) {
+            if (!accepted) ++result_.rejected;
+            ++done_;
+        };
+        hooks.repeats = repeats_;
+        hooks.quick = o_.quick;
+        return hooks;
+    }
+
+    // The segment stage's entries for `type` (tuner_segments.hpp) over the first n values.
+    template <class T>
+    void segment_stage(const cl::Buffer& buffer, std::uint64_t n) {
+        const SegmentStageHooks hooks = segment_hooks();
+        for (bool equal : {true, false})
+            for (std::uint64_t length : kTunedSegmentLengths) {
+                if (stopped_ || length * 16 > n) break;
+                if (auto entry = tune_segment_team<T>(r_, buffer, n, length, equal, o_.seed, hooks))
+                    result_.entries.push_back(*entry);
+            }
+    }
+
     bool out_of_time() const {
         return o_.time_budget_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_budget_s;
     }
@@ -289,7 +297,7 @@ private:
         try {
             CallInfo info;
             const sum_type_t<T> got = run_operation<T>(r_, op, buffer, n, params, info);
-            if (correct<T>(got, ref, n, info.plan.accumulator)) return kernel_us(info);
+            if (tuning_result_correct<T>(got, ref, n, info.plan.accumulator)) return kernel_us_of(info);
         } catch (const Error&) {
         }
         ++result_.rejected;
@@ -312,8 +320,8 @@ private:
             for (int run = 0; run <= repeats_ && ok; ++run) {
                 CallInfo info;
                 const sum_type_t<T> got = run_operation<T>(r_, op, buffer, n, params, info);
-                ok = correct<T>(got, ref, n, info.plan.accumulator);
-                if (run > 0) times.push_back(kernel_us(info));
+                ok = tuning_result_correct<T>(got, ref, n, info.plan.accumulator);
+                if (run > 0) times.push_back(kernel_us_of(info));
             }
             if (ok) out = median_of(times);
         } catch (const Error&) {
@@ -359,6 +367,11 @@ std::vector<std::uint64_t> buckets(const TuneOptions& o, std::size_t element_siz
     return out;
 }
 
+// The segment stage's size: the largest bucket, at most kSegmentStageMaxN.
+std::uint64_t segment_stage_size(const std::vector<std::uint64_t>& sizes) {
+    return std::min(sizes.back(), kSegmentStageMaxN);
+}
+
 template <class T>
 void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyProbe>& probes,
                const std::vector<std::uint64_t>& sizes, Search& search) {
@@ -370,6 +383,7 @@ void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyP
     for (const FamilyProbe& probe : probes)
         for (std::size_t b = 0; b < sizes.size() && !search.stopped(); ++b)
             search.bucket<T>(probe.operation, probe.family, buffer, sizes[b], refs[b]);
+    if (o.segments && !search.stopped()) search.segment_stage<T>(buffer, segment_stage_size(sizes));
 }
 
 template <class F>
@@ -424,8 +438,13 @@ TuneResult measure_tuning(const Reducer& reducer, const TuneOptions& options) {
     TuneResult result;
     Search search(r, options, result);
     std::uint64_t total = 0;
-    for (ElementType t : types)
-        for (std::uint64_t n : buckets(options, type_size(t), device)) total += probes.size() * search.estimate(t, n);
+    for (ElementType t : types) {
+        const std::vector<std::uint64_t> sizes = buckets(options, type_size(t), device);
+        for (std::uint64_t n : sizes) total += probes.size() * search.estimate(t, n);
+        if (options.segments && !sizes.empty())  // up to 7 teams and 4 work-group sizes a length and kind
+            for (std::uint64_t length : kTunedSegmentLengths)
+                if (length * 16 <= segment_stage_size(sizes)) total += 2 * 11;
+    }
     search.set_total(total);
     for (ElementType t : types) {
         if (search.stopped()) break;

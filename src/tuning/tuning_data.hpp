@@ -45,6 +45,30 @@ struct TuningReference {
     long double abs_sum = 0;
 };
 
+template <class T>
+void add_to_reference(TuningReference& ref, T v) {
+    if constexpr (std::is_integral_v<T>) {
+        ref.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
+    } else {
+        ref.sum += v;
+        ref.abs_sum += std::fabs(static_cast<long double>(v));
+    }
+}
+
+// Whether a sum of n tuning values matches its reference: integers modulo 2^64 exactly; floats
+// exactly in a double accumulator (every partial sum is exact there), else within the
+// recursive summation's bound (n - 1) u sum|x| (+1 for the reference's own rounding).
+template <class T>
+bool tuning_result_correct(sum_type_t<T> got, const TuningReference& ref, std::uint64_t n, ElementType accumulator) {
+    if constexpr (std::is_integral_v<T>) {
+        return static_cast<std::uint64_t>(got) == ref.wrapped;
+    } else {
+        if (accumulator == ElementType::float64) return static_cast<long double>(got) == ref.sum;
+        const long double bound = (long double)(n > 0 ? n - 1 : 0) * std::ldexp(1.0L, -24) * ref.abs_sum + 1;
+        return std::fabs(static_cast<long double>(got) - ref.sum) <= bound;
+    }
+}
+
 // Writes the values [0, sizes.back()) into `buffer` in chunks (blocking) and returns the
 // reference of each prefix [0, sizes[k]); `sizes` ascending.
 template <class T>
@@ -59,13 +83,8 @@ std::vector<TuningReference> upload_tuning_data(const cl::CommandQueue& queue, c
             const std::uint64_t count = std::min<std::uint64_t>(end - i, 1ull << 22);
             chunk.resize(count);
             for (std::uint64_t k = 0; k < count; ++k) {
-                const T v = chunk[k] = tuning_value<T>(seed, i + k);
-                if constexpr (std::is_integral_v<T>) {
-                    acc.wrapped += static_cast<std::uint64_t>(static_cast<sum_type_t<T>>(v));
-                } else {
-                    acc.sum += v;
-                    acc.abs_sum += std::fabs(static_cast<long double>(v));
-                }
+                chunk[k] = tuning_value<T>(seed, i + k);
+                add_to_reference(acc, chunk[k]);
             }
             check(queue.enqueueWriteBuffer(buffer, CL_TRUE, i * sizeof(T), count * sizeof(T), chunk.data()),
                   "clEnqueueWriteBuffer");

@@ -20,6 +20,7 @@
 #include "kernels/cache_files.hpp"
 #include "plan/planner.hpp"
 #include "tuning/tuned_entry_json.hpp"
+#include "tuning/tuning_table.hpp"
 
 #ifndef CLREDUCE_VERSION_STRING
 #error "CLREDUCE_VERSION_STRING is set by CMake"
@@ -44,7 +45,9 @@ void warn_once(const fs::path& file, const std::string& problem, std::vector<std
 }
 
 std::string describe(const TunedEntry& e) {
-    return std::string(type_name(e.type)) + "/" + std::string(family_name(e.family)) + "/n=" + std::to_string(e.n);
+    return std::string(type_name(e.type)) + "/" + std::string(family_name(e.family)) + "/n=" + std::to_string(e.n) +
+           (e.segment_length != 0 ? "/segment_length=" + std::to_string(e.segment_length) : "") +
+           (e.equal_lengths ? "/equal_lengths" : "");
 }
 
 // A string field of `j`, or "" when j is not an object or the field is missing or not a
@@ -154,9 +157,14 @@ private:
     int fd_ = -1;
 };
 
-using EntryKey = std::tuple<std::string, std::string, std::uint64_t>;
+using EntryKey = std::tuple<std::string, std::string, std::uint64_t, bool, std::uint64_t>;
 
-EntryKey key_of(const json& e) { return {text_field(e, "type"), text_field(e, "family"), unsigned_field(e, "n")}; }
+EntryKey key_of(const json& e) {
+    const bool equal = e.is_object() && e.contains("equal_lengths") && e["equal_lengths"].is_boolean() &&
+                       e["equal_lengths"].get<bool>();
+    return {text_field(e, "type"), text_field(e, "family"), unsigned_field(e, "segment_length"), equal,
+            unsigned_field(e, "n")};
+}
 
 // Read-merge-write of this device's entries under the lock. `change` edits the device's
 // entry list (a json array).
@@ -236,7 +244,7 @@ TuningLoad TuningDatabase::load(const DeviceInfo& device) const {
                 }
                 // Entries come from a file: re-check them against the device as overrides would be.
                 try {
-                    make_plan(e.type, e.n, device, e.params);
+                    check_entry_fits(e, device);
                 } catch (const Error& ex) {
                     warn_once(*file_,
                               "entry " + describe(e) + " is invalid for '" + device.name + "' (" + ex.what() +

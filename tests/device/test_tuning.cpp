@@ -108,6 +108,7 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
     options.max_n = 1 << 14;
     options.quick = true;
     options.repeats = 2;
+    options.segments = false;  // size buckets only, no segment stage
     std::vector<TuneProgress> progress;
     options.progress = [&](const TuneProgress& p) { progress.push_back(p); };
     const TuneResult result = r.tune(options);
@@ -196,6 +197,90 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
         return o;
     }()),
                     Unsupported);
+    r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
+}
+
+TEST_CASE("Reducer::tune learns a segment shape per kind and average length, and segmented calls use it",
+          "[tuning][tune][segments]") {
+    Reducer& r = tuning_reducer();
+    const DeviceInfo& d = r.device_info();
+    const fs::path file = fresh_file("tuning.json");
+    r.use_tuning_database(TuningDatabase(file));
+    TuneOptions options;
+    options.types = {ElementType::int32};
+    options.min_n = options.max_n = 1 << 14;
+    options.quick = true;
+    options.repeats = 2;
+    std::vector<std::string> labels;
+    options.progress = [&](const TuneProgress& p) { labels.push_back(p.current); };
+    const TuneResult result = r.tune(options);
+    CHECK(result.complete);
+    CHECK(result.rejected == 0);
+    std::vector<TunedEntry> shapes;
+    for (const TunedEntry& e : result.entries)
+        if (e.segment_length != 0) shapes.push_back(e);
+    // Lengths 4, 8, .. 1024 (at least 16 segments of the stage's 2^14 elements), equal then varying.
+    REQUIRE(shapes.size() == 18);
+    REQUIRE(result.entries.size() == 19);
+    CHECK(std::count_if(labels.begin(), labels.end(), [](const std::string& l) {
+              return l.find("varying segments of ~") != std::string::npos;
+          }) >= 9);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const TunedEntry& e = shapes[i];
+        INFO("segment length " << e.segment_length << (e.equal_lengths ? " equal" : " varying"));
+        CHECK(e.equal_lengths == (i < 9));
+        CHECK(e.segment_length == (4u << (i % 9)));
+        CHECK(e.type == ElementType::int32);
+        CHECK(e.n <= (1u << 14));
+        REQUIRE(e.params.segment_team.has_value());
+        REQUIRE(e.params.work_group_size.has_value());
+        CHECK(*e.params.segment_team <= *e.params.work_group_size);
+        CHECK(e.kernel_us > 0);
+        CHECK(e.kernel_us <= e.default_kernel_us);  // the rule's shape is re-timed beside it
+        // Segments of about that length and of that kind now plan with it (their sources say
+        // so), the other kind and columns do not; the sums stay exact.
+        const std::uint64_t segments = 3000 / e.segment_length + 2;
+        std::vector<std::uint64_t> offsets{5};
+        std::mt19937_64 lengths(test::seed_for(e.segment_length, 79));
+        for (std::uint64_t s = 0; s < segments; ++s)
+            offsets.push_back(offsets.back() + (e.equal_lengths
+                                                    ? e.segment_length
+                                                    : e.segment_length / 2 + lengths() % (e.segment_length + 1)));
+        const auto data =
+            testing::random_values<std::int32_t>(offsets.back() + 3, test::seed_for(e.segment_length, 80));
+        const cl::Buffer values = device_copy(r, data);
+        const Segments chosen =
+            e.equal_lengths ? Segments::batch(segments, e.segment_length) : Segments::offsets(offsets);
+        const Segments other =
+            e.equal_lengths ? Segments::offsets(offsets) : Segments::batch(segments, e.segment_length);
+        const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, chosen);
+        CHECK(plan.segment_team == *e.params.segment_team);
+        CHECK(plan.work_group_size == *e.params.work_group_size);
+        CHECK(plan.sources.segment_team == ParamSource::tuned);
+        CHECK(plan.sources.work_group_size == ParamSource::tuned);
+        CHECK_THAT(plan.describe_sources(),
+                   Catch::Matchers::Contains("team=tuned(segment length " + std::to_string(e.segment_length) + ")"));
+        CallInfo info;
+        const std::vector<std::int64_t> sums = r.sum<std::int32_t>(values, 0, chosen, {}, &info);
+        CHECK(info.plan.describe() == plan.describe());
+        REQUIRE(sums.size() == segments);
+        for (std::uint64_t s = 0; s < segments; ++s) {
+            const std::uint64_t begin = e.equal_lengths ? s * e.segment_length : offsets[s];
+            const std::uint64_t end = e.equal_lengths ? (s + 1) * e.segment_length : offsets[s + 1];
+            CHECK(sums[s] == testing::exact_sum(data.data() + begin, end - begin));
+        }
+        const LaunchPlan other_plan = r.plan(ElementType::int32, Operation::sum, other);
+        if (other_plan.sources.segment_team == ParamSource::tuned)  // the other kind's own entry
+            CHECK(std::any_of(shapes.begin(), shapes.end(), [&](const TunedEntry& o) {
+                return o.equal_lengths != e.equal_lengths && o.params.segment_team == other_plan.segment_team;
+            }));
+        CHECK(r.plan(ElementType::int32, Operation::sum, Segments::columns(segments, e.segment_length))
+                  .sources.segment_team == ParamSource::device_default);
+    }
+    // Stored beside the single-range entry, each under its own kind and length.
+    const TuningLoad stored = TuningDatabase(file).load(d);
+    CHECK(stored.entries.size() == 19);
+    for (const TunedEntry& e : result.entries) CHECK(holds(stored.entries, e));
     r.use_tuning_database(TuningDatabase(fresh_file("none.json")));
 }
 

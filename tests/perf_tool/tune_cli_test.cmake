@@ -15,7 +15,7 @@ function(perf out_var)
 endfunction()
 include(${CMAKE_CURRENT_LIST_DIR}/expect_in_output.cmake)
 
-perf(out tune -t uint32,float32 --min-n 4096 --max-n 16384 --quick)
+perf(out tune -t uint32,float32 --min-n 4096 --max-n 16384 --quick --no-segments)
 expect("${out}" "saved 4 entries to ${file}")
 expect("${out}" " 0 rejected")
 
@@ -45,7 +45,15 @@ endif()
 perf(out tune --show)
 expect("${out}" "4 tuned entries for this device")
 
+# With the segment stage: its shapes per kind and average length (4, 8, .. 256 at 2^12) in a
+# second table.
 perf(out tune -t int32 --min-n 4096 --max-n 4096 --quick --dry-run -o "${WORK_DIR}/dry.json")
+expect("${out}" "segment shapes (equal lengths")
+string(REGEX MATCHALL "\nint32 +(equal|varying) +(4|8|16|32|64|128|256) +[0-9]+ +[0-9]+ " shape_rows "${out}")
+list(LENGTH shape_rows shape_count)
+if(NOT shape_count EQUAL 14)
+  message(FATAL_ERROR "expected 14 segment-shape rows (lengths 4 .. 256, equal and varying), found ${shape_count}")
+endif()
 if(EXISTS "${WORK_DIR}/dry.json")
   message(FATAL_ERROR "--dry-run wrote a file")
 endif()

@@ -57,6 +57,7 @@ inline bool same(const TunedEntry& a, const TunedEntry& b) {
     return a.type == b.type && a.family == b.family && a.n == b.n && a.params.times == b.params.times &&
            a.params.work_group_size == b.params.work_group_size && a.params.stride == b.params.stride &&
            a.params.vector_width == b.params.vector_width && a.params.inter_group == b.params.inter_group &&
+           a.segment_length == b.segment_length && a.params.segment_team == b.params.segment_team &&
            a.kernel_us == b.kernel_us && a.default_kernel_us == b.default_kernel_us;
 }
 

@@ -57,4 +57,41 @@ TEST_CASE("tuning file: counts that are floats, negative or too large make their
     }
 }
 
+TEST_CASE("tuning file: segment-team entries load beside single-range ones; broken ones are ignored", "[tuning-file]") {
+    const std::string head = R"({"type": "int32", "family": "additive", "n": 65536, )";
+    const std::string range = head + R"("times": 4, "work_group_size": 256, "vector_width": 4})";
+    const std::string segment = head + R"("segment_length": 64, "segment_team": 8})";
+    {
+        const fs::path file = tuning_file(range + ", " + segment);
+        const TuningLoad loaded = TuningDatabase(file).load(device());
+        CHECK(loaded.warnings.empty());
+        REQUIRE(loaded.entries.size() == 2);
+        CHECK(loaded.entries[0].segment_length == 0);
+        CHECK(loaded.entries[1].segment_length == 64);
+        CHECK(loaded.entries[1].params.segment_team == 8u);
+        CHECK_FALSE(loaded.entries[1].params.times.has_value());
+        fs::remove(file);
+    }
+    const std::pair<const char*, const char*> bad[] = {
+        {R"("segment_team": 8})", "malformed entry"},                         // a team without its length
+        {R"("segment_length": 64})", "malformed entry"},                      // a length without its team
+        {R"("segment_length": 0, "segment_team": 8})", "malformed entry"},    // no such average
+        {R"("segment_length": 64, "segment_team": -8})", "malformed entry"},  // not a count
+        {R"("segment_length": 64, "segment_team": 8, "equal_lengths": "yes"})", "malformed entry"},
+        {R"("times": 4, "equal_lengths": true})", "malformed entry"},          // not a segment entry
+        {R"("segment_length": 64, "segment_team": 3})", "is invalid for"},     // not a power of two
+        {R"("segment_length": 64, "segment_team": 4096})", "is invalid for"},  // more than a work-group
+    };
+    for (const auto& [value, warning] : bad) {
+        INFO(value);
+        const fs::path file = tuning_file(range + ", " + head + value);
+        const TuningLoad loaded = TuningDatabase(file).load(device());
+        REQUIRE(loaded.entries.size() == 1);
+        CHECK(loaded.entries[0].segment_length == 0);
+        REQUIRE(loaded.warnings.size() == 1);
+        CHECK_THAT(loaded.warnings[0], Catch::Matchers::Contains(warning));
+        fs::remove(file);
+    }
+}
+
 }  // namespace clreduce::test
