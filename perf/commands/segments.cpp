@@ -137,7 +137,7 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         const auto start = std::chrono::steady_clock::now();
         r.sum<T>(values, 0, segments, got, params, &info);
         const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-        row.plan = info.plan.describe();
+        row.plan = info.plan.describe() + "; " + info.plan.describe_sources();
         if (run > 0) {
             times.push_back(device_microseconds(info.kernel_events));
             walls.push_back(wall);

@@ -42,8 +42,7 @@ std::string LaunchPlan::describe_sources() const {
             tuned_n != 0)
             team += "(segment length " + std::to_string(tuned_n) + ")";
         // (A segment entry's work-group size comes with its team: no size of its own to name.)
-        return team + " wg=" + std::string(to_string(sources.work_group_size)) + " " +
-               one("vec", sources.vector_width);
+        return team + " wg=" + std::string(to_string(sources.work_group_size)) + " " + one("vec", sources.vector_width);
     }
     return one("times", sources.times) + " " + one("wg", sources.work_group_size) + " " +
            one("stride", sources.stride) + " " + one("vec", sources.vector_width) + " " +

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/planner.hpp"  // src/: the rule without tuning
 #include "segment_checks.hpp"
 #include "test_ops_support.hpp"
 
@@ -314,14 +315,27 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(huge.segment_team == huge.work_group_size);
     CHECK(huge.groups_per_segment > 1);
     CHECK(huge.describe().find("a group per segment") != std::string::npos);
-    // Half as many lanes as vectors per short segment (two from two vectors on), about
-    // 2 sqrt(vectors) in between, a quarter for long ones.
+    // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
+    // as the H200, plans batches with those): half as many lanes as vectors per short segment
+    // (two from two vectors on), about 2 sqrt(vectors) in between, a quarter for long ones.
     const std::uint64_t vec = tiny.vector_width;
-    CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 2 * vec)).segment_team == 2);
-    CHECK(r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 4 * vec)).segment_team == 2);
-    const LaunchPlan middle = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 16 * vec));
+    const auto rule = [&](std::uint64_t length) {
+        PlanRequest request{Operation::sum, ElementType::float32, (1u << 16) * length, CallForm::segments};
+        request.segments = 1u << 16;
+        const LaunchPlan plan = make_plan(request, r.device_info());
+        const LaunchPlan called = r.plan(ElementType::float32, Operation::sum, Segments::batch(1u << 16, length));
+        if (called.sources.segment_team == ParamSource::device_default)
+            CHECK(called.describe() == plan.describe());
+        else
+            CHECK((called.sources.segment_team == ParamSource::known_device ||
+                   called.sources.segment_team == ParamSource::tuned));
+        return plan;
+    };
+    CHECK(rule(2 * vec).segment_team == 2);
+    CHECK(rule(4 * vec).segment_team == 2);
+    const LaunchPlan middle = rule(16 * vec);
     CHECK(middle.segment_team == std::min<std::uint32_t>(8, middle.work_group_size));
-    const LaunchPlan longer = r.plan(ElementType::float32, Operation::sum, Segments::batch(1 << 16, 64 * vec));
+    const LaunchPlan longer = rule(64 * vec);
     CHECK(longer.segment_team == std::min<std::uint32_t>(16, longer.work_group_size));
     CallInfo info;
     const cl::Buffer values = device_copy(r, std::vector<float>(64, 1.0f));
