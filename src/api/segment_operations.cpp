@@ -54,10 +54,10 @@ std::uint64_t segment_extent(const Segments& s, std::size_t element_size) {
 
 // What the planner needs to know of the segments.
 PlanRequest segment_request(PlanRequest request, const Segments& segments) {
-    request.segments = segments.count();
-    request.columns = segments.kind() == Segments::Kind::columns;
-    request.column_rows = request.columns ? segments.length() : 0;
     const Segments::Kind kind = segments.kind();
+    request.segments = segments.count();
+    request.columns = kind == Segments::Kind::columns;
+    request.column_rows = request.columns ? segments.length() : 0;
     request.listed = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets ||
                      kind == Segments::Kind::device_ranges;
     return request;

@@ -15,8 +15,8 @@
 namespace clreduce {
 
 // Values between the caller's overrides and the device defaults: a tuning-database or
-// known-device entry for the size bucket `n` (segmented calls: a segment entry's team, n its
-// segment length).
+// known-device entry for the size bucket `n` (segmented calls: a segment entry's team and
+// work-group size, n its segment length).
 struct TunedParams {
     LaunchParams params;
     ParamSource source = ParamSource::tuned;

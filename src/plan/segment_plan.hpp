@@ -12,9 +12,9 @@ namespace clreduce {
 
 // Sets plan.segments, segment_team, groups_per_segment and groups for `segments` segments
 // addressing `extent` elements in all; plan.work_group_size and vector_width are set.
-// InvalidArgument for overrides that make no mapping. `tuned_team` (listed segments: the
-// tuning table's team for their average length, from `tuned_source`) comes between the
-// caller's segment_team and the rule; plan.sources.segment_team says which decided.
+// InvalidArgument for overrides that make no mapping. `tuned_team` (the tuning table's team
+// for the segments' kind and average length, from `tuned_source`) comes between the caller's
+// segment_team and the rule; plan.sources.segment_team says which decided.
 void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
                           const LaunchParams& params, std::optional<std::uint32_t> tuned_team = std::nullopt,
                           ParamSource tuned_source = ParamSource::tuned);
