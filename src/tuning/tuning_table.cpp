@@ -2,21 +2,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace clreduce {
 
-const TunedEntry* nearest_bucket(const std::vector<TunedEntry>& entries, std::uint64_t n) {
-    const double log_n = std::log2(double(std::max<std::uint64_t>(n, 1)));
+namespace {
+
+// The entry of `entries` that `usable` accepts whose key(e) is nearest `value` on a log scale
+// (a tie to the larger key), with its distance in binades; null when none is usable.
+template <class Key, class Usable>
+std::pair<const TunedEntry*, double> nearest_on_log_scale(const std::vector<TunedEntry>& entries, std::uint64_t value,
+                                                          Key key, Usable usable) {
+    const double log_value = std::log2(double(std::max<std::uint64_t>(value, 1)));
     const TunedEntry* best = nullptr;
     double best_distance = 0;
     for (const TunedEntry& e : entries) {
-        const double distance = std::fabs(log_n - std::log2(double(std::max<std::uint64_t>(e.n, 1))));
-        if (best == nullptr || distance < best_distance || (distance == best_distance && e.n > best->n)) {
+        if (!usable(e)) continue;
+        const double distance = std::fabs(log_value - std::log2(double(std::max<std::uint64_t>(key(e), 1))));
+        if (best == nullptr || distance < best_distance || (distance == best_distance && key(e) > key(*best))) {
             best = &e;
             best_distance = distance;
         }
     }
-    return best;
+    return {best, best_distance};
+}
+
+// The entry measured at n / 2 elements or more whose segment length is nearest `length` on a
+// log scale, if within a factor of 2.
+const TunedEntry* nearest_length(const std::vector<TunedEntry>& entries, std::uint64_t length, std::uint64_t n) {
+    const auto [best, distance] = nearest_on_log_scale(
+        entries, length, [](const TunedEntry& e) { return e.segment_length; },
+        [&](const TunedEntry& e) { return e.n >= n / 2; });
+    return best != nullptr && distance <= 1.0 ? best : nullptr;
+}
+
+}  // namespace
+
+const TunedEntry* nearest_bucket(const std::vector<TunedEntry>& entries, std::uint64_t n) {
+    return nearest_on_log_scale(
+               entries, n, [](const TunedEntry& e) { return e.n; }, [](const TunedEntry&) { return true; })
+        .first;
 }
 
 TuningTable::TuningTable(const std::vector<TunedEntry>& tuned, const std::vector<TunedEntry>& known) {
@@ -36,28 +61,6 @@ std::optional<TunedParams> TuningTable::lookup(ElementType type, OperationFamily
             return TunedParams{e->params, ParamSource::known_device, e->n};
     return std::nullopt;
 }
-
-namespace {
-
-// The entry measured at n / 2 elements or more whose segment length is nearest `length` on a
-// log scale, if within a factor of 2.
-const TunedEntry* nearest_length(const std::vector<TunedEntry>& entries, std::uint64_t length, std::uint64_t n) {
-    const double log_length = std::log2(double(std::max<std::uint64_t>(length, 1)));
-    const TunedEntry* best = nullptr;
-    double best_distance = 0;
-    for (const TunedEntry& e : entries) {
-        if (e.n < n / 2) continue;
-        const double distance = std::fabs(log_length - std::log2(double(e.segment_length)));
-        if (best == nullptr || distance < best_distance ||
-            (distance == best_distance && e.segment_length > best->segment_length)) {
-            best = &e;
-            best_distance = distance;
-        }
-    }
-    return best != nullptr && best_distance <= 1.0 ? best : nullptr;
-}
-
-}  // namespace
 
 std::optional<TunedParams> TuningTable::lookup_segment_team(ElementType type, std::uint64_t average_length,
                                                             bool equal_lengths, std::uint64_t n) const {
