@@ -21,6 +21,13 @@
 //       many longs in local memory (zero at the start) for what its states cannot hold; then
 //       accumulate, combine, vaccumulate and vfinish take it as a last argument, and the exact
 //       atomic finish adds it to the result with clreduce_sink_flush(sink, number, lid)
+//   CLREDUCE_VECTOR_RETRY (1 or 2) with clreduce_vtry_state, clreduce_vtry_init(),
+//       clreduce_vtry1/2(ts, v), clreduce_vheld1/2(ts) and clreduce_vtry_result(ts): passes
+//       over a work-item's vectors without tests, each checked once at its end, before
+//       clreduce_vaccumulate takes the same vectors where none held; with CLREDUCE_VECTOR_PEEK,
+//       clreduce_vtry_peek(ts, v) sees the work-item's first and last vectors and
+//       clreduce_vtry_anchor(ts, sink) (a barrier) and clreduce_vtry_promising(ts) set the
+//       first pass's scale and whether the group takes it
 // With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
 
 #ifndef CLREDUCE_TIMES
@@ -257,8 +264,24 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_TRY1_VECTOR(i, LOAD) ts = clreduce_vtry1(ts, LOAD(i));
 #define CLREDUCE_TRY2_VECTOR(i, LOAD) ts = clreduce_vtry2(ts, LOAD(i));
     clreduce_vtry_state ts = clreduce_vtry_init();
-    CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY1_VECTOR)
-    if (clreduce_vheld1(ts)) {
+#ifdef CLREDUCE_VECTOR_PEEK
+    // A pass that needs a scale before it starts (add_exact.cl's anchored pass) looks at this
+    // work-item's first and last vectors, then takes the group's scale (clreduce_vtry_anchor
+    // holds a barrier: every work-item reaches it).
+    if (first < vectors) {
+        const ulong last = first + min((ulong)(CLREDUCE_TIMES - 1), (vectors - 1 - first) / step) * step;
+        ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(first) : CLREDUCE_UNALIGNED_LOAD(first));
+        ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(last) : CLREDUCE_UNALIGNED_LOAD(last));
+    }
+    ts = clreduce_vtry_anchor(ts CLREDUCE_SINK_ARG);
+    const bool try1 = clreduce_vtry_promising(ts);  // the same in the whole group
+#else
+    const bool try1 = true;
+#endif
+    if (try1) {
+        CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY1_VECTOR)
+    }
+    if (try1 && clreduce_vheld1(ts)) {
         vs = clreduce_vtry_result(ts);
     } else {
 #if CLREDUCE_VECTOR_RETRY > 1

@@ -1,7 +1,8 @@
 // Operation: add, correctly rounded (FloatMode::correctly_rounded), float accumulators.
 // (One file of over 500 lines: a plug-in is one source file (src/ops/operation_table.cpp), and
-// the expansion route's parts, lanes, work-item expansion, sink and the CPU devices' untested
-// passes, are built on one another's types; the fixed-point route shares the zero flags.)
+// the expansion route's parts, lanes, work-item expansion, sink, the CPU devices' untested
+// passes and the GPUs' anchored pass, are built on one another's types; the fixed-point route
+// shares the zero flags.)
 // The exact sum is kept as a long fixed-point number (cl_kernels/fixed_point.cl). Integer
 // additions are exact and independent of the order: every plan, device and run gives the
 // same number, which the host rounds once, to nearest even (src/ops/exact_state.cpp).
@@ -167,7 +168,14 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #define CLREDUCE_EXACT_OPTIMISTIC 0  // 1: level 1 tries the lanes untested first (see below)
 #endif
 #define CLREDUCE_GROUP_SINK 1
+#if CLREDUCE_EXACT_OPTIMISTIC == 2 && CLREDUCE_ACC_SIZE == 4
+// A number like the result's, and the anchored pass's two words (the group's largest
+// exponent, 511 less its smallest).
+#define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_WORDS + 2)
+#define CLREDUCE_SINK_ANCHOR CLREDUCE_EXACT_WORDS
+#else
 #define CLREDUCE_SINK_WORDS CLREDUCE_EXACT_WORDS  // a number like the result's
+#endif
 #define CLREDUCE_EXACT_FINISH 1
 #if CLREDUCE_VEC == 1
 #define CLREDUCE_ANY(c) (c)
@@ -407,18 +415,49 @@ typedef struct {
     clreduce_dvec a0, a1;             // as in clreduce_vstate
     clreduce_lvec errors;             // every error past a1, or-ed
     clreduce_uvec largest, smallest;  // the float magnitudes' bits
+    clreduce_uvec lowest;             // the anchored pass: the smallest bits, sign included
+    int k;                            // the anchored pass: a0 started at 1.5 * 2^k
+    int low;                          // the anchored pass: the smallest exponent seen, then
+                                      // whether the pass is worth taking (1) or not (0)
 } clreduce_vtry_state;
 
 inline clreduce_vtry_state clreduce_vtry_init(void) {
     clreduce_vtry_state t;
+#if CLREDUCE_ACC_SIZE == 4 && CLREDUCE_EXACT_OPTIMISTIC == 2
+    t.a0 = (clreduce_dvec)(1.5);  // the anchored pass: 1.5 * 2^k, k = 0 until a first vector
+#else
     t.a0 = (clreduce_dvec)(-0.0);
+#endif
     t.a1 = (clreduce_dvec)(0.0);
     t.errors = 0;
     t.largest = 0;
     t.smallest = 0xffffffffu;
+    t.lowest = 0xffffffffu;
+    t.k = 0;
+    t.low = 511;
     return t;
 }
 
+#if CLREDUCE_ACC_SIZE == 4 && CLREDUCE_EXACT_OPTIMISTIC == 2
+// A held anchored pass's lanes (below): a0 less its anchor (exact: both lie in
+// [2^k, 2^(k+1))), and a1. The anchor's sum cannot be -0.0, which a lane must give when every
+// term it took was -0.0 or it took none (-0.0 is the identity for the sign of a zero sum, as
+// in vinit): its terms were zeros only when the largest magnitude is 0, and none was +0.0
+// when the lowest bits are not 0.
+inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
+    clreduce_vstate v = clreduce_vinit();
+    const clreduce_dvec sum = t.a0 - (clreduce_dvec)(ldexp(1.5, t.k));
+#if CLREDUCE_VEC == 1
+    v.a0 = t.largest == 0 && t.lowest != 0 ? -0.0 : sum;
+#else
+    const clreduce_lvec negative_zero =
+        CLREDUCE_CAT(convert_long, CLREDUCE_VEC)(t.largest == 0 & t.lowest != 0) & (long)0x8000000000000000UL;
+    v.a0 = CLREDUCE_CAT(as_double, CLREDUCE_VEC)(clreduce_as_lvec(sum) | negative_zero);
+#endif
+    v.a1 = t.a1;
+    return v;
+}
+#else
 // A pass that held: its lanes are the work-item's exact sum.
 inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
     clreduce_vstate v = clreduce_vinit();
@@ -426,6 +465,7 @@ inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
     v.a1 = t.a1;
     return v;
 }
+#endif
 
 // Two TwoSums per lane, the second one's errors only or-ed together. The lanes hold the exact
 // sum where no error was left and every term is finite and below 2^990 (NaN, infinities and
@@ -444,7 +484,95 @@ inline bool clreduce_vheld_two_sums(clreduce_vtry_state s) {
     return !CLREDUCE_ANY((s.errors << 1) != 0) && CLREDUCE_EXPANDABLE(s.a0) && CLREDUCE_EXPANDABLE(s.a1);
 }
 
-#if CLREDUCE_ACC_SIZE == 4
+#if CLREDUCE_ACC_SIZE == 4 && CLREDUCE_EXACT_OPTIMISTIC == 2
+// NVIDIA GPUs, float data (CLREDUCE_EXACT_OPTIMISTIC=2): one pass, anchored (the extraction of
+// ReproBLAS, Ahrens, Nguyen and Demmel): each lane's a0 starts at an anchor A = 1.5 * 2^k
+// above its values, so that a0 + x rounds x to a multiple of ulp(A) = 2^(k - 52), and what
+// that rounding left, x - ((a0 + x) - a0), is exact (FastTwoSum: |a0| > |x|) and goes to a1,
+// a plain double. Four double additions a float and no branch, where the tested lanes make
+// six and a test. It held when
+//  - every |x| <= 2^(k - L - 2) (2^L >= CLREDUCE_TIMES, the values a lane takes): a0 then
+//    stays in [2^k, 2^(k+1)), where its additions of the rounded parts are exact;
+//  - a1 added exactly: its terms are below 2^(k - 53) and multiples of the lane's smallest
+//    float unit 2^(max(emin, 1) - 150), its partial sums below 2^(k - 53 + L), so 53 bits
+//    hold them when k + L + 44 <= max(emin, 1) (or the lane took zeros only);
+//  - nothing was NaN or infinite (the largest magnitude's exponent is not 255).
+// k is the work-group's: the largest exponent of every work-item's first and last vectors
+// (clreduce_vtry_peek; data that grows or shrinks along the range has its extremes at
+// the ends), CLREDUCE_ANCHOR_MARGIN binades of room for larger values elsewhere, and L + 2
+// (clreduce_vtry_anchor). A lane's floats may then span up to
+// 80 - 2L - CLREDUCE_ANCHOR_MARGIN binades (58 at CLREDUCE_TIMES 128): every data set of
+// docs/performance.md but the wide and whole ranges; those, and values far above the ends',
+// take the tested path over the same vectors. (A warp runs that path when any of its
+// work-items needs it, so the anchor is the group's rather than each work-item's: a margin
+// over one work-item's first vector failed some work-item of nearly every warp on cancelling
+// data, 2.4 times the deterministic sum on an H200 where the tested lanes took 1.7.) Where
+// the ends' values alone already span more than that (wide ranges), the group goes straight
+// to the tested path (clreduce_vtry_promising): the pass would fail and read them twice.
+#define CLREDUCE_VECTOR_RETRY 1
+#define CLREDUCE_VECTOR_PEEK 1
+#define CLREDUCE_ANCHOR_MARGIN 8
+inline int clreduce_log2_times(void) { return 32 - clz((uint)CLREDUCE_TIMES - 1u); }
+
+// The largest exponent of v's lanes so far in s.k, the smallest of its nonzero lanes in
+// s.low, until clreduce_vtry_anchor.
+inline clreduce_vtry_state clreduce_vtry_peek(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
+    const clreduce_uvec bits = clreduce_as_uvec(clreduce_mapped_vector(v));
+#if CLREDUCE_VEC == 1
+    const uint lanes[1] = {bits};
+#else
+    uint lanes[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(bits, 0, lanes);
+#endif
+    for (int i = 0; i < CLREDUCE_VEC; ++i) {
+        const int exponent = (int)((lanes[i] >> 23) & 0xffu);
+        s.k = max(s.k, exponent);
+        if ((lanes[i] & 0x7fffffffu) != 0) s.low = min(s.low, exponent);
+    }
+    return s;
+}
+
+// Every work-item of the group, after its peeks: the group's largest and smallest exponents
+// (a barrier), the anchor from the largest, and whether the pass can hold for the span
+// between them (see the top of this pass).
+inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local long* sink) {
+    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR), (long)s.k);
+    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR + 1), (long)(511 - s.low));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int top = (int)sink[CLREDUCE_SINK_ANCHOR];
+    const int low = max(511 - (int)sink[CLREDUCE_SINK_ANCHOR + 1], 1);
+    const int log2_times = clreduce_log2_times();
+    s.k = top - 124 + log2_times + CLREDUCE_ANCHOR_MARGIN;
+    s.a0 = (clreduce_dvec)(ldexp(1.5, s.k));
+    s.low = top < 255 && top - low <= 80 - 2 * log2_times - CLREDUCE_ANCHOR_MARGIN;
+    return s;
+}
+
+inline bool clreduce_vtry_promising(clreduce_vtry_state s) { return s.low != 0; }
+
+inline clreduce_vtry_state clreduce_vtry1(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
+    const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
+    const clreduce_uvec bits = clreduce_as_uvec(y);
+    const clreduce_uvec magnitude = bits & 0x7fffffffu;
+    s.largest = max(s.largest, magnitude);
+    s.smallest = min(s.smallest, magnitude - 1u);
+    s.lowest = min(s.lowest, bits);
+    const clreduce_dvec x = clreduce_to_dvec(y);
+    const clreduce_dvec sum = s.a0 + x;
+    s.a1 += x - (sum - s.a0);
+    s.a0 = sum;
+    return s;
+}
+
+inline bool clreduce_vheld1(clreduce_vtry_state s) {
+    const int log2_times = clreduce_log2_times();
+    const clreduce_uvec emax = s.largest >> 23;
+    const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
+    const uint top = (uint)(s.k + 124 - log2_times);  // |x| < 2^(emax - 126) <= 2^(k - L - 2)
+    const uint need = (uint)max(s.k + log2_times + 44, 0);
+    return !CLREDUCE_ANY(emax > top | emax == 255u | (s.smallest != 0xffffffffu & emin < need));
+}
+#elif CLREDUCE_ACC_SIZE == 4
 // Floats first in one double per lane, keeping the largest and the smallest nonzero
 // magnitude's bits (zero wraps to the largest uint in magnitude - 1): with at most
 // CLREDUCE_TIMES = 2^L values per lane, every partial sum is a multiple of the smallest

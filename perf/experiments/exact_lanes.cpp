@@ -1,10 +1,10 @@
 // clreduce-exact-lanes: which level 1 path of the correctly rounded sum is faster on a device.
 // Times, in interleaved rounds on one buffer, the deterministic sum, the correctly rounded sum
-// with the lanes the device takes by default (untested first where
-// device/vendor.hpp's tries_exact_lanes_untested says so) and with the tested lanes forced
-// (allow_untested_exact_lanes(false), the tests' switch). Device-time medians; each correctly
-// rounded result is checked bit for bit against the exact sum. The experiment behind
-// tries_exact_lanes_untested, kept apart from clreduce-perf's commands.
+// with the level 1 path the device takes by default (device/vendor.hpp's exact_lane_passes)
+// and with each path forced (force_exact_lane_passes, the tests' switch): tested, untested
+// first and, for float data, anchored. Device-time medians; each correctly rounded result is
+// checked bit for bit against the exact sum. The experiment behind exact_lane_passes, kept
+// apart from clreduce-perf's commands.
 #include <cmath>
 #include <cstring>
 #include <iomanip>
@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -38,7 +39,7 @@ struct Options {
 struct Variant {
     std::string name;
     FloatMode mode;
-    bool untested_allowed;
+    std::optional<ExactLanePasses> forced;  // std::nullopt: the device's own
 };
 
 // The exact sum, in slices on the host's cores (ExactSum's merge is exact).
@@ -66,9 +67,14 @@ std::string plan_text(const LaunchPlan& p) {
 // One data set: returns false when a correctly rounded result is not the exact sum rounded.
 template <class T>
 bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Dataset d) {
-    const std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, true},
-                                        {"correctly_rounded", FloatMode::correctly_rounded, true},
-                                        {"correctly_rounded tested", FloatMode::correctly_rounded, false}};
+    std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, std::nullopt},
+                                  {"correctly_rounded", FloatMode::correctly_rounded, std::nullopt}};
+    for (ExactLanePasses forced :
+         {ExactLanePasses::tested, ExactLanePasses::untested_first, ExactLanePasses::anchored}) {
+        if (forced == ExactLanePasses::anchored && !std::is_same_v<T, float>) continue;
+        variants.push_back(
+            {std::string("correctly_rounded ") + to_string(forced), FloatMode::correctly_rounded, forced});
+    }
     double exact = 0;
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, n * sizeof(T));
     {
@@ -82,7 +88,7 @@ bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Datas
     bool all_exact = true;
     for (int round = -1; round < o.repeats; ++round) {  // round -1: build and check
         for (std::size_t v = 0; v < variants.size(); ++v) {
-            allow_untested_exact_lanes(variants[v].untested_allowed);
+            force_exact_lane_passes(variants[v].forced);
             LaunchParams params;
             params.float_mode = variants[v].mode;
             CallInfo info;
@@ -99,12 +105,12 @@ bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Datas
             }
         }
     }
-    allow_untested_exact_lanes(true);
+    force_exact_lane_passes(std::nullopt);
     const double deterministic = median(times[0]);
     for (std::size_t v = 0; v < variants.size(); ++v) {
         const double us = median(times[v]);
         std::cout << std::left << std::setw(8) << type_name(element_traits<T>::type) << std::setw(16)
-                  << testing::dataset_name(d) << "n=2^" << std::setw(3) << int(std::log2(double(n))) << std::setw(26)
+                  << testing::dataset_name(d) << "n=2^" << std::setw(3) << int(std::log2(double(n))) << std::setw(34)
                   << variants[v].name << std::right << std::fixed << std::setprecision(1) << std::setw(10) << us
                   << " us  x" << std::setprecision(2) << us / deterministic << "   " << plans[v] << "\n";
     }

@@ -18,9 +18,21 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
 
 bool prefers_last_group_finish(const DeviceInfo& device) { return (device.type & CL_DEVICE_TYPE_CPU) != 0; }
 
-bool tries_exact_lanes_untested(const DeviceInfo& device, ElementType accumulator) {
-    if ((device.type & CL_DEVICE_TYPE_CPU) != 0) return device.has_float_denormals;
-    return device.is_gpu() && device.is_nvidia && accumulator == ElementType::float64;
+ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumulator) {
+    if ((device.type & CL_DEVICE_TYPE_CPU) != 0)
+        return device.has_float_denormals ? ExactLanePasses::untested_first : ExactLanePasses::tested;
+    if (!device.is_gpu() || !device.is_nvidia) return ExactLanePasses::tested;
+    if (accumulator == ElementType::float64) return ExactLanePasses::untested_first;
+    return device.has_float_denormals ? ExactLanePasses::anchored : ExactLanePasses::tested;
+}
+
+const char* to_string(ExactLanePasses passes) {
+    switch (passes) {
+        case ExactLanePasses::tested: return "tested";
+        case ExactLanePasses::untested_first: return "untested first";
+        case ExactLanePasses::anchored: return "anchored";
+    }
+    return "?";
 }
 
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device) {

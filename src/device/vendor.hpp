@@ -35,18 +35,23 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
 // atomics made the exact finish cost 1.5 ms of 3.1 at 2^24 floats with full significands
 // (last group: 1.6 ms).
 bool prefers_last_group_finish(const DeviceInfo& device);
-// Whether the correctly rounded sum's level 1 first takes each work-item's vectors without
-// tests, going back over them only where that did not hold (CLREDUCE_EXACT_OPTIMISTIC in
-// cl_kernels/ops/add_exact.cl), for data summed in `accumulator` (float32 or float64):
-//  - CPU devices, where a float converts to a double with its subnormals kept: their branches
-//    cost more than flops (PoCL, 2^24 uniform data: floats 20.2 -> 2.4 ms, doubles 47.2 ->
-//    9.2 ms; docs/performance.md);
-//  - NVIDIA GPUs for double data: two TwoSums untested cost less than one tested (H100, 2^30:
-//    1.04 times the deterministic sum against 1.19). Float data stays tested there: its
-//    untested passes took 1.06-1.15 times on data of moderate range but 2.1 on cancelling data
-//    and 4.5-4.9 on wide ranges (read again), against 1.19-1.31 and 2.7-3.3 tested. Other
-//    GPUs are not measured and test as they go.
-bool tries_exact_lanes_untested(const DeviceInfo& device, ElementType accumulator);
+// How the correctly rounded sum's level 1 takes each work-item's vectors, for data summed in
+// `accumulator` (float32 or float64; CLREDUCE_EXACT_OPTIMISTIC in cl_kernels/ops/add_exact.cl):
+//  - tested: every vector's TwoSum error is tested (GPUs other than NVIDIA's: not measured);
+//  - untested_first: without tests first, checked once afterwards, the same vectors again
+//    where that did not hold. CPU devices, where a float converts to a double with its
+//    subnormals kept: their branches cost more than flops (PoCL, 2^24 uniform data: floats
+//    20.2 -> 2.4 ms, doubles 47.2 -> 9.2 ms; docs/performance.md); NVIDIA GPUs for double
+//    data: two TwoSums untested cost less than one tested (H100, 2^30: 1.04 times the
+//    deterministic sum against 1.19);
+//  - anchored: NVIDIA GPUs for float data (with subnormals): one pass of four double
+//    additions a float from the work-group's anchor, checked once, tested where it did not
+//    hold. 2^28 floats of moderate range: H200 1.34-1.38 times the deterministic sum (tested
+//    1.51-1.86), H100 1.16-1.18 (1.21-1.37); wide ranges as tested. The CPU devices' passes
+//    are faster where their window holds (H200 1.08-1.21) but read cancelling data twice (2.2).
+enum class ExactLanePasses { tested = 0, untested_first = 1, anchored = 2 };
+ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumulator);
+const char* to_string(ExactLanePasses passes);
 // Lanes of the warp shuffle that ends level 2 (NVIDIA's shfl.sync through inline PTX), or 1
 // where none is used: the whole first warp must be inside the work-group.
 std::uint32_t warp_shuffle_width(std::uint32_t work_group_size, const DeviceInfo& device);

@@ -80,7 +80,8 @@ std::string KernelSpec::build_options() const {
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
-    if (exact_optimistic) o += " -DCLREDUCE_EXACT_OPTIMISTIC=1";
+    if (exact_passes != ExactLanePasses::tested)
+        o += " -DCLREDUCE_EXACT_OPTIMISTIC=" + std::to_string(static_cast<int>(exact_passes));
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
@@ -153,11 +154,22 @@ std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op) {
 }
 
 namespace {
-std::atomic<bool> untested_exact_lanes{true};
+std::atomic<int> forced_exact_lane_passes{-1};  // -1: each device's own
+
+ExactLanePasses exact_passes_for(const DeviceInfo& device, ElementType accumulator) {
+    const int forced = forced_exact_lane_passes.load(std::memory_order_relaxed);
+    if (forced < 0) return exact_lane_passes(device, accumulator);
+    const auto passes = static_cast<ExactLanePasses>(forced);
+    // The anchored pass is for float data; doubles take the untested passes instead.
+    if (passes == ExactLanePasses::anchored && accumulator != ElementType::float32)
+        return ExactLanePasses::untested_first;
+    return passes;
+}
 }  // namespace
 
-void allow_untested_exact_lanes(bool allowed) { untested_exact_lanes.store(allowed, std::memory_order_relaxed); }
-bool untested_exact_lanes_allowed() { return untested_exact_lanes.load(std::memory_order_relaxed); }
+void force_exact_lane_passes(std::optional<ExactLanePasses> passes) {
+    forced_exact_lane_passes.store(passes ? static_cast<int>(*passes) : -1, std::memory_order_relaxed);
+}
 
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
     KernelSpec spec;
@@ -174,8 +186,8 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
                          type_size(plan.accumulator) == 8;
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
-    spec.exact_optimistic = spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact &&
-                            tries_exact_lanes_untested(device, plan.accumulator) && untested_exact_lanes_allowed();
+    if (spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact)
+        spec.exact_passes = exact_passes_for(device, plan.accumulator);
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);

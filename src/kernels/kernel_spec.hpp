@@ -1,11 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/launch_params.hpp>
 
+#include "device/vendor.hpp"
 #include "kernels/kernel_source.hpp"
 #include "ops/operation_table.hpp"
 
@@ -50,9 +52,9 @@ struct KernelSpec {
     ElementType result_type = ElementType::int64;
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
-    // The correctly rounded sum's expansion route: level 1 tries the lanes untested first
-    // (device/vendor.hpp, tries_exact_lanes_untested).
-    bool exact_optimistic = false;
+    // The correctly rounded sum's expansion route: how level 1 takes the vectors
+    // (device/vendor.hpp, exact_lane_passes).
+    ExactLanePasses exact_passes = ExactLanePasses::tested;
     // A segmented launch (cl_kernels/segments.cl): segment_team work-items per segment;
     // segment_list: the segments are listed (begin and end arrays), else regular.
     bool segmented = false;
@@ -67,8 +69,8 @@ struct KernelSpec {
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, exact_optimistic, segmented, segment_team,
-                        segment_list, segment_columns, segment_chunk, segment_kernel);
+                        device_result, result_type, exact_copies, exact_passes, segmented, segment_team, segment_list,
+                        segment_columns, segment_chunk, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -94,11 +96,11 @@ struct KernelSpec {
 // correctly rounded sum (op add_exact), whose groups add several terms each: one per 32 groups.
 std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
 
-// For the tests: false keeps every device on the correctly rounded sum's tested lanes (those
-// GPUs run for float data), so that one device checks both level 1 paths. Every thread, from the next plan
-// on; true by default. Not a user setting.
-void allow_untested_exact_lanes(bool allowed);
-bool untested_exact_lanes_allowed();
+// For the tests and experiments: puts every device on one of the correctly rounded sum's level
+// 1 paths (anchored: float data only; double data then takes the untested passes), so that
+// one device checks them all; std::nullopt (the default) gives each device its own
+// (exact_lane_passes). Every thread, from the next plan on. Not a user setting.
+void force_exact_lane_passes(std::optional<ExactLanePasses> passes);
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.

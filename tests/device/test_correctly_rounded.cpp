@@ -46,24 +46,26 @@ std::vector<std::optional<InterGroup>> routes(const Reducer& r) {
     return out;
 }
 
-// The expansion route's level 1 paths this device runs: where it tries untested lanes for
-// some type (tries_exact_lanes_untested), its own choice and, forced, the tested lanes.
-std::vector<bool> level1_paths(const Reducer& r) {
-    const DeviceInfo& d = r.device_info();
-    const bool some_untested =
-        tries_exact_lanes_untested(d, ElementType::float32) || tries_exact_lanes_untested(d, ElementType::float64);
-    return some_untested ? std::vector<bool>{true, false} : std::vector<bool>{true};
+// The expansion route's level 1 paths to check on this device (exact_lane_passes): its own
+// choice per type and, forced, the tested lanes and the anchored pass (where a float converts
+// to a double with its subnormals; the untested passes are a CPU device's own choice).
+std::vector<std::optional<ExactLanePasses>> level1_paths(const Reducer& r) {
+    std::vector<std::optional<ExactLanePasses>> out{std::nullopt, ExactLanePasses::tested};
+    if (r.device_info().has_float_denormals) out.push_back(ExactLanePasses::anchored);
+    return out;
 }
 
-// Allows or keeps off the untested lanes for a scope.
-struct UntestedLanes {
-    explicit UntestedLanes(bool allowed) { allow_untested_exact_lanes(allowed); }
-    ~UntestedLanes() { allow_untested_exact_lanes(true); }
-    UntestedLanes(const UntestedLanes&) = delete;
-    UntestedLanes& operator=(const UntestedLanes&) = delete;
+// Puts every plan of a scope on one level 1 path (std::nullopt: the device's own).
+struct Level1Path {
+    explicit Level1Path(std::optional<ExactLanePasses> passes) { force_exact_lane_passes(passes); }
+    ~Level1Path() { force_exact_lane_passes(std::nullopt); }
+    Level1Path(const Level1Path&) = delete;
+    Level1Path& operator=(const Level1Path&) = delete;
 };
 
-std::string level1_name(bool untested) { return untested ? "level 1 untested lanes first" : "level 1 tested lanes"; }
+std::string level1_name(std::optional<ExactLanePasses> passes) {
+    return passes ? std::string("level 1 ") + to_string(*passes) + ", forced" : "level 1 as the device chooses";
+}
 
 std::string route_name(const std::optional<InterGroup>& g) { return g ? std::string(to_string(*g)) : "default"; }
 
@@ -106,6 +108,24 @@ std::vector<T> hidden_small(std::size_t n, std::mt19937_64& rng, int large_lo, i
     return v;
 }
 
+// Random signs and significands, exponents rising linearly from lo to hi along the range.
+template <class T>
+std::vector<T> rising(std::size_t n, int lo, int hi, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> m(1, 2);
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = static_cast<T>((rng() & 1 ? -1 : 1) * std::ldexp(m(rng), lo + int((hi - lo) * double(i) / n)));
+    return v;
+}
+
+template <class T>
+std::vector<T> cancelling_spikes(std::size_t n, std::mt19937_64& rng) {
+    std::vector<T> v = spread<T>(0, 0, n, rng);
+    v[n / 2 + 3] = T(0x1p100);
+    v[n / 4] = T(-0x1p100);  // cancels it: the small values' sum is the result
+    return v;
+}
+
 template <class T>
 double exact(const std::vector<T>& v, std::size_t from = 0) {
     return ct::exact_sum_of(v.data() + from, v.size() - from).to_double();
@@ -134,6 +154,12 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
              f ? hidden_small<T>(30011, rng, 90, 100, -60, -40) : hidden_small<T>(30011, rng, 600, 700, -400, -380)},
             // 29-31 binades apart: a float lane's double sum just cannot hold them.
             {"small 30 binades under cancelling large", hidden_small<T>(30011, rng, 29, 31, 0, 1)},
+            // Magnitudes rising 90 binades along the range: a work-item's first vector is far
+            // below its last (the anchored pass scales itself by the first).
+            {"rising", rising<T>(30011, -30, 60, rng)},
+            // 2^100 and -2^100 among values in [1, 2), inside some work-item's vectors: far above
+            // the ends' magnitudes, from which the anchored pass takes its scale.
+            {"cancelling spikes", cancelling_spikes<T>(30011, rng)},
         };
         for (const auto& [name, data] : sets) {
             const double want = exact(data);
@@ -177,9 +203,9 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
             }
         }
     };
-    for (bool untested : level1_paths(r)) {
-        INFO(level1_name(untested));
-        UntestedLanes lanes(untested);
+    for (const auto& passes : level1_paths(r)) {
+        INFO(level1_name(passes));
+        Level1Path path(passes);
         check_type(float{});
         check_type(double{});
     }
@@ -189,10 +215,10 @@ TEST_CASE("correctly rounded: signed zeros, overflow, NaN and infinities by IEEE
     const Reducer& r = test::reducer();
     if (!offered(r)) return;
     const double inf = std::numeric_limits<double>::infinity();
-    for (bool untested : level1_paths(r))
+    for (const auto& passes : level1_paths(r))
         for (const auto& route : routes(r)) {
-            INFO("via " << route_name(route) << ", " << level1_name(untested));
-            UntestedLanes lanes(untested);
+            INFO("via " << route_name(route) << ", " << level1_name(passes));
+            Level1Path path(passes);
             LaunchParams p;
             p.float_mode = FloatMode::correctly_rounded;
             p.inter_group = route;
