@@ -27,6 +27,7 @@ struct SweepOptions {
     std::uint32_t max_times = 1024;
     std::uint32_t work_group_size = 0;  // 0: device default
     std::uint32_t vector_width = 0;     // 0: device default
+    std::string float_mode;             // FloatMode's name for float types; empty: the default
     int repeats = 20;
     std::uint64_t seed = 20261121;
     OutputFiles out;

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
             ->check(CLI::Range(1u, 1u << 20));
         cmd->add_option("--wg", sweep.work_group_size, "Work-group size (0: device default)")->capture_default_str();
         cmd->add_option("--vec", sweep.vector_width, "Vector width (0: device default)")->capture_default_str();
+        cmd->add_option(
+            "--float-mode", sweep.float_mode,
+            "Float types: deterministic, atomic, compensated or correctly_rounded (default: the library's)");
         cmd->add_option("-r,--repeats", sweep.repeats, "Timed runs per point (after one warm-up)")
             ->capture_default_str()
             ->check(CLI::Range(1, 100000));

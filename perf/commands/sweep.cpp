@@ -45,6 +45,7 @@ void sweep_one_size(const SweepOptions& o, std::uint64_t n, Reducer& reducer, Sw
             params.stride = stride;
             if (o.work_group_size) params.work_group_size = o.work_group_size;
             if (o.vector_width) params.vector_width = o.vector_width;
+            if (!o.float_mode.empty()) params.float_mode = parse_float_mode(o.float_mode);
             SweepPoint p;
             p.n = n;
             p.stride = stride;
@@ -81,6 +82,11 @@ void sweep_one_size(const SweepOptions& o, std::uint64_t n, Reducer& reducer, Sw
 int run_sweep(const SweepOptions& o) {
     if (o.min_times > o.max_times) throw InvalidArgument("--min-times is larger than --max-times");
     if (o.sizes.empty()) throw InvalidArgument("no n given");
+    if (!o.float_mode.empty()) {
+        parse_float_mode(o.float_mode);  // names the mode it does not know
+        if (!is_floating(o.type))
+            throw InvalidArgument("--float-mode is for float types; -t is " + std::string(type_name(o.type)));
+    }
     Reducer reducer = profiling_reducer(o.device);
 
     SweepResult result;
@@ -89,6 +95,7 @@ int run_sweep(const SweepOptions& o) {
     result.repeats = o.repeats;
     result.seed = o.seed;
     result.data = testing::random_values_description(o.type);
+    if (!o.float_mode.empty()) result.data += ", float mode " + o.float_mode;
     result.sizes = o.sizes;
     for (std::uint64_t n : o.sizes)
         testing::with_element_type(o.type, [&](auto tag) { sweep_one_size<decltype(tag)>(o, n, reducer, result); });
