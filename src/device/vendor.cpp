@@ -8,7 +8,11 @@ std::uint32_t preferred_work_group_size(const DeviceInfo& device) { return devic
 
 std::uint32_t max_default_times(const DeviceInfo& device) { return device.is_gpu() ? 64 : 16; }
 
-std::uint32_t max_expansion_times(const DeviceInfo& device) { return device.is_gpu() ? 128 : 64; }
+std::uint32_t max_expansion_times(const DeviceInfo& device) { return device.is_gpu() ? 512 : 64; }
+
+std::uint32_t expansion_groups_per_compute_unit(const DeviceInfo& device) { return device.is_gpu() ? 4 : 8; }
+
+Stride expansion_stride(const DeviceInfo& device) { return device.is_gpu() ? Stride::local : Stride::global; }
 
 std::uint32_t default_load_bytes(const DeviceInfo& device) { return device.is_gpu() ? 16 : 64; }
 

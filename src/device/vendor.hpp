@@ -6,6 +6,7 @@
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
+#include <clreduce/launch_params.hpp>
 
 namespace clreduce {
 
@@ -14,10 +15,16 @@ std::uint32_t preferred_work_group_size(const DeviceInfo& device);
 // The largest default `times`: 64 on GPUs, 16 on CPU devices, where larger values were
 // measured slower (docs/performance.md, sweeps).
 std::uint32_t max_default_times(const DeviceInfo& device);
-// The same for the correctly rounded sum's expansion route, whose fixed merge per work-item
-// wants longer runs: GPUs 128 (H100, 2^28 floats: times 32 1.28x, 64 1.22x, 128 1.19x the
-// deterministic sum), CPU devices 64 (PoCL, 2^24 floats: 32 1.76x, 64 1.52x, 128 2.57x).
+// The correctly rounded sum's expansion route's default shape: its fixed merge per work-item and
+// group wants longer runs and fewer groups than a sum. GPUs: `times` up to 512, about 4 groups
+// per compute unit, local stride (H200, 2^28 floats, groups of 256: global stride times 128
+// 317 us, local stride times 128 263, 256 257, 512 253, against a deterministic sum of 233;
+// 2^24: local times 32 in 512 groups 27.6 us, the former shape's 1,024 groups 33.7). CPU
+// devices: up to 64, 8 groups per compute unit, global stride (PoCL, 2^24 floats: times 32
+// 1.76x, 64 1.52x, 128 2.57x the deterministic sum).
 std::uint32_t max_expansion_times(const DeviceInfo& device);
+std::uint32_t expansion_groups_per_compute_unit(const DeviceInfo& device);
+Stride expansion_stride(const DeviceInfo& device);
 // Bytes a work-item loads at once by default: 16 on GPUs (one 128-bit load per lane), 64 on
 // CPU devices (a cache line: PoCL 3.1 runs each work-item's loop on its own, so a narrower
 // load leaves the rest of the line to other work-items, fetched again later; measured on a

@@ -20,6 +20,8 @@ std::size_t exact_state_size(ElementType accumulator) {
     return static_cast<std::size_t>(exact_state_limbs(accumulator) + 1) * 8;
 }
 
+std::size_t exact_sink_size(ElementType accumulator) { return exact_state_size(accumulator) + 2 * 8; }
+
 double round_exact_state(const unsigned char* state, ElementType accumulator) {
     const int limbs = exact_state_limbs(accumulator);
     // The weight of the lowest bit: the least subnormal of the accumulator type.

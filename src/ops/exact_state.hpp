@@ -18,9 +18,11 @@ std::size_t exact_state_size(ElementType accumulator);
 double round_exact_state(const unsigned char* state, ElementType accumulator);
 // The state of FloatMode::correctly_rounded's expansion path between levels 1 and 3: this many
 // doubles (the kernel's CLREDUCE_FPE, passed to it by the host), which size its work-groups;
-// its work-group also keeps a fixed-point sink of exact_state_size bytes in local memory.
+// its work-group also keeps a fixed-point sink in local memory, exact_sink_size bytes at most:
+// a number of exact_state_size bytes and, for the anchored pass (add_exact.cl), two words.
 constexpr int kExactExpansionTerms = 6;
 std::size_t exact_expansion_size(ElementType accumulator);
+std::size_t exact_sink_size(ElementType accumulator);
 // `copies` consecutive states as one (limbs added, flags or-ed) into `merged`.
 void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,
                         unsigned char* merged);

@@ -127,7 +127,8 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
                             bool small_on_cpu, bool expansions) {
     if (small_on_cpu) return kCpuSmallTimes;
-    const std::uint64_t target_groups = std::max<std::uint64_t>(1, device.compute_units) * 8;
+    const std::uint64_t target_groups =
+        std::max<std::uint64_t>(1, device.compute_units) * (expansions ? expansion_groups_per_compute_unit(device) : 8);
     const std::uint32_t max_times = expansions ? max_expansion_times(device) : max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
@@ -304,7 +305,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               std::to_string(device.max_work_group_size) + "), got " +
                               std::to_string(plan.work_group_size));
     // (The expansion path's work-group also holds its fixed-point sink.)
-    const std::size_t group_bytes = expansions ? exact_state_size(plan.accumulator) : 0;
+    const std::size_t group_bytes = expansions ? exact_sink_size(plan.accumulator) : 0;
     if (std::uint64_t(plan.work_group_size) * state_bytes + group_bytes > device.local_mem_size)
         throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
                               " needs more local memory than the device has");
@@ -335,8 +336,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                               std::to_string(plan.times));
     if (plan.sources.times == from && tuned != nullptr && n < tuned->n)
         plan.times = scaled_down_times(plan.times, tuned->n, n, plan.vector_width, plan.work_group_size);
-    plan.stride = pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride,
-                       [&] { return small ? Stride::local : Stride::global; });
+    plan.stride = pick(params.stride, t ? &t->stride : nullptr, from, plan.sources.stride, [&] {
+        return small ? Stride::local : expansions ? expansion_stride(device) : Stride::global;
+    });
 
     plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
     if (plan.groups > kMaxGroups)

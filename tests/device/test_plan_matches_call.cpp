@@ -308,17 +308,24 @@ TEST_CASE("the operation table's state layouts are the plug-ins' own", "[plan][l
     // and its group sink are the sizes the planner counts against local memory.
     const DeviceInfo& info = r.device_info();
     if (!has_exact_atomic_finish(KernelOp::add_exact, ElementType::float32, FloatMode::correctly_rounded, info)) return;
-    for (ElementType acc : {ElementType::float32, ElementType::float64}) {
-        INFO("add_exact.cl expansions with " << type_name(acc));
-        KernelSpec spec;
-        spec.op = KernelOp::add_exact;
-        spec.element = acc;
-        spec.accumulator = acc;
-        spec.finish = Finish::exact_atomic;
-        const auto got = plugin_layout(r, sources, spec, "CLREDUCE_SINK_WORDS * sizeof(long)");
-        CHECK(got[0] == exact_expansion_size(acc));
-        CHECK(got[1] == exact_state_size(acc));
-    }
+    for (ElementType acc : {ElementType::float32, ElementType::float64})
+        for (ExactLanePasses passes :
+             {ExactLanePasses::tested, ExactLanePasses::untested_first, ExactLanePasses::anchored}) {
+            INFO("add_exact.cl expansions with " << type_name(acc) << ", level 1 " << to_string(passes));
+            KernelSpec spec;
+            spec.op = KernelOp::add_exact;
+            spec.element = acc;
+            spec.accumulator = acc;
+            spec.finish = Finish::exact_atomic;
+            spec.exact_passes = passes;
+            const auto got = plugin_layout(r, sources, spec, "CLREDUCE_SINK_WORDS * sizeof(long)");
+            CHECK(got[0] == exact_expansion_size(acc));
+            // The sink holds a number like the result's; the anchored pass (float data) adds its
+            // two words, which the planner counts for every expansion route.
+            const bool anchored = passes == ExactLanePasses::anchored && acc == ElementType::float32;
+            CHECK(got[1] == (anchored ? exact_sink_size(acc) : exact_state_size(acc)));
+            CHECK(got[1] <= exact_sink_size(acc));
+        }
 }
 
 TEST_CASE("times != power of two and the reducer's plan() agree with what sum uses", "[plan][sum]") {
