@@ -168,9 +168,9 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #define CLREDUCE_EXACT_OPTIMISTIC 0  // 1: level 1 tries the lanes untested first (see below)
 #endif
 #define CLREDUCE_GROUP_SINK 1
-#if CLREDUCE_EXACT_OPTIMISTIC == 2 && CLREDUCE_ACC_SIZE == 4
-// A number like the result's, and the anchored pass's two words (the group's largest
-// exponent, 511 less its smallest).
+#if CLREDUCE_EXACT_OPTIMISTIC == 2
+// A number like the result's, and the GPU passes' two words (the group's largest exponent,
+// CLREDUCE_PEEK_NONE less its smallest).
 #define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_WORDS + 2)
 #define CLREDUCE_SINK_ANCHOR CLREDUCE_EXACT_WORDS
 #else
@@ -417,9 +417,10 @@ typedef struct {
     clreduce_uvec largest, smallest;  // the float magnitudes' bits
     clreduce_uvec lowest;             // the anchored pass: the smallest bits, sign included
     int k;                            // the anchored pass: a0 started at 1.5 * 2^k
-    int low;                          // the anchored pass: the smallest exponent seen, then
-                                      // whether the pass is worth taking (1) or not (0)
+    int low;                          // the GPU passes: the smallest exponent seen
+    int promising;                    // the GPU passes: whether the group takes the first
 } clreduce_vtry_state;
+#define CLREDUCE_PEEK_NONE 4095  // above every exponent: no nonzero value seen
 
 inline clreduce_vtry_state clreduce_vtry_init(void) {
     clreduce_vtry_state t;
@@ -434,7 +435,8 @@ inline clreduce_vtry_state clreduce_vtry_init(void) {
     t.smallest = 0xffffffffu;
     t.lowest = 0xffffffffu;
     t.k = 0;
-    t.low = 511;
+    t.low = CLREDUCE_PEEK_NONE;
+    t.promising = 1;
     return t;
 }
 
@@ -484,6 +486,58 @@ inline bool clreduce_vheld_two_sums(clreduce_vtry_state s) {
     return !CLREDUCE_ANY((s.errors << 1) != 0) && CLREDUCE_EXPANDABLE(s.a0) && CLREDUCE_EXPANDABLE(s.a1);
 }
 
+#if CLREDUCE_EXACT_OPTIMISTIC == 2
+// NVIDIA GPUs (CLREDUCE_EXACT_OPTIMISTIC=2): before its first pass each work-item looks at its
+// first and last vectors (data that grows or shrinks along the range has its extremes at the
+// ends) and the work-group agrees on their largest and smallest exponents, which size the
+// float data's anchor and tell whether the first pass can hold at all: a warp runs the tested
+// lanes when any of its work-items must, so a group whose ends already span more than the
+// pass holds goes straight to them rather than read its vectors twice.
+#define CLREDUCE_VECTOR_PEEK 1
+#if CLREDUCE_ACC_SIZE == 4
+typedef uint clreduce_bits;
+#define clreduce_bits_of(x) clreduce_as_uvec(x)
+#define CLREDUCE_EXPONENT_SHIFT 23
+#define CLREDUCE_EXPONENT_MASK 0xffu
+#define CLREDUCE_MAGNITUDE_MASK 0x7fffffffu
+#else
+typedef long clreduce_bits;
+#define clreduce_bits_of(x) clreduce_as_lvec(x)
+#define CLREDUCE_EXPONENT_SHIFT 52
+#define CLREDUCE_EXPONENT_MASK 0x7ffL
+#define CLREDUCE_MAGNITUDE_MASK 0x7fffffffffffffffL
+#endif
+
+// The largest exponent of v's lanes so far in s.k, the smallest of its nonzero lanes in s.low.
+inline clreduce_vtry_state clreduce_vtry_peek(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
+    clreduce_bits lanes[CLREDUCE_VEC];
+#if CLREDUCE_VEC == 1
+    lanes[0] = clreduce_bits_of(clreduce_mapped_vector(v));
+#else
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(clreduce_bits_of(clreduce_mapped_vector(v)), 0, lanes);
+#endif
+    for (int i = 0; i < CLREDUCE_VEC; ++i) {
+        const int exponent = (int)((lanes[i] >> CLREDUCE_EXPONENT_SHIFT) & CLREDUCE_EXPONENT_MASK);
+        s.k = max(s.k, exponent);
+        if ((lanes[i] & CLREDUCE_MAGNITUDE_MASK) != 0) s.low = min(s.low, exponent);
+    }
+    return s;
+}
+
+// Every work-item of the group, after its peeks: the group's largest exponent in s.k, its
+// smallest in s.low (a barrier; every work-item reaches it).
+inline clreduce_vtry_state clreduce_vtry_group_range(clreduce_vtry_state s, __local long* sink) {
+    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR), (long)s.k);
+    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR + 1), (long)(CLREDUCE_PEEK_NONE - s.low));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s.k = (int)sink[CLREDUCE_SINK_ANCHOR];
+    s.low = CLREDUCE_PEEK_NONE - (int)sink[CLREDUCE_SINK_ANCHOR + 1];
+    return s;
+}
+
+inline bool clreduce_vtry_promising(clreduce_vtry_state s) { return s.promising != 0; }
+#endif
+
 #if CLREDUCE_ACC_SIZE == 4 && CLREDUCE_EXACT_OPTIMISTIC == 2
 // NVIDIA GPUs, float data (CLREDUCE_EXACT_OPTIMISTIC=2): one pass, anchored (the extraction of
 // ReproBLAS, Ahrens, Nguyen and Demmel): each lane's a0 starts at an anchor A = 1.5 * 2^k
@@ -498,57 +552,28 @@ inline bool clreduce_vheld_two_sums(clreduce_vtry_state s) {
 //    hold them when k + L + 44 <= max(emin, 1) (or the lane took zeros only);
 //  - nothing was NaN or infinite (the largest magnitude's exponent is not 255).
 // k is the work-group's: the largest exponent of every work-item's first and last vectors
-// (clreduce_vtry_peek; data that grows or shrinks along the range has its extremes at
-// the ends), CLREDUCE_ANCHOR_MARGIN binades of room for larger values elsewhere, and L + 2
+// (above), CLREDUCE_ANCHOR_MARGIN binades of room for larger values elsewhere, and L + 2
 // (clreduce_vtry_anchor). A lane's floats may then span up to
-// 80 - 2L - CLREDUCE_ANCHOR_MARGIN binades (58 at CLREDUCE_TIMES 128): every data set of
+// 80 - 2L - CLREDUCE_ANCHOR_MARGIN binades (54 at CLREDUCE_TIMES 512, GPUs' default): every data set of
 // docs/performance.md but the wide and whole ranges; those, and values far above the ends',
 // take the tested path over the same vectors. (A warp runs that path when any of its
 // work-items needs it, so the anchor is the group's rather than each work-item's: a margin
 // over one work-item's first vector failed some work-item of nearly every warp on cancelling
 // data, 2.4 times the deterministic sum on an H200 where the tested lanes took 1.7.) Where
 // the ends' values alone already span more than that (wide ranges), the group goes straight
-// to the tested path (clreduce_vtry_promising): the pass would fail and read them twice.
+// to the tested path (clreduce_vtry_promising).
 #define CLREDUCE_VECTOR_RETRY 1
-#define CLREDUCE_VECTOR_PEEK 1
 #define CLREDUCE_ANCHOR_MARGIN 8
 inline int clreduce_log2_times(void) { return 32 - clz((uint)CLREDUCE_TIMES - 1u); }
 
-// The largest exponent of v's lanes so far in s.k, the smallest of its nonzero lanes in
-// s.low, until clreduce_vtry_anchor.
-inline clreduce_vtry_state clreduce_vtry_peek(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
-    const clreduce_uvec bits = clreduce_as_uvec(clreduce_mapped_vector(v));
-#if CLREDUCE_VEC == 1
-    const uint lanes[1] = {bits};
-#else
-    uint lanes[CLREDUCE_VEC];
-    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(bits, 0, lanes);
-#endif
-    for (int i = 0; i < CLREDUCE_VEC; ++i) {
-        const int exponent = (int)((lanes[i] >> 23) & 0xffu);
-        s.k = max(s.k, exponent);
-        if ((lanes[i] & 0x7fffffffu) != 0) s.low = min(s.low, exponent);
-    }
-    return s;
-}
-
-// Every work-item of the group, after its peeks: the group's largest and smallest exponents
-// (a barrier), the anchor from the largest, and whether the pass can hold for the span
-// between them (see the top of this pass).
 inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local long* sink) {
-    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR), (long)s.k);
-    atom_max((volatile __local long*)(sink + CLREDUCE_SINK_ANCHOR + 1), (long)(511 - s.low));
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int top = (int)sink[CLREDUCE_SINK_ANCHOR];
-    const int low = max(511 - (int)sink[CLREDUCE_SINK_ANCHOR + 1], 1);
+    s = clreduce_vtry_group_range(s, sink);
     const int log2_times = clreduce_log2_times();
-    s.k = top - 124 + log2_times + CLREDUCE_ANCHOR_MARGIN;
+    s.promising = s.k < 255 && s.k - max(s.low, 1) <= 80 - 2 * log2_times - CLREDUCE_ANCHOR_MARGIN;
+    s.k = s.k - 124 + log2_times + CLREDUCE_ANCHOR_MARGIN;
     s.a0 = (clreduce_dvec)(ldexp(1.5, s.k));
-    s.low = top < 255 && top - low <= 80 - 2 * log2_times - CLREDUCE_ANCHOR_MARGIN;
     return s;
 }
-
-inline bool clreduce_vtry_promising(clreduce_vtry_state s) { return s.low != 0; }
 
 inline clreduce_vtry_state clreduce_vtry1(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
     const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
@@ -601,6 +626,18 @@ inline bool clreduce_vheld1(clreduce_vtry_state s) {
 #define CLREDUCE_VECTOR_RETRY 1
 #define clreduce_vtry1 clreduce_vtry_two_sums
 #define clreduce_vheld1 clreduce_vheld_two_sums
+#if CLREDUCE_EXACT_OPTIMISTIC == 2
+// NVIDIA GPUs, double data: the two TwoSums, unless the group's ends already span more than
+// CLREDUCE_TWO_SUMS_SPAN binades: two doubles (106 bits) then rarely hold a lane's sum
+// (H200, 2^28 doubles over 16 decades: untested first 2.68 times the deterministic sum, the
+// tested lanes 1.72; cancelling data, up to about 40 binades, 1.03 untested).
+#define CLREDUCE_TWO_SUMS_SPAN 48
+inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local long* sink) {
+    s = clreduce_vtry_group_range(s, sink);
+    s.promising = s.k < 2047 && s.k - max(s.low, 1) <= CLREDUCE_TWO_SUMS_SPAN;
+    return s;
+}
+#endif
 #endif
 #endif
 

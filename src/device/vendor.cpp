@@ -26,7 +26,7 @@ ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumula
     if ((device.type & CL_DEVICE_TYPE_CPU) != 0)
         return device.has_float_denormals ? ExactLanePasses::untested_first : ExactLanePasses::tested;
     if (!device.is_gpu() || !device.is_nvidia) return ExactLanePasses::tested;
-    if (accumulator == ElementType::float64) return ExactLanePasses::untested_first;
+    if (accumulator == ElementType::float64) return ExactLanePasses::anchored;
     return device.has_float_denormals ? ExactLanePasses::anchored : ExactLanePasses::tested;
 }
 

@@ -48,16 +48,16 @@ bool prefers_last_group_finish(const DeviceInfo& device);
 //  - untested_first: without tests first, checked once afterwards, the same vectors again
 //    where that did not hold. CPU devices, where a float converts to a double with its
 //    subnormals kept: their branches cost more than flops (PoCL, 2^24 uniform data: floats
-//    20.2 -> 2.4 ms, doubles 47.2 -> 9.2 ms; docs/performance.md); NVIDIA GPUs for double
-//    data: two TwoSums untested cost less than one tested (H100, 2^30: 1.04 times the
-//    deterministic sum against 1.19);
-//  - anchored: NVIDIA GPUs for float data (with subnormals): one pass of four double
-//    additions a float from the work-group's anchor, checked once, tested where it did not
-//    hold. 2^28 floats of moderate range, the old shape (global stride, times 128): H200
-//    1.34-1.38 times the deterministic sum (tested 1.51-1.86), H100 1.16-1.18 (1.21-1.51);
-//    wide ranges as tested. The CPU devices' passes were faster where their window holds
-//    (H200 1.08-1.21) but read cancelling data twice (2.2). In the GPU shape below: H200
-//    1.07-1.09, H100 1.06 (docs/performance.md).
+//    20.2 -> 2.4 ms, doubles 47.2 -> 9.2 ms; docs/performance.md);
+//  - anchored: NVIDIA GPUs. The work-group first agrees on the range of its work-items' first
+//    and last values, and goes straight to the tested lanes where that is too wide for the
+//    untested pass. Double data then takes the two TwoSums untested (they cost less than one
+//    tested: H100, 2^30, 1.04 times the deterministic sum against 1.19); float data (with
+//    subnormals) one pass of four double additions a float from the work-group's anchor,
+//    checked once, tested where it did not hold. 2^28 floats of moderate range, the old shape (global stride, times
+//    128): H200 1.34-1.38 times the deterministic sum (tested 1.51-1.86), H100 1.16-1.18 (1.21-1.51); wide ranges as
+//    tested. The CPU devices' passes were faster where their window holds (H200 1.08-1.21) but read cancelling data
+//    twice (2.2). In the GPU shape below: H200 1.07-1.09, H100 1.06 (docs/performance.md).
 enum class ExactLanePasses { tested = 0, untested_first = 1, anchored = 2 };
 ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumulator);
 const char* to_string(ExactLanePasses passes);

@@ -158,12 +158,7 @@ std::atomic<int> forced_exact_lane_passes{-1};  // -1: each device's own
 
 ExactLanePasses exact_passes_for(const DeviceInfo& device, ElementType accumulator) {
     const int forced = forced_exact_lane_passes.load(std::memory_order_relaxed);
-    if (forced < 0) return exact_lane_passes(device, accumulator);
-    const auto passes = static_cast<ExactLanePasses>(forced);
-    // The anchored pass is for float data; doubles take the untested passes instead.
-    if (passes == ExactLanePasses::anchored && accumulator != ElementType::float32)
-        return ExactLanePasses::untested_first;
-    return passes;
+    return forced < 0 ? exact_lane_passes(device, accumulator) : static_cast<ExactLanePasses>(forced);
 }
 }  // namespace
 

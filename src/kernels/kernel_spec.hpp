@@ -97,8 +97,7 @@ struct KernelSpec {
 std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
 
 // For the tests and experiments: puts every device on one of the correctly rounded sum's level
-// 1 paths (anchored: float data only; double data then takes the untested passes), so that
-// one device checks them all; std::nullopt (the default) gives each device its own
+// 1 paths, so that one device checks them all; std::nullopt (the default) gives each device its own
 // (exact_lane_passes). Every thread, from the next plan on. Not a user setting.
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes);
 
