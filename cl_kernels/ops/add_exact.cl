@@ -422,6 +422,9 @@ typedef struct {
 } clreduce_vtry_state;
 #define CLREDUCE_PEEK_NONE 4095  // above every exponent: no nonzero value seen
 
+// L, the bits of the count of values a lane takes: 2^L >= CLREDUCE_TIMES.
+inline int clreduce_log2_times(void) { return 32 - clz((uint)CLREDUCE_TIMES - 1u); }
+
 inline clreduce_vtry_state clreduce_vtry_init(void) {
     clreduce_vtry_state t;
 #if CLREDUCE_ACC_SIZE == 4 && CLREDUCE_EXACT_OPTIMISTIC == 2
@@ -564,7 +567,6 @@ inline bool clreduce_vtry_promising(clreduce_vtry_state s) { return s.promising 
 // to the tested path (clreduce_vtry_promising).
 #define CLREDUCE_VECTOR_RETRY 1
 #define CLREDUCE_ANCHOR_MARGIN 8
-inline int clreduce_log2_times(void) { return 32 - clz((uint)CLREDUCE_TIMES - 1u); }
 
 inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local long* sink) {
     s = clreduce_vtry_group_range(s, sink);
@@ -617,7 +619,7 @@ inline clreduce_vtry_state clreduce_vtry1(clreduce_vtry_state s, CLREDUCE_T_VEC 
 inline bool clreduce_vheld1(clreduce_vtry_state s) {
     const clreduce_uvec emax = s.largest >> 23;
     const clreduce_uvec emin = max((s.smallest + 1u) >> 23, (clreduce_uvec)1u);
-    const uint log2_times = 32 - clz((uint)CLREDUCE_TIMES - 1u);
+    const uint log2_times = (uint)clreduce_log2_times();
     return !CLREDUCE_ANY(emax + log2_times > emin + (53u - 24u)) && CLREDUCE_EXPANDABLE(s.a0);
 }
 #define clreduce_vtry2 clreduce_vtry_two_sums
