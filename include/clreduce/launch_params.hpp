@@ -14,6 +14,16 @@ namespace clreduce {
 //   local:  work-group w owns the tile [w*L*times, (w+1)*L*times); work-item l reads tile + l + i*L
 enum class Stride { global, local };
 
+// How a segmented call maps its segments to work-items (cl_kernels/segments.cl and
+// segment_tiles.cl):
+//   teams: LaunchParams::segment_team work-items per segment (a work-item, a team of lanes, a
+//          work-group or several), sized for the segments' average length
+//   tiles: every work-item takes the same share of the elements and segment ends, whatever
+//          the segments' lengths (CSR offsets only): its time does not depend on how the
+//          lengths vary, but on GPUs it is slower than teams on every shape measured
+//          (docs/performance.md), so only a caller's LaunchParams choose it
+enum class SegmentMapping { teams, tiles };
+
 // Level 3: how the per-group results become one.
 //   atomic:      one launch, each group atomically adds into the result (integer accumulators)
 //   second_pass: groups store partials, one more single-group launch combines them
@@ -104,7 +114,8 @@ enum class ParamSource { override, tuned, known_device, device_default };
 
 std::string_view to_string(Stride stride);
 std::string_view to_string(InterGroup inter_group);
-std::string_view to_string(ParamSource source);  // "override", "tuned", "known device", "default"
+std::string_view to_string(SegmentMapping mapping);  // "teams", "tiles"
+std::string_view to_string(ParamSource source);      // "override", "tuned", "known device", "default"
 
 // Per-call overrides. Every field left empty takes the tuned value (README, "Tuning"), else
 // the device default.
@@ -138,6 +149,10 @@ struct LaunchParams {
     // and read one element per work-item per row (vector_width 1).
     std::optional<std::uint32_t> segment_team;
     std::optional<std::uint32_t> groups_per_segment;
+    // SegmentMapping::tiles for CSR offsets (Segments::offsets) whose work-group states fit
+    // the device's local memory beside a tile's segment ends; it takes no segment_team or
+    // groups_per_segment. Default: teams.
+    std::optional<SegmentMapping> segment_mapping;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -175,6 +190,10 @@ struct LaunchPlan {
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
+    // SegmentMapping::tiles: each work-item takes segment_tile_items items (elements and
+    // segment ends) of a tile, `groups` groups share the items equally; segment_team unused.
+    SegmentMapping segment_mapping = SegmentMapping::teams;
+    std::uint32_t segment_tile_items = 0;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;
@@ -182,7 +201,8 @@ struct LaunchPlan {
         ParamSource stride = ParamSource::device_default;
         ParamSource vector_width = ParamSource::device_default;
         ParamSource inter_group = ParamSource::device_default;
-        ParamSource segment_team = ParamSource::device_default;  // segmented calls
+        ParamSource segment_team = ParamSource::device_default;     // segmented calls
+        ParamSource segment_mapping = ParamSource::device_default;  // segmented calls
     } sources;
     // Size bucket of the tuned or known-device entry used (segmented calls: the segment length
     // of the entry whose team they use); 0: none.

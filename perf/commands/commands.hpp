@@ -107,6 +107,9 @@ struct SegmentsOptions {
     // Mappings to time (LaunchParams::segment_team, work-items per segment): each a row per
     // shape; empty: the default mapping only.
     std::vector<std::uint32_t> teams;
+    // More rows per shape: "teams" (the team mapping at its rule's or tuned team) or "tiles"
+    // (LaunchParams::segment_mapping).
+    std::vector<std::string> mappings;
     std::uint32_t work_group_size = 0;     // 0: default
     std::uint32_t groups_per_segment = 0;  // 0: default
     int repeats = 15;

@@ -119,6 +119,10 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--team", segments.teams,
                              "Work-items per segment (LaunchParams::segment_team); repeat for a row per value "
                              "(default: the planned mapping)");
+    segments_cmd
+        ->add_option("--mapping", segments.mappings,
+                     "Also time this segment mapping (teams, tiles) for every shape, a row each; repeatable")
+        ->check(CLI::IsMember({"teams", "tiles"}));
     segments_cmd->add_option("--wg", segments.work_group_size, "Work-group size (default: the device's)");
     segments_cmd->add_option("--groups-per-segment", segments.groups_per_segment,
                              "Work-groups sharing a segment (with --team equal to the work-group size)");

@@ -124,10 +124,13 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
           "clEnqueueWriteBuffer");
     check(r.queue().enqueueWriteBuffer(offsets, CL_TRUE, 0, shape.offsets.size() * 8, shape.offsets.data()),
           "clEnqueueWriteBuffer");
-    const Segments segments = shape.columns   ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
-                              : shape.rows    ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
-                              : shape.regular ? Segments::batch(shape.segments(), shape.length())
-                                              : Segments::offsets(offsets, shape.segments(), shape.elements());
+    // Tiles take CSR offsets: regular shapes and rows as their offsets.
+    const bool as_offsets = params.segment_mapping == SegmentMapping::tiles && !shape.columns;
+    const Segments segments = shape.columns               ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
+                              : shape.rows && !as_offsets ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
+                              : shape.regular && !as_offsets
+                                  ? Segments::batch(shape.segments(), shape.length())
+                                  : Segments::offsets(offsets, shape.segments(), shape.elements());
     row.read_only_us = median(read_only.time(r.queue(), values, data.size() * sizeof(T), o.repeats));
     std::vector<double> times, walls;
     // The results go into one vector kept across calls, as cv::reduce's into the caller's.
@@ -164,7 +167,7 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         }
     }
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096 && !params.segment_team && !shape.columns) {
+    if (shape.segments() <= 4096 && !params.segment_team && !params.segment_mapping && !shape.columns) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
             double total = 0;
@@ -196,6 +199,11 @@ int run_segments(const SegmentsOptions& o) {
         p.segment_team = team;
         mappings.push_back(p);
     }
+    for (const std::string& mapping : o.mappings) {
+        LaunchParams p;
+        p.segment_mapping = mapping == "tiles" ? SegmentMapping::tiles : SegmentMapping::teams;
+        mappings.push_back(p);
+    }
     if (mappings.empty()) mappings.emplace_back();
 
     for (LaunchParams& p : mappings) {
@@ -205,7 +213,7 @@ int run_segments(const SegmentsOptions& o) {
     for (const auto& name : o.shapes)
         for (const LaunchParams& params : mappings) {
             std::cerr << "  " << name << (params.segment_team ? " team " + std::to_string(*params.segment_team) : "")
-                      << "\n";
+                      << (params.segment_mapping ? " " + std::string(to_string(*params.segment_mapping)) : "") << "\n";
             try {
                 rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
                     using T = decltype(tag);

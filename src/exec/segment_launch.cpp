@@ -26,41 +26,24 @@ void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, 
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
-}  // namespace
-
-SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
-                              const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
-                              const SegmentList& list, ExecutionSlot& slot, Chain& chain, const DeviceResult* device,
-                              unsigned char* states_out) {
+// The team mapping (segments.cl): the segments' launch, the long segments' chunks and their
+// finish where the plan splits them, the combining launch where groups share segments.
+void launch_teams(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan, const KernelSpec& first,
+                  const cl::Buffer& input, std::uint64_t offset, const SegmentList& list, ExecutionSlot& slot,
+                  const cl::Buffer& states, cl_ulong counts_at, const cl::Buffer& result_out, cl_ulong result_offset,
+                  bool device_result, std::uint64_t max_longs, std::uint64_t max_chunks, Chain& chain) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
     const std::uint32_t parts = plan.groups_per_segment;
     const std::uint32_t wg = plan.work_group_size;
-    // Long listed segments split into chunks (segments.cl): at most extent / split of them,
-    // and extent / chunk + that many chunks.
     const std::uint64_t split = list.listed() && parts == 1 ? plan.segment_split : 0;
-    const std::uint64_t max_longs = split != 0 ? list.extent / (split + 1) + 1 : 0;
-    const std::uint64_t max_chunks = split != 0 ? ceil_div(list.extent, plan.segment_chunk) + max_longs : 0;
-    // The states (also for an asynchronous call's long segments), then three words: the flag
-    // of a bad listed segment and the counts of chunks and of long segments, zeroed first.
-    const bool states_kept = device == nullptr || split != 0;
-    const std::uint64_t flag_at = states_kept ? (segments * state_bytes + 7) / 8 * 8 : 0;
-    const cl::Buffer& states = slot.segment_buffer(Buffer::states, flag_at + 3 * sizeof(cl_uint));
-    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), 3 * sizeof(cl_uint), chain.wait(),
-                                  chain.event()),
-          "clEnqueueFillBuffer");
-    chain.done(false);
-    const cl_ulong counts_at = flag_at / sizeof(cl_uint);
-    const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
-    const cl_ulong result_offset = device != nullptr ? device->offset : 0;
     const bool combined = parts > 1;
     const cl::Buffer& first_out = combined ? slot.partials(segments * parts * state_bytes) : states;
     const cl::Buffer& begins = list.listed() ? *list.begins : states;
     const cl::Buffer& ends = list.listed() ? *list.ends : states;
     const cl::Buffer& longs = slot.segment_buffer(Buffer::longs, max_longs * 3 * sizeof(cl_ulong));
     const cl::Buffer& chunks = slot.segment_buffer(Buffer::chunks, max_chunks * 2 * sizeof(cl_ulong));
-
     cl::Kernel& kernel = slot.kernel(first);
     set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
              cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(list.length),
@@ -84,7 +67,7 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     }
     if (combined) {
         KernelSpec spec = segment_spec(plan, {first.op, first.map}, info, false, true);
-        spec.device_result = device != nullptr;
+        spec.device_result = device_result;
         spec.result_type = first.result_type;
         cl::Kernel& combine = slot.kernel(spec);
         set_args(combine, first_out, cl_ulong(0), cl_ulong(segments * parts), cl_ulong(segments), states, cl_ulong(0),
@@ -92,6 +75,70 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
                  states, counts_at, cl_ulong(0), longs, chunks);
         enqueue(queue, combine, segments, wg, chain);
     }
+}
+
+// The tile mapping (segment_tiles.cl): the tiles, then each group's head finished with the
+// tails of the groups before it. Each group leaves a head and a tail: a state and a segment each.
+void launch_tiles(cl::CommandQueue& queue, const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input,
+                  std::uint64_t offset, const SegmentList& list, ExecutionSlot& slot, const cl::Buffer& states,
+                  cl_ulong counts_at, const cl::Buffer& result_out, cl_ulong result_offset, Chain& chain) {
+    using Buffer = ExecutionSlot::SegmentBuffer;
+    const std::size_t state_bytes = state_size(first.op, plan.accumulator);
+    const std::uint32_t wg = plan.work_group_size;
+    const std::uint64_t groups = plan.groups;
+    const cl::Buffer& carry_states = slot.partials(2 * groups * state_bytes);
+    const cl::Buffer& carry_segments = slot.segment_buffer(Buffer::chunks, 2 * groups * sizeof(cl_ulong));
+    // The first read of a tile's segment ends: about as many as a tile holds at the segments'
+    // average length, in whole work-groups (more are read in further rounds where needed).
+    const std::uint64_t tile = std::uint64_t(wg) * plan.segment_tile_items;
+    const std::uint64_t expected = tile / (list.extent / std::max<std::uint64_t>(plan.segments, 1) + 1) + 1;
+    const cl_uint window_hint = static_cast<cl_uint>(std::min(ceil_div(expected, wg) * wg, tile));
+    cl::Kernel& kernel = slot.kernel(first);
+    set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(plan.segments), *list.begins,
+             cl_ulong(list.begins_at), states, result_out, result_offset, states, counts_at, window_hint, carry_states,
+             carry_segments);
+    enqueue(queue, kernel, groups, wg, chain);
+    KernelSpec spec = first;
+    spec.segment_kernel = KernelSpec::SegmentKernel::finish_tiles;
+    cl::Kernel& finish = slot.kernel(spec);
+    set_args(finish, cl_ulong(plan.segments), *list.begins, cl_ulong(list.begins_at), cl_ulong(groups), carry_states,
+             carry_segments, states, result_out, result_offset);
+    enqueue(queue, finish, groups, wg, chain);
+}
+
+}  // namespace
+
+SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
+                              const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
+                              const SegmentList& list, ExecutionSlot& slot, Chain& chain, const DeviceResult* device,
+                              unsigned char* states_out) {
+    using Buffer = ExecutionSlot::SegmentBuffer;
+    const std::size_t state_bytes = state_size(first.op, plan.accumulator);
+    const std::uint64_t segments = plan.segments;
+    const std::uint32_t parts = plan.groups_per_segment;
+    // Long listed segments split into chunks (segments.cl): at most extent / split of them,
+    // and extent / chunk + that many chunks.
+    const std::uint64_t split = list.listed() && parts == 1 ? plan.segment_split : 0;
+    const std::uint64_t max_longs = split != 0 ? list.extent / (split + 1) + 1 : 0;
+    const std::uint64_t max_chunks = split != 0 ? ceil_div(list.extent, plan.segment_chunk) + max_longs : 0;
+    // The states (also for an asynchronous call's long segments), then three words: the flag
+    // of a bad listed segment and the counts of chunks and of long segments, zeroed first.
+    const bool states_kept = device == nullptr || split != 0;
+    const std::uint64_t flag_at = states_kept ? (segments * state_bytes + 7) / 8 * 8 : 0;
+    const cl::Buffer& states = slot.segment_buffer(Buffer::states, flag_at + 3 * sizeof(cl_uint));
+    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), 3 * sizeof(cl_uint), chain.wait(),
+                                  chain.event()),
+          "clEnqueueFillBuffer");
+    chain.done(false);
+    const cl_ulong counts_at = flag_at / sizeof(cl_uint);
+    const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
+    const cl_ulong result_offset = device != nullptr ? device->offset : 0;
+    if (plan.segment_mapping == SegmentMapping::tiles)
+        launch_tiles(queue, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
+                     chain);
+    else
+        launch_teams(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
+                     device != nullptr, max_longs, max_chunks, chain);
     SegmentStates out;
     out.state_bytes = state_bytes;
     if (device != nullptr) return out;

@@ -87,6 +87,7 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk);
+    if (segment_tile_items != 0) o += " -DCLREDUCE_TILE_ITEMS=" + std::to_string(segment_tile_items);
     return o;
 }
 
@@ -105,6 +106,7 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
     if (segmented) text += sources.get("segments.cl");
+    if (segment_tile_items != 0) text += sources.get("segment_tiles.cl");
     return text;
 }
 
@@ -210,10 +212,12 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.element = plan.element;
         spec.accumulator = plan.accumulator;
         spec.vector_width = plan.vector_width;
-        spec.segment_team = plan.segment_team;
+        // (Tiles have no team: a whole group keeps segments.cl's team code well-formed.)
+        spec.segment_team = plan.segment_mapping == SegmentMapping::tiles ? plan.work_group_size : plan.segment_team;
         spec.segment_list = listed;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
+        spec.segment_tile_items = plan.segment_mapping == SegmentMapping::tiles ? plan.segment_tile_items : 0;
     }
     // The warp shuffle finishes each team's tree (segments.cl); no 32-bit lanes (a
     // work-item's count of elements is not bounded by `times` here).

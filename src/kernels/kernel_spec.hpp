@@ -62,30 +62,35 @@ struct KernelSpec {
     bool segment_list = false;
     bool segment_columns = false;     // the segments are a matrix's columns
     std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
-    // Which kernel of segments.cl: the segments, the long segments' chunks, or their finish
-    // (the same program: only the kernel object differs).
-    enum class SegmentKernel { segments, chunks, finish_long } segment_kernel = SegmentKernel::segments;
+    // SegmentMapping::tiles (cl_kernels/segment_tiles.cl): items per work-item; 0: teams.
+    std::uint32_t segment_tile_items = 0;
+    // Which kernel of segments.cl: the segments, the long segments' chunks, or their finish;
+    // with tiles, the tiles or the groups' heads' finish (the same program: only the kernel
+    // object differs).
+    enum class SegmentKernel { segments, chunks, finish_long, finish_tiles } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
                         device_result, result_type, exact_copies, exact_passes, segmented, segment_team, segment_list,
-                        segment_columns, segment_chunk, segment_kernel);
+                        segment_columns, segment_chunk, segment_tile_items, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
 
     std::string build_options() const;
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
-    // (then segments.cl for a segmented launch).
+    // (then segments.cl for a segmented launch, and segment_tiles.cl for tiles).
     std::string source(const KernelSources& sources) const;
     const char* kernel_name() const {
         if (!segmented) return "clreduce_reduce";
         switch (segment_kernel) {
             case SegmentKernel::chunks: return "clreduce_reduce_chunks";
             case SegmentKernel::finish_long: return "clreduce_finish_long";
+            case SegmentKernel::finish_tiles: return "clreduce_finish_tiles";
             case SegmentKernel::segments: break;
         }
+        if (segment_tile_items != 0) return "clreduce_reduce_tiles";
         return segment_columns ? "clreduce_reduce_columns" : "clreduce_reduce_segments";
     }
 };

@@ -320,8 +320,10 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
         if (request.columns)
             plan_column_mapping(plan, request.segments, request.column_rows, device, params);
         else
-            plan_segment_mapping(plan, request.segments, n, device, params,
-                                 t != nullptr ? t->segment_team : std::nullopt, from);
+            plan_segment_mapping(plan,
+                                 {request.segments, n, request.csr, state_bytes,
+                                  t != nullptr ? t->segment_team : std::nullopt, from},
+                                 device, params);
         const auto& f = plan.sources;
         if (tuned == nullptr || (f.segment_team != from && f.work_group_size != from && f.vector_width != from))
             plan.tuned_n = 0;

@@ -28,6 +28,9 @@ constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
+// SegmentMapping::tiles: items (elements and segment ends) per work-item (H200, int32 at 2^28:
+// 8 items 0.13-0.19 of the read-only kernel, 16 items 0.18-0.25, 32 items 0.17-0.20).
+constexpr std::uint32_t kTileItems = 16;
 
 }  // namespace
 
@@ -94,14 +97,64 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
     set_groups(plan, slots);
 }
 
-void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
-                          const LaunchParams& params, std::optional<std::uint32_t> tuned_team,
-                          ParamSource tuned_source) {
+bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device) {
+    // segment_tiles.cl's local memory: the tile's ends (a 32-bit word each), a state and a
+    // flag per work-item, the group's head state and a few words.
+    const std::uint64_t bytes = std::uint64_t(work_group_size) * (kTileItems * 4 + state_bytes + 1) + state_bytes + 64;
+    return bytes <= device.local_mem_size;
+}
+
+namespace {
+
+// SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
+// never by default: on the H200 it reached 0.15-0.27 of the read-only kernel on every shape
+// measured, below the team mapping's 0.40-1.00 (docs/performance.md, "Equal shares").
+bool choose_tiles(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device, const LaunchParams& params) {
+    if (params.segment_mapping == SegmentMapping::tiles) {
+        if (!shape.csr)
+            throw InvalidArgument(
+                "SegmentMapping::tiles takes CSR offsets (Segments::offsets), not batches, rows, columns or "
+                "begin/end arrays");
+        if (params.segment_team || params.groups_per_segment)
+            throw InvalidArgument("SegmentMapping::tiles takes no segment_team or groups_per_segment");
+        if (!segment_tiles_fit(plan.work_group_size, shape.state_bytes, device))
+            throw InvalidArgument("SegmentMapping::tiles: work_group_size " + std::to_string(plan.work_group_size) +
+                                  " with " + std::to_string(shape.state_bytes) +
+                                  "-byte states needs more local memory than the device has (" +
+                                  std::to_string(device.local_mem_size) + " bytes)");
+        plan.sources.segment_mapping = ParamSource::override;
+        return true;
+    }
+    plan.sources.segment_mapping = params.segment_mapping ? ParamSource::override : ParamSource::device_default;
+    return false;
+}
+
+}  // namespace
+
+void plan_segment_mapping(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device,
+                          const LaunchParams& params) {
     const std::uint32_t wg = plan.work_group_size;
+    const std::uint64_t segments = shape.segments, extent = shape.extent;
     plan.segments = segments;
     plan.times = 1;
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
+    if (choose_tiles(plan, shape, device, params)) {
+        // Groups share the items equally, a few tiles each at least, up to kGroupsPerUnit
+        // groups per compute unit.
+        plan.segment_mapping = SegmentMapping::tiles;
+        plan.segment_tile_items = kTileItems;
+        plan.segment_team = 0;
+        plan.groups_per_segment = 1;
+        plan.segment_split = 0;
+        plan.segment_chunk = 0;
+        const std::uint64_t tiles = ceil_div(extent + segments, std::uint64_t(wg) * kTileItems);
+        const std::uint64_t wanted = std::uint64_t(std::max<std::uint32_t>(device.compute_units, 1)) * kGroupsPerUnit;
+        plan.groups = std::clamp<std::uint64_t>(tiles, 1, wanted);
+        return;
+    }
+    const std::optional<std::uint32_t> tuned_team = shape.tuned_team;
+    const ParamSource tuned_source = shape.tuned_source;
     // Vectors per segment on average, and a team of lanes to read each segment in a few
     // coalesced steps: half as many lanes as vectors for short segments, about 2 sqrt(average)
     // in between, a quarter for long ones, two lanes at least from two vectors on. Measured on

@@ -10,14 +10,26 @@
 
 namespace clreduce {
 
-// Sets plan.segments, segment_team, groups_per_segment and groups for `segments` segments
-// addressing `extent` elements in all; plan.work_group_size and vector_width are set.
-// InvalidArgument for overrides that make no mapping. `tuned_team` (the tuning table's team
-// for the segments' kind and average length, from `tuned_source`) comes between the caller's
-// segment_team and the rule; plan.sources.segment_team says which decided.
-void plan_segment_mapping(LaunchPlan& plan, std::uint64_t segments, std::uint64_t extent, const DeviceInfo& device,
-                          const LaunchParams& params, std::optional<std::uint32_t> tuned_team = std::nullopt,
-                          ParamSource tuned_source = ParamSource::tuned);
+// What decides a segmented call's mapping besides the caller's LaunchParams and the tuning
+// table's team (`tuned_team`, for the segments' kind and average length, from `tuned_source`).
+struct SegmentShape {
+    std::uint64_t segments = 0;
+    std::uint64_t extent = 0;  // elements the segments address in all
+    bool csr = false;          // CSR offsets: SegmentMapping::tiles can take them
+    std::size_t state_bytes = 0;
+    std::optional<std::uint32_t> tuned_team;
+    ParamSource tuned_source = ParamSource::tuned;
+};
+
+// Sets plan.segments, segment_mapping, segment_team, groups_per_segment and groups;
+// plan.work_group_size and vector_width are set. InvalidArgument for overrides that make no
+// mapping. The tuned team comes between the caller's segment_team and the rule;
+// plan.sources.segment_team and segment_mapping say which decided.
+void plan_segment_mapping(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device,
+                          const LaunchParams& params);
+
+// Whether SegmentMapping::tiles fits this work-group size and state in local memory.
+bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device);
 
 // The same for the `columns` columns of a matrix of `rows` rows (Segments::columns): a group
 // spans wg / segment_team columns, each read by segment_team lanes that split its rows (a

@@ -38,6 +38,12 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
     shared.segment_team = kGroup;
     shared.groups_per_segment = 3;
     out.emplace_back("3 groups per segment", shared);
+    for (std::uint32_t wg : {kGroup, 0u}) {
+        LaunchParams tiles;
+        if (wg != 0) tiles.work_group_size = wg;
+        tiles.segment_mapping = SegmentMapping::tiles;
+        out.emplace_back(wg != 0 ? "tiles, groups of " + std::to_string(wg) : "tiles, default groups", tiles);
+    }
     return out;
 }
 
@@ -77,6 +83,7 @@ void check_kinds(Reducer& r, bool all_mappings) {
             check_all_operations(r, values, host, kOffset,
                                  Segments::offsets(device_offsets, bounds.size(), offsets.back()), bounds, params);
         }
+        if (params.segment_mapping == SegmentMapping::tiles) continue;  // CSR offsets only (errors: below)
         {
             INFO("begin/end arrays");
             check_all_operations(r, values, host, kOffset,
@@ -117,10 +124,15 @@ TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-elemen
     const std::uint64_t n = 300000;
     const std::vector<std::int32_t> host = op_values<std::int32_t>(n, seed);
     const cl::Buffer values = device_copy(r, host);
+    // The same segments as CSR offsets, for every mapping.
+    std::vector<std::uint64_t> one_each(100001);
+    std::iota(one_each.begin(), one_each.end(), 0);
     for (const auto& [name, params] : mappings()) {
         INFO("mapping " << name);
+        const bool csr_only = params.segment_mapping == SegmentMapping::tiles;
         // 10^5 one-element segments
-        const auto ones = r.sum<std::int32_t>(values, 3, Segments::batch(100000, 1), params);
+        const auto ones =
+            r.sum<std::int32_t>(values, 3, csr_only ? Segments::offsets(one_each) : Segments::batch(100000, 1), params);
         for (std::uint64_t s = 0; s < ones.size(); ++s)
             if (ones[s] != host[3 + s]) FAIL("segment " << s << ": " << ones[s] << " != " << host[3 + s]);
         // one huge segment among tiny ones, argmax inside it
@@ -132,10 +144,37 @@ TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-elemen
             const std::uint64_t len = offsets[s + 1] - offsets[s];
             CHECK(sums[s] == wrapped_sum<std::int64_t>(data, len));
         }
+        // 3000 empty and short segments, then a huge one: the first tiles hold many more segment
+        // ends than the average length suggests (their ends are read in several rounds).
+        std::vector<std::uint64_t> dense{0};
+        for (std::uint64_t s = 0; s < 3000; ++s) dense.push_back(dense.back() + s % 3);
+        dense.push_back(dense.back() + 200000);
+        const auto dense_sums = r.sum<std::int32_t>(values, 1, Segments::offsets(dense), params);
+        REQUIRE(dense_sums.size() == dense.size() - 1);
+        for (std::size_t s = 0; s + 1 < dense.size(); ++s) {
+            const std::int32_t* data = host.data() + 1 + dense[s];
+            const std::uint64_t len = dense[s + 1] - dense[s];
+            if (dense_sums[s] != wrapped_sum<std::int64_t>(data, len))
+                FAIL("dense segment " << s << ": " << dense_sums[s] << " != " << wrapped_sum<std::int64_t>(data, len));
+        }
+        // The same without empty segments, for the index inside each segment.
+        std::vector<std::uint64_t> short_then_huge{0};
+        for (std::uint64_t s = 0; s < 3000; ++s) short_then_huge.push_back(short_then_huge.back() + 1 + s % 2);
+        short_then_huge.push_back(short_then_huge.back() + 200000);
+        const auto mins = r.argmin<std::int32_t>(values, 1, Segments::offsets(short_then_huge), params);
+        for (std::size_t s = 0; s + 1 < short_then_huge.size(); ++s) {
+            const auto expected =
+                reference_min(host.data() + 1 + short_then_huge[s], short_then_huge[s + 1] - short_then_huge[s]);
+            if (mins[s].index != expected.index || mins[s].value != expected.value)
+                FAIL("segment " << s << ": argmin " << mins[s].index << " != " << expected.index);
+        }
         CHECK(maxes[3].index == reference_max(host.data() + 11 + 4, 250000).index);
         CHECK(maxes[3].value == reference_max(host.data() + 11 + 4, 250000).value);
         // one segment: the single-range result
-        const auto one = r.sum<std::int32_t>(values, 0, Segments::batch(1, n), params);
+        const auto one =
+            r.sum<std::int32_t>(values, 0,
+                                csr_only ? Segments::offsets(std::vector<std::uint64_t>{0, n}) : Segments::batch(1, n),
+                                params);
         REQUIRE(one.size() == 1);
         CHECK(one[0] == r.sum<std::int32_t>(values, 0, n));
     }
@@ -235,7 +274,12 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
     using S = sum_type_t<float>;
     for (const auto& [name, params] : mappings()) {
         INFO("mapping " << name);
-        const Segments rows = Segments::rows(19, 1000, 1024 * sizeof(float));
+        // Tiles take CSR offsets: 19 segments of 1000 back to back, else rows 1024 apart.
+        const bool csr_only = params.segment_mapping == SegmentMapping::tiles;
+        const std::uint64_t step = csr_only ? 1000 : 1024;
+        std::vector<std::uint64_t> csr(20);
+        for (std::uint64_t s = 0; s < csr.size(); ++s) csr[s] = s * step;
+        const Segments rows = csr_only ? Segments::offsets(csr) : Segments::rows(19, 1000, step * sizeof(float));
         const cl::Buffer sums_out(r.context(), CL_MEM_READ_WRITE, 21 * sizeof(S));
         const cl::Buffer mins_out(r.context(), CL_MEM_READ_WRITE, 19 * sizeof(float));
         cl::Event sums_done = r.sum_async<float>(values, 1, rows, sums_out, 2, params);
@@ -254,7 +298,7 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
             INFO("segment " << s);
             CHECK(same_bits(got_sums[2 + s], sums[s]));
             CHECK(got_mins[s] == mins[s]);
-            CHECK(mins[s] == reference_min(host.data() + 1 + s * 1024, 1000).value);
+            CHECK(mins[s] == reference_min(host.data() + 1 + s * step, 1000).value);
         }
     }
 }
@@ -280,9 +324,17 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const cl::Buffer beyond = device_copy(r, std::vector<std::uint64_t>{0, 10, 500});
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100)),
                       Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
+    // The same through tiles (segment_tiles.cl checks the offsets as it reads a tile's ends).
+    LaunchParams tiles;
+    tiles.segment_mapping = SegmentMapping::tiles;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), tiles),
+                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
+    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), tiles),
+                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
     // The reducer still works after the error, and a good call after it is not flagged.
     const cl::Buffer good = device_copy(r, std::vector<std::uint64_t>{0, 10, 100});
     CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100)) == std::vector<std::int64_t>{10, 90});
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles) == std::vector<std::int64_t>{10, 90});
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 3, 100)),
                       Catch::Contains("pass the buffer's end"));
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 101)),
@@ -295,6 +347,18 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     p.groups_per_segment = 2;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p),
                       Catch::Contains("groups_per_segment > 1 needs a whole work-group"));
+    // Tiles take CSR offsets only, and no team.
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), tiles),
+                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(10, 10), tiles),
+                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
+    const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::ranges(ten, ten, 2, 100), tiles),
+                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
+    LaunchParams tiles_team = tiles;
+    tiles_team.segment_team = 4;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles_team),
+                      Catch::Contains("takes no segment_team"));
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);
@@ -315,6 +379,16 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(huge.segment_team == huge.work_group_size);
     CHECK(huge.groups_per_segment > 1);
     CHECK(huge.describe().find("a group per segment") != std::string::npos);
+    // Teams by default for CSR offsets too; tiles where asked, with their own description.
+    const Segments offsets = Segments::offsets(std::vector<std::uint64_t>{0, 3, 3, 900, 1000});
+    CHECK(r.plan(ElementType::int32, Operation::sum, offsets).segment_mapping == SegmentMapping::teams);
+    LaunchParams tiles;
+    tiles.segment_mapping = SegmentMapping::tiles;
+    const LaunchPlan tiled = r.plan(ElementType::int32, Operation::sum, offsets, tiles);
+    CHECK(tiled.segment_mapping == SegmentMapping::tiles);
+    CHECK(tiled.sources.segment_mapping == ParamSource::override);
+    CHECK_THAT(tiled.describe(), Catch::Contains("mapping=tiles (16 elements and segment ends per work-item"));
+    CHECK_THAT(tiled.describe_sources(), Catch::Contains("mapping=override"));
     // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
     // as the H200, plans batches with those): half as many lanes as vectors per short segment
     // (two from two vectors on), about 2 sqrt(vectors) in between, a quarter for long ones.
