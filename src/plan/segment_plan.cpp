@@ -65,6 +65,8 @@ void set_groups(LaunchPlan& plan, std::uint64_t segments) {
 
 void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t rows, const DeviceInfo& device,
                          const LaunchParams& params) {
+    if (params.segment_mapping == SegmentMapping::tiles)
+        throw InvalidArgument("SegmentMapping::tiles takes CSR offsets (Segments::offsets), not a matrix's columns");
     const std::uint32_t wg = plan.work_group_size;
     plan.segments = columns;
     plan.segment_columns = true;

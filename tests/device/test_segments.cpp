@@ -352,6 +352,8 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
                       Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(10, 10), tiles),
                       Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), tiles),
+                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
     const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::ranges(ten, ten, 2, 100), tiles),
                       Catch::Contains("SegmentMapping::tiles takes CSR offsets"));

@@ -1,0 +1,18 @@
+# clreduce-perf segments on small shapes with both mappings, into a scratch cache folder: its
+# exit status (every segment's sum checked), a tiles row's plan, and columns refused by the
+# tiles (a row skipped with the reason). Run by CTest as perf_segments_mappings_<type>.
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(args segments -t ${TYPE} -s 64x100 -s uniform:5000:40 -s powerlaw:20000 -s rows:300x70 -s columns:300x70 -r 1
+         --mapping teams --mapping tiles)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "CLREDUCE_CACHE_DIR=${WORK_DIR}/cache" "${PERF}" ${args}
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REPLACE ";" " " shown "${args}")
+message("$ clreduce-perf ${shown}\n${out}${err}")
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "clreduce-perf segments failed (${code})")
+endif()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_in_output.cmake)
+expect("${out}" "mapping=tiles (16 elements and segment ends per work-item")
+expect("${err}" "columns:300x70 tiles")
+expect("${err}" "skipped: SegmentMapping::tiles takes CSR offsets")
