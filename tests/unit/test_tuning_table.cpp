@@ -109,13 +109,30 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     // The H100's rows (float32, int32, float64) make plans with their measured values too.
     DeviceInfo h100 = h200;
     h100.name = "NVIDIA H100 80GB HBM3";
-    const auto h100_known = known_device_entries(h100);
+    std::vector<TunedEntry> h100_known, h100_teams;
+    for (const TunedEntry& k : known_device_entries(h100))
+        (k.segment_length != 0 ? h100_teams : h100_known).push_back(k);
     CHECK(h100_known.size() == 30);
     for (const TunedEntry& k : h100_known) {
         INFO("H100 " << type_name(k.type) << " n=" << k.n);
         const LaunchPlan p = make_plan(k.type, k.n, h100, {}, TunedParams{k.params, ParamSource::known_device, k.n});
         CHECK(p.times == *k.params.times);
         CHECK(p.inter_group == *k.params.inter_group);
+    }
+    // Its segment shapes (int32 every length and kind; float32 equal lengths and varying ones of
+    // 4 to 16) plan as measured.
+    CHECK(h100_teams.size() == 36);
+    const TuningTable h100_shipped({}, h100_teams);
+    for (const TunedEntry& k : h100_teams) {
+        INFO("H100 " << type_name(k.type) << " segment length " << k.segment_length);
+        PlanRequest listed{Operation::sum, k.type, k.n, CallForm::segments};
+        listed.segments = k.n / k.segment_length;
+        listed.listed = !k.equal_lengths;
+        const auto team = h100_shipped.lookup_segment_team(k.type, k.segment_length, k.equal_lengths, k.n);
+        REQUIRE(team.has_value());
+        const LaunchPlan p = make_plan(listed, h100, {}, &*team);
+        CHECK(p.segment_team == *k.params.segment_team);
+        CHECK(p.work_group_size == *k.params.work_group_size);
     }
     const TunedEntry* uint32_2_24 = nullptr;
     for (const TunedEntry& k : known)
