@@ -111,7 +111,8 @@ namespace {
 // SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
 // never by default: on the H200 it reached 0.15-0.27 of the read-only kernel on every shape
 // measured, below the team mapping's 0.40-1.00 (docs/performance.md, "Equal shares").
-bool choose_tiles(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device, const LaunchParams& params) {
+bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
+                  const LaunchParams& params) {
     if (params.segment_mapping == SegmentMapping::tiles) {
         if (!shape.csr)
             throw InvalidArgument(
@@ -133,7 +134,7 @@ bool choose_tiles(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo&
 
 }  // namespace
 
-void plan_segment_mapping(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device,
+void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                           const LaunchParams& params) {
     const std::uint32_t wg = plan.work_group_size;
     const std::uint64_t segments = shape.segments, extent = shape.extent;

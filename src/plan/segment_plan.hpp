@@ -12,7 +12,7 @@ namespace clreduce {
 
 // What decides a segmented call's mapping besides the caller's LaunchParams and the tuning
 // table's team (`tuned_team`, for the segments' kind and average length, from `tuned_source`).
-struct SegmentShape {
+struct SegmentCallShape {
     std::uint64_t segments = 0;
     std::uint64_t extent = 0;  // elements the segments address in all
     bool csr = false;          // CSR offsets: SegmentMapping::tiles can take them
@@ -25,7 +25,7 @@ struct SegmentShape {
 // plan.work_group_size and vector_width are set. InvalidArgument for overrides that make no
 // mapping. The tuned team comes between the caller's segment_team and the rule;
 // plan.sources.segment_team and segment_mapping say which decided.
-void plan_segment_mapping(LaunchPlan& plan, const SegmentShape& shape, const DeviceInfo& device,
+void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                           const LaunchParams& params);
 
 // Whether SegmentMapping::tiles fits this work-group size and state in local memory.
