@@ -44,6 +44,31 @@ TEST_CASE("tuning lookup: nearest bucket on a log scale, ties to the larger, tun
     CHECK(k->n == (1u << 20));
 }
 
+// A device's shipped segment shapes: one per type, kind and length, each a team and work-group
+// size the planner takes for segments of that kind and average.
+void check_shipped_teams(const std::vector<TunedEntry>& teams, const DeviceInfo& device) {
+    const TuningTable shipped({}, teams);
+    for (const TunedEntry& k : teams) {
+        INFO(device.name << " " << type_name(k.type) << " segment length " << k.segment_length);
+        CHECK((k.type == ElementType::int32 || k.type == ElementType::float32 || k.type == ElementType::float64));
+        REQUIRE(k.params.segment_team.has_value());
+        REQUIRE(k.params.work_group_size.has_value());
+        CHECK_FALSE(k.params.times.has_value());
+        CHECK(std::count_if(teams.begin(), teams.end(), [&](const TunedEntry& o) {
+                  return o.type == k.type && o.segment_length == k.segment_length && o.equal_lengths == k.equal_lengths;
+              }) == 1);
+        PlanRequest listed{Operation::sum, k.type, k.n, CallForm::segments};
+        listed.segments = k.n / k.segment_length;
+        listed.listed = !k.equal_lengths;
+        const auto team = shipped.lookup_segment_team(k.type, k.segment_length, k.equal_lengths, k.n);
+        REQUIRE(team.has_value());
+        const LaunchPlan p = make_plan(listed, device, {}, &*team);
+        CHECK(p.segment_team == *k.params.segment_team);
+        CHECK(p.work_group_size == *k.params.work_group_size);
+        CHECK(p.sources.segment_team == ParamSource::known_device);
+    }
+}
+
 TEST_CASE("known devices: the shipped H200 table is complete and makes valid plans", "[tuning][plan]") {
     DeviceInfo h200 = fake_gpu();
     CHECK(known_device_entries(h200).empty());
@@ -57,26 +82,7 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     // by powers of 2, each a team and work-group size the planner takes for segments of that
     // kind and average.
     REQUIRE(teams.size() == 66);
-    const TuningTable shipped({}, teams);
-    for (const TunedEntry& k : teams) {
-        INFO("H200 " << type_name(k.type) << " segment length " << k.segment_length);
-        CHECK((k.type == ElementType::int32 || k.type == ElementType::float32 || k.type == ElementType::float64));
-        REQUIRE(k.params.segment_team.has_value());
-        REQUIRE(k.params.work_group_size.has_value());
-        CHECK_FALSE(k.params.times.has_value());
-        CHECK(std::count_if(teams.begin(), teams.end(), [&](const TunedEntry& o) {
-                  return o.type == k.type && o.segment_length == k.segment_length && o.equal_lengths == k.equal_lengths;
-              }) == 1);
-        PlanRequest listed{Operation::sum, k.type, k.n, CallForm::segments};
-        listed.segments = k.n / k.segment_length;
-        listed.listed = !k.equal_lengths;
-        const auto team = shipped.lookup_segment_team(k.type, k.segment_length, k.equal_lengths, k.n);
-        REQUIRE(team.has_value());
-        const LaunchPlan p = make_plan(listed, h200, {}, &*team);
-        CHECK(p.segment_team == *k.params.segment_team);
-        CHECK(p.work_group_size == *k.params.work_group_size);
-        CHECK(p.sources.segment_team == ParamSource::known_device);
-    }
+    check_shipped_teams(teams, h200);
     for (ElementType t :
          {ElementType::int8, ElementType::int32, ElementType::uint32, ElementType::float32, ElementType::float64})
         CHECK(std::count_if(known.begin(), known.end(), [&](const TunedEntry& k) { return k.type == t; }) == 10);
@@ -122,18 +128,7 @@ TEST_CASE("known devices: the shipped H200 table is complete and makes valid pla
     // Its segment shapes (int32 every length and kind; float32 equal lengths and varying ones of
     // 4 to 16) plan as measured.
     CHECK(h100_teams.size() == 36);
-    const TuningTable h100_shipped({}, h100_teams);
-    for (const TunedEntry& k : h100_teams) {
-        INFO("H100 " << type_name(k.type) << " segment length " << k.segment_length);
-        PlanRequest listed{Operation::sum, k.type, k.n, CallForm::segments};
-        listed.segments = k.n / k.segment_length;
-        listed.listed = !k.equal_lengths;
-        const auto team = h100_shipped.lookup_segment_team(k.type, k.segment_length, k.equal_lengths, k.n);
-        REQUIRE(team.has_value());
-        const LaunchPlan p = make_plan(listed, h100, {}, &*team);
-        CHECK(p.segment_team == *k.params.segment_team);
-        CHECK(p.work_group_size == *k.params.work_group_size);
-    }
+    check_shipped_teams(h100_teams, h100);
     const TunedEntry* uint32_2_24 = nullptr;
     for (const TunedEntry& k : known)
         if (k.type == ElementType::uint32 && k.n == (1u << 24)) uint32_2_24 = &k;
