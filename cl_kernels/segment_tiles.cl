@@ -1,9 +1,10 @@
 // clreduce: CSR segments by equal shares of work ("tiles"), for segments whose lengths vary
-// (placed after segments.cl, whose emit rule and plug-in contract it reuses). A team per
-// segment idles where lengths vary (a warp loops as often as its longest segment needs); here
-// every work-item takes the same number of items of the merged sequence of elements and
-// segment ends (merge path): element e of segment s comes before end s, end s before the
-// elements of s + 1, so `segments` empty segments are as much work as that many elements.
+// (placed after segments.cl, whose clreduce_segment_emit and plug-in contract it reuses). A
+// team per segment idles where lengths vary (a warp loops as often as its longest segment
+// needs); here every work-item takes the same number of items of the merged sequence of
+// elements and segment ends (merge path): element e of segment s comes before end s, end s
+// before the elements of s + 1, so `segments` empty segments are as much work as that many
+// elements.
 //   Group g takes items [g * per_group, (g + 1) * per_group), a tile of CLREDUCE_WG *
 //   CLREDUCE_TILE_ITEMS at a time. A tile's ends are read into local memory, each work-item
 //   finds its first and last item there (a binary search), reads its elements (contiguous:
@@ -91,17 +92,6 @@ __attribute__((always_inline)) inline uint clreduce_tiles_split_local(__local co
     return lo;
 }
 
-// Segment s's final state: its value into the caller's buffer, or its state.
-__attribute__((always_inline)) inline void clreduce_tiles_emit(ulong s, clreduce_state acc, __global clreduce_state* out,
-                                                               __global uchar* result_out, ulong result_offset) {
-#if CLREDUCE_DEVICE_RESULT
-    *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + s * sizeof(CLREDUCE_RESULT_T)) =
-        (CLREDUCE_RESULT_T)clreduce_value(acc);
-#else
-    out[s] = acc;
-#endif
-}
-
 // offsets: the CSR offsets (segments + 1, at offsets_at), relative to in + offset. heads and
 // tails: a state and a segment per group (clreduce_finish_tiles reads them). window_hint: how
 // many ends the first load of a tile's window takes (a multiple of CLREDUCE_WG, from the
@@ -178,7 +168,7 @@ void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong
 #define CLREDUCE_TILES_CLOSE                                                                  \
     {                                                                                         \
         if (closed)                                                                           \
-            clreduce_tiles_emit(i0 + ic, acc, out, result_out, result_offset);                \
+            clreduce_segment_emit(i0 + ic, acc, out, result_out, result_offset);                \
         else                                                                                  \
             head = acc;                                                                       \
         closed = true;                                                                        \
@@ -232,7 +222,7 @@ void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong
                 group_head = head;
                 group_head_segment = i0 + ia;
             } else {
-                clreduce_tiles_emit(i0 + ia, head, out, result_out, result_offset);
+                clreduce_segment_emit(i0 + ia, head, out, result_out, result_offset);
             }
         }
         carry = scan[CLREDUCE_WG - 1];
@@ -269,5 +259,5 @@ void clreduce_finish_tiles(ulong segments, __global const ulong* offsets, ulong 
     for (ulong k = from + lid; k < g; k += CLREDUCE_WG)
         if (carry_segments[2 * k + 1] == s) acc = clreduce_combine(acc, carry_states[2 * k + 1]);
     acc = clreduce_level2(scratch, acc, lid);
-    if (lid == 0) clreduce_tiles_emit(s, clreduce_combine(acc, carry_states[2 * g]), out, result_out, result_offset);
+    if (lid == 0) clreduce_segment_emit(s, clreduce_combine(acc, carry_states[2 * g]), out, result_out, result_offset);
 }

@@ -108,6 +108,18 @@ __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__loca
 #endif
 }
 
+// Segment s's final state: its value into the caller's buffer, or its state.
+__attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clreduce_state acc,
+                                                                 __global clreduce_state* out,
+                                                                 __global uchar* result_out, ulong result_offset) {
+#if CLREDUCE_DEVICE_RESULT
+    *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + s * sizeof(CLREDUCE_RESULT_T)) =
+        (CLREDUCE_RESULT_T)clreduce_value(acc);
+#else
+    out[s] = acc;
+#endif
+}
+
 #if CLREDUCE_SEGMENT_COLUMNS
 // Level 1 of CLREDUCE_VEC adjacent columns (a slot; `in` at the first one's row 0, `width` of
 // them in the matrix): rows lane, lane + lanes, ... (`step` elements apart), each column into
@@ -290,13 +302,7 @@ void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global
         for (ulong c = lid; c < chunks; c += CLREDUCE_WG) acc = clreduce_combine(acc, partials[base + c]);
         acc = clreduce_level2(scratch, acc, lid);
         if (lid == 0) {
-            acc = clreduce_combine(out[s], acc);
-#if CLREDUCE_DEVICE_RESULT
-            *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + s * sizeof(CLREDUCE_RESULT_T)) =
-                (CLREDUCE_RESULT_T)clreduce_value(acc);
-#else
-            out[s] = acc;
-#endif
+            clreduce_segment_emit(s, clreduce_combine(out[s], acc), out, result_out, result_offset);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -99,14 +99,15 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
     set_groups(plan, slots);
 }
 
+namespace {
+
+// Whether SegmentMapping::tiles fits this work-group size and state in local memory.
 bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device) {
     // segment_tiles.cl's local memory: the tile's ends (a 32-bit word each), a state and a
     // flag per work-item, the group's head state and a few words.
     const std::uint64_t bytes = std::uint64_t(work_group_size) * (kTileItems * 4 + state_bytes + 1) + state_bytes + 64;
     return bytes <= device.local_mem_size;
 }
-
-namespace {
 
 // SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
 // never by default: on the H200 it reached 0.15-0.27 of the read-only kernel on every shape
@@ -143,8 +144,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
     if (choose_tiles(plan, shape, device, params)) {
-        // Groups share the items equally, a few tiles each at least, up to kGroupsPerUnit
-        // groups per compute unit.
+        // Groups share the items equally, a tile each at least, up to kGroupsPerUnit groups
+        // per compute unit.
         plan.segment_mapping = SegmentMapping::tiles;
         plan.segment_tile_items = kTileItems;
         plan.segment_team = 0;

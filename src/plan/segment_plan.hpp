@@ -28,9 +28,6 @@ struct SegmentCallShape {
 void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                           const LaunchParams& params);
 
-// Whether SegmentMapping::tiles fits this work-group size and state in local memory.
-bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device);
-
 // The same for the `columns` columns of a matrix of `rows` rows (Segments::columns): a group
 // spans wg / segment_team columns, each read by segment_team lanes that split its rows (a
 // group spans every column of a narrow matrix), and groups share the rows of each column
