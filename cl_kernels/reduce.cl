@@ -27,7 +27,11 @@
 //       clreduce_vaccumulate takes the same vectors where none held; with CLREDUCE_VECTOR_PEEK,
 //       clreduce_vtry_peek(ts, v) sees the work-item's first and last vectors and
 //       clreduce_vtry_anchor(ts, sink) (a barrier) and clreduce_vtry_promising(ts) set the
-//       first pass's scale and whether the group takes it
+//       first pass's scale and whether the group takes it; with CLREDUCE_VECTOR_BINS, one more
+//       pass before clreduce_vaccumulate: clreduce_vbins_of(sink, lid) (this work-item's part of
+//       the CLREDUCE_SINK_OWN_WORDS after the sink), clreduce_vbins_init(),
+//       clreduce_vbins_add(bs, v, bins), clreduce_vbins_held(bs) and
+//       clreduce_vbins_result(bs, bins, sink)
 // With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
 
 #ifndef CLREDUCE_TIMES
@@ -53,6 +57,9 @@
 #endif
 
 #ifdef CLREDUCE_GROUP_SINK
+#ifndef CLREDUCE_SINK_OWN_WORDS
+#define CLREDUCE_SINK_OWN_WORDS 0  // words after the sink that its work-items keep for themselves
+#endif
 #define CLREDUCE_SINK_PARAM , __local long* sink
 #define CLREDUCE_SINK_ARG , sink
 #else
@@ -281,6 +288,24 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     if (try1) {
         CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY1_VECTOR)
     }
+#ifdef CLREDUCE_VECTOR_BINS
+    // Where the passes did not hold: the plug-in's bins (one more pass without tests, checked
+    // once), then the tested path.
+#define CLREDUCE_BINS_VECTOR(i, LOAD) bs = clreduce_vbins_add(bs, LOAD(i), bins);
+#define CLREDUCE_LAST_PASSES                                             \
+    {                                                                   \
+        __local double* bins = clreduce_vbins_of(sink, lid);            \
+        clreduce_vbins_state bs = clreduce_vbins_init();                \
+        CLREDUCE_LEVEL1_PASS(CLREDUCE_BINS_VECTOR)                      \
+        if (clreduce_vbins_held(bs)) {                                  \
+            vs = clreduce_vbins_result(bs, bins, sink);                 \
+        } else {                                                        \
+            CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)                  \
+        }                                                               \
+    }
+#else
+#define CLREDUCE_LAST_PASSES CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+#endif
     if (try1 && clreduce_vheld1(ts)) {
         vs = clreduce_vtry_result(ts);
     } else {
@@ -290,14 +315,16 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
         if (clreduce_vheld2(ts)) {
             vs = clreduce_vtry_result(ts);
         } else {
-            CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+            CLREDUCE_LAST_PASSES
         }
 #else
-        CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+        CLREDUCE_LAST_PASSES
 #endif
     }
 #undef CLREDUCE_TRY1_VECTOR
 #undef CLREDUCE_TRY2_VECTOR
+#undef CLREDUCE_BINS_VECTOR
+#undef CLREDUCE_LAST_PASSES
 #else
     CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif
@@ -409,7 +436,7 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
     __local clreduce_state scratch[CLREDUCE_WG];
     __local uint is_last;
 #ifdef CLREDUCE_GROUP_SINK
-    __local long sink[CLREDUCE_SINK_WORDS];
+    __local long sink[CLREDUCE_SINK_WORDS + CLREDUCE_SINK_OWN_WORDS];
     for (uint k = lid; k < CLREDUCE_SINK_WORDS; k += CLREDUCE_WG) sink[k] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif

@@ -643,6 +643,90 @@ inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local l
 #endif
 #endif
 
+#if CLREDUCE_ACC_SIZE == 4 && defined(CLREDUCE_EXACT_BINS)
+// Float data the passes above did not hold (lanes spread wider than their doubles: wide and
+// whole ranges, values far above the group's anchor), before the tested lanes: each work-item
+// adds every float into one of CLREDUCE_EXACT_BINS (16) doubles of its own in local memory,
+// chosen by the float's top four exponent bits (bins of 16 binades). A float of bin j is a
+// multiple of the bin's unit 2^(max(16j, 1) - 150) and below 2^(16j + 16 - 126): at most 2^40
+// units (bin 0, with the subnormals: 2^39). A work-item takes CLREDUCE_TIMES * CLREDUCE_VEC
+// <= 2^13 floats, so every partial sum of a bin stays below 2^53 units: exact in a double, in
+// any order, with no test and no TwoSum (one local load, one double addition and one local
+// store a float); at the end a work-item adds its bins into its own expansion (what that
+// cannot hold goes to the sink). The host turns the bins on where their 128 bytes a
+// work-item fit in local memory beside the group's tree and sink
+// (src/kernels/kernel_spec.cpp). NaN and infinities (exponent 255, in the last bin) leave
+// the pass not held; the tested lanes then take the same vectors. (Adding every work-item's
+// bins into the sink as whole numbers of their units after level 1 instead, with a barrier,
+// was slower on an H200: 2^24 floats of wide range 2.2 times the deterministic sum, against
+// 1.9, and every other data set paid for the zeroing and the barrier.)
+#define CLREDUCE_VECTOR_BINS 1
+#if CLREDUCE_EXACT_BINS != 16
+#error "the bins are 16 of 16 binades: CLREDUCE_EXACT_BINS must be 16"
+#endif
+#if CLREDUCE_TIMES * CLREDUCE_VEC > 8192
+#error "the bins hold at most 2^13 floats a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
+#endif
+#define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
+
+typedef struct {
+    clreduce_uvec largest;  // the largest magnitude's bits: 0x7f800000 and up for NaN, infinities
+    clreduce_uvec lowest;   // the smallest bits, sign included: not 0 when no term was +0.0
+} clreduce_vbins_state;
+
+// This work-item's bins, bin j at bins[j * CLREDUCE_WG] (a warp's loads of any bins then meet
+// no bank twice), zeroed.
+inline __local double* clreduce_vbins_of(__local long* sink, uint lid) {
+    __local double* bins = (__local double*)(sink + CLREDUCE_SINK_WORDS) + lid;
+    for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) bins[j * CLREDUCE_WG] = 0.0;
+    return bins;
+}
+
+inline clreduce_vbins_state clreduce_vbins_init(void) {
+    clreduce_vbins_state s;
+    s.largest = 0;
+    s.lowest = 0xffffffffu;
+    return s;
+}
+
+inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local double* bins) {
+    const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
+    const clreduce_uvec bits = clreduce_as_uvec(y);
+    s.largest = max(s.largest, bits & 0x7fffffffu);
+    s.lowest = min(s.lowest, bits);
+#if CLREDUCE_VEC == 1
+    bins[((bits >> 27) & 15u) * CLREDUCE_WG] += convert_double(y);
+#else
+    uint lanes[CLREDUCE_VEC];
+    double values[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(bits, 0, lanes);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(clreduce_to_dvec(y), 0, values);
+    for (int i = 0; i < CLREDUCE_VEC; ++i) bins[((lanes[i] >> 27) & 15u) * CLREDUCE_WG] += values[i];
+#endif
+    return s;
+}
+
+inline bool clreduce_vbins_held(clreduce_vbins_state s) { return !CLREDUCE_ANY(s.largest >= 0x7f800000u); }
+
+// A held pass's bins into the work-item's expansion (what that cannot hold to the sink); each
+// lane's first term -0.0 where every term it took was -0.0 (or it took none), else +0.0.
+inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local double* bins, __local long* sink) {
+    clreduce_vstate v = clreduce_vinit();
+#if CLREDUCE_VEC == 1
+    v.a0 = s.largest == 0 && s.lowest != 0 ? -0.0 : 0.0;
+#else
+    const clreduce_lvec negative_zero =
+        CLREDUCE_CAT(convert_long, CLREDUCE_VEC)(s.largest == 0 & s.lowest != 0) & (long)0x8000000000000000UL;
+    v.a0 = CLREDUCE_CAT(as_double, CLREDUCE_VEC)(negative_zero);
+#endif
+    for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) {
+        const double bin = bins[j * CLREDUCE_WG];
+        if (bin != 0) clreduce_expansion_add(&v.rest, bin, sink);
+    }
+    return v;
+}
+#endif
+
 // The lanes' first terms always (IEEE addition keeps the sign of a zero sum, as in combine),
 // their second terms where they are not zero.
 inline clreduce_state clreduce_vfinish(clreduce_vstate v, __local long* sink) {

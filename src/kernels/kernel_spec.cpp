@@ -82,6 +82,7 @@ std::string KernelSpec::build_options() const {
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
     if (exact_passes != ExactLanePasses::tested)
         o += " -DCLREDUCE_EXACT_OPTIMISTIC=" + std::to_string(static_cast<int>(exact_passes));
+    if (exact_bins) o += " -DCLREDUCE_EXACT_BINS=" + std::to_string(kExactBins);
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
@@ -162,6 +163,15 @@ ExactLanePasses exact_passes_for(const DeviceInfo& device, ElementType accumulat
     const int forced = forced_exact_lane_passes.load(std::memory_order_relaxed);
     return forced < 0 ? exact_lane_passes(device, accumulator) : static_cast<ExactLanePasses>(forced);
 }
+// Float data's bins (add_exact.cl) follow the untested passes where a work-item's floats are
+// few enough for them and their doubles fit in local memory beside the group's tree of
+// expansions and its sink; elsewhere the tested lanes follow the passes, as before the bins.
+bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
+    if (spec.exact_passes == ExactLanePasses::tested || type_size(spec.accumulator) != 4) return false;
+    const std::uint64_t per_item = exact_expansion_size(spec.accumulator) + kExactBins * sizeof(double);
+    return std::uint64_t(spec.times) * spec.vector_width <= kExactBinTerms &&
+           spec.work_group_size * per_item + exact_sink_size(spec.accumulator) <= device.local_mem_size;
+}
 }  // namespace
 
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes) {
@@ -185,6 +195,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
     if (spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact)
         spec.exact_passes = exact_passes_for(device, plan.accumulator);
+    spec.exact_bins = exact_bins_fit(spec, device);
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);

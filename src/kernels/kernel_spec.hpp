@@ -55,6 +55,8 @@ struct KernelSpec {
     // The correctly rounded sum's expansion route: how level 1 takes the vectors
     // (device/vendor.hpp, exact_lane_passes).
     ExactLanePasses exact_passes = ExactLanePasses::tested;
+    // ... and float data the passes did not hold goes through bins in local memory first.
+    bool exact_bins = false;
     // A segmented launch (cl_kernels/segments.cl): segment_team work-items per segment;
     // segment_list: the segments are listed (begin and end arrays), else regular.
     bool segmented = false;
@@ -72,8 +74,8 @@ struct KernelSpec {
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, exact_passes, segmented, segment_team, segment_list,
-                        segment_columns, segment_chunk, segment_tile_items, segment_kernel);
+                        device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
+                        segment_list, segment_columns, segment_chunk, segment_tile_items, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
