@@ -29,7 +29,8 @@
 //       clreduce_vtry_anchor(ts, sink) (a barrier) and clreduce_vtry_promising(ts) set the
 //       first pass's scale and whether the group takes it; with CLREDUCE_VECTOR_BINS, one more
 //       pass before clreduce_vaccumulate: clreduce_vbins_of(sink, lid) (this work-item's part of
-//       the CLREDUCE_SINK_OWN_WORDS after the sink), clreduce_vbins_init(),
+//       the CLREDUCE_SINK_OWN_WORDS after the sink, of CLREDUCE_VBIN_T), clreduce_vbins_init(ts),
+//       clreduce_vbins_promising(ts) (whether to try them),
 //       clreduce_vbins_add(bs, v, bins), clreduce_vbins_held(bs) and
 //       clreduce_vbins_result(bs, bins, sink)
 // With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
@@ -294,12 +295,15 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_BINS_VECTOR(i, LOAD) bs = clreduce_vbins_add(bs, LOAD(i), bins);
 #define CLREDUCE_LAST_PASSES                                             \
     {                                                                   \
-        __local double* bins = clreduce_vbins_of(sink, lid);            \
-        clreduce_vbins_state bs = clreduce_vbins_init();                \
-        CLREDUCE_LEVEL1_PASS(CLREDUCE_BINS_VECTOR)                      \
-        if (clreduce_vbins_held(bs)) {                                  \
-            vs = clreduce_vbins_result(bs, bins, sink);                 \
-        } else {                                                        \
+        bool binned = false;                                            \
+        if (clreduce_vbins_promising(ts)) {                             \
+            __local CLREDUCE_VBIN_T* bins = clreduce_vbins_of(sink, lid); \
+            clreduce_vbins_state bs = clreduce_vbins_init(ts);          \
+            CLREDUCE_LEVEL1_PASS(CLREDUCE_BINS_VECTOR)                  \
+            binned = clreduce_vbins_held(bs);                           \
+            if (binned) vs = clreduce_vbins_result(bs, bins, sink);     \
+        }                                                               \
+        if (!binned) {                                                  \
             CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)                  \
         }                                                               \
     }

@@ -668,6 +668,7 @@ inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local l
 #error "the bins hold at most 2^13 floats a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
 #endif
 #define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
+#define CLREDUCE_VBIN_T double
 
 typedef struct {
     clreduce_uvec largest;  // the largest magnitude's bits: 0x7f800000 and up for NaN, infinities
@@ -682,7 +683,7 @@ inline __local double* clreduce_vbins_of(__local long* sink, uint lid) {
     return bins;
 }
 
-inline clreduce_vbins_state clreduce_vbins_init(void) {
+inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
     clreduce_vbins_state s;
     s.largest = 0;
     s.lowest = 0xffffffffu;
@@ -706,6 +707,8 @@ inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_
     return s;
 }
 
+inline bool clreduce_vbins_promising(clreduce_vtry_state t) { return true; }  // every float fits a bin
+
 inline bool clreduce_vbins_held(clreduce_vbins_state s) { return !CLREDUCE_ANY(s.largest >= 0x7f800000u); }
 
 // A held pass's bins into the work-item's expansion (what that cannot hold to the sink); each
@@ -722,6 +725,122 @@ inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local dou
     for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) {
         const double bin = bins[j * CLREDUCE_WG];
         if (bin != 0) clreduce_expansion_add(&v.rest, bin, sink);
+    }
+    return v;
+}
+#endif
+
+#if CLREDUCE_ACC_SIZE == 8 && defined(CLREDUCE_EXACT_BINS) && CLREDUCE_EXACT_OPTIMISTIC == 2
+// NVIDIA GPUs, double data the two TwoSums did not hold (a work-group's ends spread over more
+// than CLREDUCE_TWO_SUMS_SPAN binades, or lanes wider than two doubles), before the tested
+// lanes: bins of whole numbers, as for floats, but a double's 53 bits leave no room in a
+// double, so each of the 8 bins is two 64-bit integers in local memory. Bin j takes the
+// exponents (with subnormals as 1) top - 48j - 47 .. top - 48j, top being the work-group's
+// largest exponent from its work-items' first and last values (clreduce_vtry_anchor) and
+// CLREDUCE_BINS_MARGIN more: 384 binades below it. A double is its significand m (53 bits)
+// shifted by s = its exponent less the bin's lowest (0..47): a whole number of the bin's unit
+// 2^(top - 48j - 47 - 1075) below 2^100, kept as its low 53 bits and the rest (below 2^47).
+// A work-item takes CLREDUCE_TIMES * CLREDUCE_VEC <= 2^10 doubles, so the sums stay below 2^63
+// and 2^57: exact, in any order, with no test (two local loads, additions and stores a
+// double). It held where every nonzero value lay in the bins and below 2^980 (no NaN or
+// infinity); each bin then goes into the work-item's expansion as three doubles.
+#define CLREDUCE_VECTOR_BINS 1
+#define CLREDUCE_BINS_MARGIN 8
+#if CLREDUCE_EXACT_BINS != 16
+#error "the bins are 8 pairs of 64-bit words: CLREDUCE_EXACT_BINS must be 16"
+#endif
+#if CLREDUCE_TIMES * CLREDUCE_VEC > 1024
+#error "the bins hold at most 2^10 doubles a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
+#endif
+#define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
+#define CLREDUCE_VBIN_T long
+
+typedef struct {
+    int top;      // the highest exponent the bins take
+    int high;     // the largest exponent of a nonzero value (0: none)
+    int low;      // the smallest exponent of a nonzero value (CLREDUCE_PEEK_NONE: none)
+    int nonzero;  // some term was not -0.0
+} clreduce_vbins_state;
+
+// This work-item's bins, word w at bins[w * CLREDUCE_WG] (bin j's low words at 2j, high 2j + 1),
+// zeroed.
+inline __local long* clreduce_vbins_of(__local long* sink, uint lid) {
+    __local long* bins = sink + CLREDUCE_SINK_WORDS + lid;
+    for (int w = 0; w < CLREDUCE_EXACT_BINS; ++w) bins[w * CLREDUCE_WG] = 0;
+    return bins;
+}
+
+inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
+    clreduce_vbins_state s;
+    s.top = min(t.k + CLREDUCE_BINS_MARGIN, 2002);
+    s.high = 0;
+    s.low = CLREDUCE_PEEK_NONE;
+    s.nonzero = 0;
+    return s;
+}
+
+inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local long* bins) {
+    ulong lanes[CLREDUCE_VEC];
+#if CLREDUCE_VEC == 1
+    lanes[0] = as_ulong(clreduce_mapped_vector(v));
+#else
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(CLREDUCE_CAT(as_ulong, CLREDUCE_VEC)(clreduce_mapped_vector(v)), 0, lanes);
+#endif
+    for (int i = 0; i < CLREDUCE_VEC; ++i) {
+        const ulong b = lanes[i];
+        const int e = (int)((b >> 52) & 0x7ffUL);
+        const ulong m = (b & 0xfffffffffffffUL) | (e != 0 ? 0x10000000000000UL : 0UL);
+        const int exponent = max(e, 1);
+        const int d = clamp(s.top - exponent, 0, 8 * 48 - 1);  // in range wherever it held
+        const int j = d / 48;
+        const int shift = 47 - (d - 48 * j);
+        long lo = (long)((m << shift) & 0x1fffffffffffffUL);
+        long hi = (long)(m >> (53 - shift));
+        if (b >> 63) {
+            lo = -lo;
+            hi = -hi;
+        }
+        bins[(2 * j) * CLREDUCE_WG] += lo;
+        bins[(2 * j + 1) * CLREDUCE_WG] += hi;
+        s.high = m != 0 ? max(s.high, exponent) : s.high;
+        s.low = m != 0 ? min(s.low, exponent) : s.low;
+        s.nonzero |= b != 0x8000000000000000UL;
+    }
+    return s;
+}
+
+// Whether the group tries the bins: where its work-items' first and last values span more
+// than CLREDUCE_BINS_SPAN binades (narrower data the tested lanes take faster: H200, 2^28
+// doubles over 16 decades, 53 binades, bins 1.81 times the deterministic sum, tested 1.71; 300
+// binades, bins 2.05, tested 3.36) and less than the bins' range less a margin for values
+// below the ends' (wider, as the whole range, the bins would not hold and the vectors be read
+// twice: 10.5 times, against 9.0 for the tested lanes at once).
+#define CLREDUCE_BINS_SPAN 106
+inline bool clreduce_vbins_promising(clreduce_vtry_state t) {
+    const int span = t.k - max(t.low, 1);
+    return span > CLREDUCE_BINS_SPAN && span <= 8 * 48 - CLREDUCE_BINS_MARGIN - 24;
+}
+
+// (NaN and infinities have exponent 2047, above every top.)
+inline bool clreduce_vbins_held(clreduce_vbins_state s) {
+    return s.high <= s.top && (s.low == CLREDUCE_PEEK_NONE || s.low > s.top - 8 * 48);
+}
+
+// Bin j's words as three doubles of 53 bits each (exact), scaled by the bin's unit, into the
+// work-item's expansion; the lanes' first terms -0.0 where every term was -0.0 (or none).
+// A bin whose lowest exponent is below 1 only holds values of exponent 1 and up, so its sums
+// are multiples of 2^-1074 and the scaled parts subnormals exactly.
+inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local long* bins, __local long* sink) {
+    clreduce_vstate v = clreduce_vinit();
+    v.a0 = (clreduce_dvec)(s.nonzero ? 0.0 : -0.0);
+    for (int j = 0; j < 8; ++j) {
+        const long lo = bins[(2 * j) * CLREDUCE_WG];
+        const long hi = bins[(2 * j + 1) * CLREDUCE_WG] + (lo >> 53);
+        const int unit = s.top - 48 * j - 47 - 1075;
+        const double parts[3] = {(double)(lo & 0x1fffffffffffffL), (double)(hi & 0x1fffffffffffffL),
+                                 (double)(hi >> 53)};
+        for (int p = 0; p < 3; ++p)
+            if (parts[p] != 0) clreduce_expansion_add(&v.rest, ldexp(parts[p], unit + 53 * p), sink);
     }
     return v;
 }

@@ -82,7 +82,7 @@ std::string KernelSpec::build_options() const {
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
     if (exact_passes != ExactLanePasses::tested)
         o += " -DCLREDUCE_EXACT_OPTIMISTIC=" + std::to_string(static_cast<int>(exact_passes));
-    if (exact_bins) o += " -DCLREDUCE_EXACT_BINS=" + std::to_string(kExactBins);
+    if (exact_bins) o += " -DCLREDUCE_EXACT_BINS=" + std::to_string(kExactBinWords);
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
@@ -163,13 +163,17 @@ ExactLanePasses exact_passes_for(const DeviceInfo& device, ElementType accumulat
     const int forced = forced_exact_lane_passes.load(std::memory_order_relaxed);
     return forced < 0 ? exact_lane_passes(device, accumulator) : static_cast<ExactLanePasses>(forced);
 }
-// Float data's bins (add_exact.cl) follow the untested passes where a work-item's floats are
-// few enough for them and their doubles fit in local memory beside the group's tree of
-// expansions and its sink; elsewhere the tested lanes follow the passes, as before the bins.
+// The bins (add_exact.cl) follow the untested passes where a work-item's values are few
+// enough for them and their 16 words fit in local memory beside the group's tree of expansions
+// and its sink; elsewhere the tested lanes follow the passes, as before the bins. Double data
+// takes them after the anchored route's group check only (their range starts at the group's
+// largest exponent).
 bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
-    if (spec.exact_passes == ExactLanePasses::tested || type_size(spec.accumulator) != 4) return false;
-    const std::uint64_t per_item = exact_expansion_size(spec.accumulator) + kExactBins * sizeof(double);
-    return std::uint64_t(spec.times) * spec.vector_width <= kExactBinTerms &&
+    const bool floats = type_size(spec.accumulator) == 4;
+    if (spec.exact_passes == ExactLanePasses::tested || (!floats && spec.exact_passes != ExactLanePasses::anchored))
+        return false;
+    const std::uint64_t per_item = exact_expansion_size(spec.accumulator) + kExactBinWords * 8;
+    return std::uint64_t(spec.times) * spec.vector_width <= exact_bin_terms(spec.accumulator) &&
            spec.work_group_size * per_item + exact_sink_size(spec.accumulator) <= device.local_mem_size;
 }
 }  // namespace

@@ -22,6 +22,8 @@ std::size_t exact_state_size(ElementType accumulator) {
 
 std::size_t exact_sink_size(ElementType accumulator) { return exact_state_size(accumulator) + 2 * 8; }
 
+std::uint64_t exact_bin_terms(ElementType accumulator) { return type_size(accumulator) == 4 ? 8192 : 1024; }
+
 double round_exact_state(const unsigned char* state, ElementType accumulator) {
     const int limbs = exact_state_limbs(accumulator);
     // The weight of the lowest bit: the least subnormal of the accumulator type.

@@ -23,11 +23,11 @@ double round_exact_state(const unsigned char* state, ElementType accumulator);
 constexpr int kExactExpansionTerms = 6;
 std::size_t exact_expansion_size(ElementType accumulator);
 std::size_t exact_sink_size(ElementType accumulator);
-// Float data's bins (add_exact.cl, CLREDUCE_EXACT_BINS): doubles a work-item keeps in local
-// memory, one per 16 binades of a float's exponent, exact for at most kExactBinTerms floats a
-// work-item (times * vector_width).
-constexpr int kExactBins = 16;
-constexpr std::uint64_t kExactBinTerms = 8192;
+// The bins of add_exact.cl (CLREDUCE_EXACT_BINS): 64-bit words a work-item keeps in local
+// memory (float data: 16 doubles of 16 binades each; double data: 8 pairs of integers of 48
+// binades each), exact for at most exact_bin_terms values a work-item (times * vector_width).
+constexpr int kExactBinWords = 16;
+std::uint64_t exact_bin_terms(ElementType accumulator);
 // `copies` consecutive states as one (limbs added, flags or-ed) into `merged`.
 void merge_exact_states(const unsigned char* states, std::uint32_t copies, ElementType accumulator,
                         unsigned char* merged);

@@ -296,21 +296,63 @@ TEST_CASE("correctly rounded: partial states merged on the host give the one-cal
     }
 }
 
-// Float data the untested passes cannot hold goes through 16 bins of 16 binades a work-item
-// (add_exact.cl, CLREDUCE_EXACT_BINS) before the tested lanes: each bin's capacity, the lowest
-// bin (subnormals), and NaN and infinities, which the bins must hand to the tested lanes. On
-// the device (host_path_bytes 0), in shapes where a work-item takes up to 2^13 floats.
-TEST_CASE("correctly rounded: float data through the bins", "[correctly-rounded][bins]") {
+// Data the untested passes cannot hold goes through bins before the tested lanes (add_exact.cl,
+// CLREDUCE_EXACT_BINS): for floats 16 doubles of 16 binades a work-item, for doubles (after the
+// anchored route's group check) 8 pairs of 64-bit integers of 48 binades below the group's
+// largest exponent. Each set checks a bound: a bin filled to its limit, the lowest bin
+// (subnormals), values at the bins' ceiling, and NaN and infinities, which the bins must hand to
+// the tested lanes. On the device (host_path_bytes 0), in shapes up to the bins' most values a
+// work-item (2^13 floats, 2^10 doubles) and past them (the tested lanes then follow directly).
+template <class T>
+void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::vector<T>>>& sets,
+                std::mt19937_64& rng) {
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> shapes{{512, 16}, {512, 2}, {128, 4}, {1, 1}};
+    for (const auto& passes : level1_paths(r)) {
+        INFO(level1_name(passes));
+        Level1Path path(passes);
+        for (const auto& [name, data] : sets) {
+            const double want = exact(data);
+            for (const auto& [times, vec] : shapes) {
+                LaunchParams p;
+                p.float_mode = FloatMode::correctly_rounded;
+                p.host_path_bytes = 0;
+                p.times = times;
+                p.vector_width = vec;
+                INFO(sizeof(T) * 8 << "-bit " << name << ", times " << times << ", vector width " << vec << ", exact "
+                                   << std::hexfloat << want << std::defaultfloat << ": "
+                                   << r.plan(element_traits<T>::type, Operation::sum, data.size(), p).describe());
+                CHECK(same_bits(r.sum(data, p), want));
+                CHECK(same_bits(r.sum<T>(data.data() + 3, data.size() - 3, p), exact(data, 3)));
+            }
+        }
+        // NaN and infinities among wide data: IEEE addition's result.
+        std::vector<T> v = spread<T>(-100, 100, sets.front().second.size(), rng);
+        const std::size_t n = v.size();
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        p.host_path_bytes = 0;
+        p.times = 128;
+        v[n / 3] = std::numeric_limits<T>::infinity();
+        CHECK(same_bits(r.sum(v, p), std::numeric_limits<double>::infinity()));
+        v[n / 5] = -std::numeric_limits<T>::infinity();
+        CHECK(std::isnan(r.sum(v, p)));
+        v[n / 3] = v[n / 5] = 0;
+        v[n / 7] = std::numeric_limits<T>::quiet_NaN();
+        CHECK(std::isnan(r.sum(v, p)));
+    }
+}
+
+TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]") {
     const Reducer& r = test::reducer();
     if (!offered(r)) return;
     std::mt19937_64 rng(test::seed_for(524));
     INFO("seed " << test::seed_for(524));
     const std::size_t n = 3 * 65536 + 13;
-    // Values at the top of a bin (significand 2 - 2^-23, exponent 16j + 15 - 127), one sign:
-    // of random bins, of bin 7 only (up to 2^13 floats of a work-item in one bin, its bound),
-    // and FLT_MAX (bin 15). Every 512th value is 2^-140, so that a work-item's values span
-    // more than any untested pass holds.
-    auto bin_tops = [&](int only_bin) {
+    // Floats at the top of a bin (significand 2 - 2^-23, exponent 16j + 15 - 127), one sign: of
+    // random bins, of bin 7 only (up to 2^13 floats of a work-item in one bin, its bound), and
+    // FLT_MAX (bin 15). Every 512th value is 2^-140, so that a work-item's values span more
+    // than any untested pass holds.
+    auto float_tops = [&](int only_bin) {
         std::vector<float> v(n);
         for (std::size_t i = 0; i < n; ++i) {
             const int bin = only_bin >= 0 ? only_bin : int(rng() % 16);
@@ -318,46 +360,34 @@ TEST_CASE("correctly rounded: float data through the bins", "[correctly-rounded]
         }
         return v;
     };
-    const std::vector<float> mixed = bin_tops(-1), bin7 = bin_tops(7), largest = bin_tops(15);
     // Subnormals and the lowest bin's normals (below 2^-110) under large values that cancel:
     // the exact sum is the small values' alone.
     std::vector<float> lowest = hidden_small<float>(n, rng, 90, 100, -149, -111);
     for (std::size_t i = 0; i < lowest.size(); i += 7)
         if (std::fabs(lowest[i]) < 0x1p-100f) lowest[i] = std::ldexp(float(rng() % 1000), -149);
-    const std::vector<std::pair<const char*, const std::vector<float>*>> sets{{"tops of random bins", &mixed},
-                                                                              {"tops of bin 7", &bin7},
-                                                                              {"FLT_MAX", &largest},
-                                                                              {"the lowest bin", &lowest}};
-    for (const auto& passes : level1_paths(r)) {
-        INFO(level1_name(passes));
-        Level1Path path(passes);
-        for (const auto& [name, data] : sets) {
-            const double want = exact(*data);
-            for (const auto& [times, vec] : {std::pair{512u, 16u}, std::pair{128u, 4u}, std::pair{1u, 1u}}) {
-                LaunchParams p;
-                p.float_mode = FloatMode::correctly_rounded;
-                p.host_path_bytes = 0;
-                p.times = times;
-                p.vector_width = vec;
-                INFO(name << ", times " << times << ", vector width " << vec << ", exact " << std::hexfloat << want
-                          << std::defaultfloat << ": "
-                          << r.plan(ElementType::float32, Operation::sum, data->size(), p).describe());
-                CHECK(same_bits(r.sum(*data, p), want));
-                CHECK(same_bits(r.sum<float>(data->data() + 3, data->size() - 3, p), exact(*data, 3)));
-            }
-        }
-        // NaN and infinities among wide data, in the last bin's exponent: IEEE addition's result.
-        std::vector<float> v = spread<float>(-100, 100, n, rng);
-        LaunchParams p;
-        p.float_mode = FloatMode::correctly_rounded;
-        p.host_path_bytes = 0;
-        p.times = 128;
-        v[n / 3] = std::numeric_limits<float>::infinity();
-        CHECK(same_bits(r.sum(v, p), std::numeric_limits<double>::infinity()));
-        v[n / 5] = -std::numeric_limits<float>::infinity();
-        CHECK(std::isnan(r.sum(v, p)));
-        v[n / 3] = v[n / 5] = 0.0f;
-        v[n / 7] = std::numeric_limits<float>::quiet_NaN();
-        CHECK(std::isnan(r.sum(v, p)));
-    }
+    check_bins<float>(r,
+                      {{"tops of random bins", float_tops(-1)},
+                       {"tops of bin 7", float_tops(7)},
+                       {"FLT_MAX", float_tops(15)},
+                       {"the lowest bin", lowest}},
+                      rng);
+    if (!r.device_info().has_fp64) return;
+    // Doubles of one sign with the largest significand over 300 binades: each bin's low words
+    // near their bound (2^10 values of 53 bits); the same 300 binades ending just below 2^980,
+    // the bins' ceiling; subnormals and small normals under large values that cancel, all
+    // within the bins' 384 binades, so that the lowest bins start below exponent 1.
+    auto double_tops = [&](int lo, int hi) {
+        std::uniform_int_distribution<int> e(lo, hi);
+        std::vector<double> v(n);
+        for (auto& x : v) x = std::ldexp(2.0 - 0x1p-52, e(rng));
+        return v;
+    };
+    std::vector<double> small = hidden_small<double>(n, rng, -750, -740, -1074, -1040);
+    for (std::size_t i = 0; i < small.size(); i += 5)
+        if (std::fabs(small[i]) < 0x1p-1000) small[i] = std::ldexp(double(rng() % 100000), -1074);
+    check_bins<double>(r,
+                       {{"largest significands over 300 binades", double_tops(-150, 150)},
+                        {"below 2^980 over 300 binades", double_tops(679, 978)},
+                        {"subnormals under cancelling values", small}},
+                       rng);
 }
