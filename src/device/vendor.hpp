@@ -58,6 +58,8 @@ bool prefers_last_group_finish(const DeviceInfo& device);
 //    128): H200 1.34-1.38 times the deterministic sum (tested 1.51-1.86), H100 1.16-1.18 (1.21-1.51); wide ranges as
 //    tested. The CPU devices' passes were faster where their window holds (H200 1.08-1.21) but read cancelling data
 //    twice (2.2). In the GPU shape below: H200 1.07-1.09, H100 1.06 (docs/performance.md).
+// Where the untested passes did not hold, bins in local memory come before the tested lanes
+// where they fit (src/kernels/kernel_spec.cpp, exact_bins_fit; add_exact.cl).
 enum class ExactLanePasses { tested = 0, untested_first = 1, anchored = 2 };
 ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumulator);
 const char* to_string(ExactLanePasses passes);
