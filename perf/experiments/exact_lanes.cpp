@@ -4,8 +4,8 @@
 // and with each path forced (force_exact_lane_passes, the tests' switch): tested, untested
 // first and anchored (float data: the anchored pass; double data: the group's range check
 // before the two untested TwoSums). Device-time medians; each correctly rounded result is
-// checked bit for bit against the exact sum. The experiment behind exact_lane_passes, kept
-// apart from clreduce-perf's commands.
+// checked bit for bit against the exact sum (--cr-times: also with `times` forced). The
+// experiment behind exact_lane_passes, kept apart from clreduce-perf's commands.
 #include <cmath>
 #include <cstring>
 #include <iomanip>
@@ -34,12 +34,14 @@ struct Options {
     std::vector<std::string> datasets{"benign", "cancellation", "wide_range"};
     int repeats = 9;
     std::uint64_t seed = 20261121;
+    std::vector<std::uint32_t> cr_times;  // more correctly rounded variants, `times` forced
 };
 
 struct Variant {
     std::string name;
     FloatMode mode;
     std::optional<ExactLanePasses> forced;  // std::nullopt: the device's own
+    std::optional<std::uint32_t> times;     // std::nullopt: the planner's
 };
 
 // The exact sum, in slices on the host's cores (ExactSum's merge is exact).
@@ -67,13 +69,16 @@ std::string plan_text(const LaunchPlan& p) {
 // One data set: returns false when a correctly rounded result is not the exact sum rounded.
 template <class T>
 bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Dataset d) {
-    std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, std::nullopt},
-                                  {"correctly_rounded", FloatMode::correctly_rounded, std::nullopt}};
+    std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, std::nullopt, std::nullopt},
+                                  {"correctly_rounded", FloatMode::correctly_rounded, std::nullopt, std::nullopt}};
     for (ExactLanePasses forced :
          {ExactLanePasses::tested, ExactLanePasses::untested_first, ExactLanePasses::anchored}) {
-        variants.push_back(
-            {std::string("correctly_rounded ") + to_string(forced), FloatMode::correctly_rounded, forced});
+        variants.push_back({std::string("correctly_rounded ") + to_string(forced), FloatMode::correctly_rounded, forced,
+                            std::nullopt});
     }
+    for (std::uint32_t t : o.cr_times)
+        variants.push_back(
+            {"correctly_rounded times=" + std::to_string(t), FloatMode::correctly_rounded, std::nullopt, t});
     double exact = 0;
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, n * sizeof(T));
     {
@@ -90,6 +95,7 @@ bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Datas
             force_exact_lane_passes(variants[v].forced);
             LaunchParams params;
             params.float_mode = variants[v].mode;
+            params.times = variants[v].times;
             CallInfo info;
             const double got = reducer.sum<T>(buffer, 0, n, params, &info);
             if (round >= 0) {
@@ -145,6 +151,8 @@ int main(int argc, char** argv) {
     app.add_option("--dataset", o.datasets, "Data sets (clreduce-perf accuracy's names)")->capture_default_str();
     app.add_option("-r,--repeats", o.repeats, "Timed rounds")->capture_default_str()->check(CLI::Range(1, 1000));
     app.add_option("--seed", o.seed, "Random seed of the data")->capture_default_str();
+    app.add_option("--cr-times", o.cr_times, "Also time the correctly rounded sum with `times` forced; repeat")
+        ->check(CLI::Range(1, 4096));
     CLI11_PARSE(app, argc, argv);
     try {
         return clreduce::perf::run(o);
