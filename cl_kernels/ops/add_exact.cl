@@ -1,8 +1,8 @@
 // Operation: add, correctly rounded (FloatMode::correctly_rounded), float accumulators.
 // (One file of over 500 lines: a plug-in is one source file (src/ops/operation_table.cpp), and
 // the expansion route's parts, lanes, work-item expansion, sink, the CPU devices' untested
-// passes and the GPUs' anchored pass, are built on one another's types; the fixed-point route
-// shares the zero flags.)
+// passes, the GPUs' anchored pass and the bins, are built on one another's types; the
+// fixed-point route shares the zero flags.)
 // The exact sum is kept as a long fixed-point number (cl_kernels/fixed_point.cl). Integer
 // additions are exact and independent of the order: every plan, device and run gives the
 // same number, which the host rounds once, to nearest even (src/ops/exact_state.cpp).
@@ -661,27 +661,15 @@ inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local l
 // was slower on an H200: 2^24 floats of wide range 2.2 times the deterministic sum, against
 // 1.9, and every other data set paid for the zeroing and the barrier.)
 #define CLREDUCE_VECTOR_BINS 1
-#if CLREDUCE_EXACT_BINS != 16
-#error "the bins are 16 of 16 binades: CLREDUCE_EXACT_BINS must be 16"
-#endif
+#define CLREDUCE_VBIN_T double  // bin j at word j
 #if CLREDUCE_TIMES * CLREDUCE_VEC > 8192
 #error "the bins hold at most 2^13 floats a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
 #endif
-#define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
-#define CLREDUCE_VBIN_T double
 
 typedef struct {
     clreduce_uvec largest;  // the largest magnitude's bits: 0x7f800000 and up for NaN, infinities
     clreduce_uvec lowest;   // the smallest bits, sign included: not 0 when no term was +0.0
 } clreduce_vbins_state;
-
-// This work-item's bins, bin j at bins[j * CLREDUCE_WG] (a warp's loads of any bins then meet
-// no bank twice), zeroed.
-inline __local double* clreduce_vbins_of(__local long* sink, uint lid) {
-    __local double* bins = (__local double*)(sink + CLREDUCE_SINK_WORDS) + lid;
-    for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) bins[j * CLREDUCE_WG] = 0.0;
-    return bins;
-}
 
 inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
     clreduce_vbins_state s;
@@ -745,15 +733,11 @@ inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local dou
 // double). It held where every nonzero value lay in the bins and below 2^980 (no NaN or
 // infinity); each bin then goes into the work-item's expansion as three doubles.
 #define CLREDUCE_VECTOR_BINS 1
+#define CLREDUCE_VBIN_T long  // bin j's low words at word 2j, its high words at 2j + 1
 #define CLREDUCE_BINS_MARGIN 8
-#if CLREDUCE_EXACT_BINS != 16
-#error "the bins are 8 pairs of 64-bit words: CLREDUCE_EXACT_BINS must be 16"
-#endif
 #if CLREDUCE_TIMES * CLREDUCE_VEC > 1024
 #error "the bins hold at most 2^10 doubles a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
 #endif
-#define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
-#define CLREDUCE_VBIN_T long
 
 typedef struct {
     int top;      // the highest exponent the bins take
@@ -761,14 +745,6 @@ typedef struct {
     int low;      // the smallest exponent of a nonzero value (CLREDUCE_PEEK_NONE: none)
     int nonzero;  // some term was not -0.0
 } clreduce_vbins_state;
-
-// This work-item's bins, word w at bins[w * CLREDUCE_WG] (bin j's low words at 2j, high 2j + 1),
-// zeroed.
-inline __local long* clreduce_vbins_of(__local long* sink, uint lid) {
-    __local long* bins = sink + CLREDUCE_SINK_WORDS + lid;
-    for (int w = 0; w < CLREDUCE_EXACT_BINS; ++w) bins[w * CLREDUCE_WG] = 0;
-    return bins;
-}
 
 inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
     clreduce_vbins_state s;
@@ -843,6 +819,22 @@ inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local lon
             if (parts[p] != 0) clreduce_expansion_add(&v.rest, ldexp(parts[p], unit + 53 * p), sink);
     }
     return v;
+}
+#endif
+
+#ifdef CLREDUCE_VECTOR_BINS
+// Either type's bins: CLREDUCE_EXACT_BINS words a work-item after the sink.
+#if CLREDUCE_EXACT_BINS != 16
+#error "the bins are 16 words a work-item (src/ops/exact_state.hpp, kExactBinWords)"
+#endif
+#define CLREDUCE_SINK_OWN_WORDS (CLREDUCE_EXACT_BINS * CLREDUCE_WG)
+
+// This work-item's bins, word w at bins[w * CLREDUCE_WG] (a warp's loads of any words then meet
+// no bank twice), zeroed.
+inline __local CLREDUCE_VBIN_T* clreduce_vbins_of(__local long* sink, uint lid) {
+    __local CLREDUCE_VBIN_T* bins = (__local CLREDUCE_VBIN_T*)(sink + CLREDUCE_SINK_WORDS) + lid;
+    for (int w = 0; w < CLREDUCE_EXACT_BINS; ++w) bins[w * CLREDUCE_WG] = 0;
+    return bins;
 }
 #endif
 
