@@ -340,6 +340,19 @@ inline clreduce_vstate clreduce_vinit(void) {
     return v;
 }
 
+// A lane's sum from a pass that tracks its float terms' largest magnitude and smallest bits
+// (sign included) rather than adding from -0.0: -0.0 where every term was -0.0 or there was
+// none (largest magnitude 0, and no +0.0: the smallest bits not 0), the sum (+0.0 there) else.
+inline clreduce_dvec clreduce_zero_sign(clreduce_dvec sum, clreduce_uvec largest, clreduce_uvec lowest) {
+#if CLREDUCE_VEC == 1
+    return largest == 0 && lowest != 0 ? -0.0 : sum;
+#else
+    const clreduce_lvec negative_zero =
+        CLREDUCE_CAT(convert_long, CLREDUCE_VEC)(largest == 0 & lowest != 0) & (long)0x8000000000000000UL;
+    return CLREDUCE_CAT(as_double, CLREDUCE_VEC)(clreduce_as_lvec(sum) | negative_zero);
+#endif
+}
+
 #if CLREDUCE_VEC > 1
 // The lanes of a vector that need care (zeros and subnormal floats, NaN, infinities, doubles
 // from 2^990 up), one by one.
@@ -451,14 +464,7 @@ inline clreduce_vtry_state clreduce_vtry_init(void) {
 // when the lowest bits are not 0.
 inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
     clreduce_vstate v = clreduce_vinit();
-    const clreduce_dvec sum = t.a0 - (clreduce_dvec)(ldexp(1.5, t.k));
-#if CLREDUCE_VEC == 1
-    v.a0 = t.largest == 0 && t.lowest != 0 ? -0.0 : sum;
-#else
-    const clreduce_lvec negative_zero =
-        CLREDUCE_CAT(convert_long, CLREDUCE_VEC)(t.largest == 0 & t.lowest != 0) & (long)0x8000000000000000UL;
-    v.a0 = CLREDUCE_CAT(as_double, CLREDUCE_VEC)(clreduce_as_lvec(sum) | negative_zero);
-#endif
+    v.a0 = clreduce_zero_sign(t.a0 - (clreduce_dvec)(ldexp(1.5, t.k)), t.largest, t.lowest);
     v.a1 = t.a1;
     return v;
 }
@@ -703,13 +709,7 @@ inline bool clreduce_vbins_held(clreduce_vbins_state s) { return !CLREDUCE_ANY(s
 // lane's first term -0.0 where every term it took was -0.0 (or it took none), else +0.0.
 inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local double* bins, __local long* sink) {
     clreduce_vstate v = clreduce_vinit();
-#if CLREDUCE_VEC == 1
-    v.a0 = s.largest == 0 && s.lowest != 0 ? -0.0 : 0.0;
-#else
-    const clreduce_lvec negative_zero =
-        CLREDUCE_CAT(convert_long, CLREDUCE_VEC)(s.largest == 0 & s.lowest != 0) & (long)0x8000000000000000UL;
-    v.a0 = CLREDUCE_CAT(as_double, CLREDUCE_VEC)(negative_zero);
-#endif
+    v.a0 = clreduce_zero_sign((clreduce_dvec)(0.0), s.largest, s.lowest);
     for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) {
         const double bin = bins[j * CLREDUCE_WG];
         if (bin != 0) clreduce_expansion_add(&v.rest, bin, sink);
@@ -735,6 +735,7 @@ inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local dou
 #define CLREDUCE_VECTOR_BINS 1
 #define CLREDUCE_VBIN_T long  // bin j's low words at word 2j, its high words at 2j + 1
 #define CLREDUCE_BINS_MARGIN 8
+#define CLREDUCE_BINS_RANGE (8 * 48)  // binades the 8 bins of 48 take
 #if CLREDUCE_TIMES * CLREDUCE_VEC > 1024
 #error "the bins hold at most 2^10 doubles a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
 #endif
@@ -767,7 +768,7 @@ inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_
         const int e = (int)((b >> 52) & 0x7ffUL);
         const ulong m = (b & 0xfffffffffffffUL) | (e != 0 ? 0x10000000000000UL : 0UL);
         const int exponent = max(e, 1);
-        const int d = clamp(s.top - exponent, 0, 8 * 48 - 1);  // in range wherever it held
+        const int d = clamp(s.top - exponent, 0, CLREDUCE_BINS_RANGE - 1);  // in range wherever it held
         const int j = d / 48;
         const int shift = 47 - (d - 48 * j);
         long lo = (long)((m << shift) & 0x1fffffffffffffUL);
@@ -794,12 +795,12 @@ inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_
 #define CLREDUCE_BINS_SPAN 106
 inline bool clreduce_vbins_promising(clreduce_vtry_state t) {
     const int span = t.k - max(t.low, 1);
-    return span > CLREDUCE_BINS_SPAN && span <= 8 * 48 - CLREDUCE_BINS_MARGIN - 24;
+    return span > CLREDUCE_BINS_SPAN && span <= CLREDUCE_BINS_RANGE - CLREDUCE_BINS_MARGIN - 24;
 }
 
 // (NaN and infinities have exponent 2047, above every top.)
 inline bool clreduce_vbins_held(clreduce_vbins_state s) {
-    return s.high <= s.top && (s.low == CLREDUCE_PEEK_NONE || s.low > s.top - 8 * 48);
+    return s.high <= s.top && (s.low == CLREDUCE_PEEK_NONE || s.low > s.top - CLREDUCE_BINS_RANGE);
 }
 
 // Bin j's words as three doubles of 53 bits each (exact), scaled by the bin's unit, into the

@@ -55,7 +55,8 @@ struct KernelSpec {
     // The correctly rounded sum's expansion route: how level 1 takes the vectors
     // (device/vendor.hpp, exact_lane_passes).
     ExactLanePasses exact_passes = ExactLanePasses::tested;
-    // ... and float data the passes did not hold goes through bins in local memory first.
+    // ... and data the untested passes did not hold goes through bins in local memory first
+    // (exact_bins_fit in kernel_spec.cpp).
     bool exact_bins = false;
     // A segmented launch (cl_kernels/segments.cl): segment_team work-items per segment;
     // segment_list: the segments are listed (begin and end arrays), else regular.
