@@ -239,13 +239,16 @@ TEST_CASE("Reducer::tune learns a segment shape per kind and average length, and
         CHECK(e.kernel_us <= e.default_kernel_us);  // the rule's shape is re-timed beside it
         // Segments of about that length and of that kind now plan with it (their sources say
         // so), the other kind and columns do not; the sums stay exact.
-        const std::uint64_t segments = 3000 / e.segment_length + 2;
+        // Varying lengths come in pairs L/2 + r, 3L/2 - r: their average is the entry's length
+        // exactly (independent draws of a few segments could average nearer the next entry's).
+        const std::uint64_t segments = (3000 / e.segment_length + 2) / 2 * 2;
         std::vector<std::uint64_t> offsets{5};
         std::mt19937_64 lengths(test::seed_for(e.segment_length, 79));
-        for (std::uint64_t s = 0; s < segments; ++s)
-            offsets.push_back(offsets.back() + (e.equal_lengths
-                                                    ? e.segment_length
-                                                    : e.segment_length / 2 + lengths() % (e.segment_length + 1)));
+        for (std::uint64_t s = 0; s < segments; s += 2) {
+            const std::uint64_t r = e.equal_lengths ? e.segment_length / 2 : lengths() % (e.segment_length + 1);
+            offsets.push_back(offsets.back() + e.segment_length / 2 + r);
+            offsets.push_back(offsets.back() + e.segment_length / 2 + (e.segment_length - r));
+        }
         const auto data =
             testing::random_values<std::int32_t>(offsets.back() + 3, test::seed_for(e.segment_length, 80));
         const cl::Buffer values = device_copy(r, data);
@@ -254,6 +257,8 @@ TEST_CASE("Reducer::tune learns a segment shape per kind and average length, and
         const Segments other =
             e.equal_lengths ? Segments::offsets(offsets) : Segments::batch(segments, e.segment_length);
         const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, chosen);
+        INFO("entry measured at n " << e.n << "; the call: " << segments << " segments, " << offsets.back() - offsets[0]
+                                    << " elements, plan " << plan.describe() << ", " << plan.describe_sources());
         CHECK(plan.segment_team == *e.params.segment_team);
         CHECK(plan.work_group_size == *e.params.work_group_size);
         CHECK(plan.sources.segment_team == ParamSource::tuned);
