@@ -35,42 +35,85 @@
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
+// Loads in flight a lane (LaunchPlan::segment_loads): a lane loads CLREDUCE_SEGMENT_UNROLL of
+// its vectors before it takes any (a loop that loads and takes one vector at a time waits a
+// memory round trip an iteration).
+#ifndef CLREDUCE_SEGMENT_UNROLL
+#define CLREDUCE_SEGMENT_UNROLL 1
+#endif
+
 // Level 1 of one segment: elements [0, count) of `in` (moved to the segment's start), this
 // work-item being lane `lane` of `lanes` (element j is index_base + j of its segment): vector i
-// is elements [i * VEC, (i + 1) * VEC), lane k takes vectors k, k + lanes, ..., then its share of the scalar tail (higher
-// indices), so states keep their index order. Aligned segments use vector loads.
+// is elements [i * VEC, (i + 1) * VEC), lane k takes vectors k, k + lanes, ..., then its share
+// of the scalar tail (higher indices), so states keep their index order. Aligned segments use
+// vector loads. The tail (at most VEC - 1 elements a lane) is loaded before the vectors, so
+// that a short segment's loads are all in flight together.
 __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__global const CLREDUCE_IN_T* in,
                                                                              ulong count, ulong lane, ulong lanes,
                                                                              ulong index_base) {
     const ulong vectors = count / CLREDUCE_VEC;
+    const ulong tail_start = vectors * CLREDUCE_VEC;
     const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
     __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
+#if CLREDUCE_VEC > 1
+    CLREDUCE_IN_T tail[CLREDUCE_VEC - 1];
+#pragma unroll
+    for (uint t = 0; t < CLREDUCE_VEC - 1; ++t) {
+        const ulong j = tail_start + lane + t * lanes;
+        if (j < count) tail[t] = in[j];
+    }
+#endif
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_vstate vs = clreduce_vinit();
 #define CLREDUCE_SEGMENT_TAKE(v, i) vs = CLREDUCE_VACCUMULATE(vs, v, index_base + (i) * CLREDUCE_VEC);
 #else
     clreduce_state acc = clreduce_init();
-#define CLREDUCE_SEGMENT_TAKE(v, i)                \
-    {                                              \
-        const CLREDUCE_IN_VEC x = v;               \
+#define CLREDUCE_SEGMENT_TAKE(v, i)                             \
+    {                                                           \
+        const CLREDUCE_IN_VEC x = v;                            \
         CLREDUCE_LANES(acc, x, index_base + (i) * CLREDUCE_VEC) \
     }
 #endif
-    if (aligned) {
-        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(body[i], i)
-    } else {
-#if CLREDUCE_VEC == 1
-        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(in[i], i)
-#else
-        for (ulong i = lane; i < vectors; i += lanes) CLREDUCE_SEGMENT_TAKE(CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in), i)
-#endif
+    // Regular segments: one loop per load form (the same in the whole warp). Listed ones
+    // start anywhere, so a warp's lanes differ: each load chooses its form (two loops would
+    // run one after the other).
+#define CLREDUCE_SEGMENT_LOOP(LOAD)                                                            \
+    for (ulong i0 = lane; i0 < vectors; i0 += CLREDUCE_SEGMENT_UNROLL * lanes) {               \
+        CLREDUCE_IN_VEC loaded[CLREDUCE_SEGMENT_UNROLL];                                       \
+        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
+            if (i0 + u * lanes < vectors) loaded[u] = LOAD(i0 + u * lanes);                    \
+        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
+            if (i0 + u * lanes < vectors) CLREDUCE_SEGMENT_TAKE(loaded[u], i0 + u * lanes)     \
     }
+#define CLREDUCE_SEGMENT_ALIGNED_LOAD(i) body[i]
+#if CLREDUCE_VEC > 1 && CLREDUCE_SEGMENT_LIST
+#define CLREDUCE_SEGMENT_EITHER_LOAD(i) (aligned ? body[i] : CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in))
+    CLREDUCE_SEGMENT_LOOP(CLREDUCE_SEGMENT_EITHER_LOAD)
+#undef CLREDUCE_SEGMENT_EITHER_LOAD
+#elif CLREDUCE_VEC > 1
+#define CLREDUCE_SEGMENT_UNALIGNED_LOAD(i) CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in)
+    if (aligned) {
+        CLREDUCE_SEGMENT_LOOP(CLREDUCE_SEGMENT_ALIGNED_LOAD)
+    } else {
+        CLREDUCE_SEGMENT_LOOP(CLREDUCE_SEGMENT_UNALIGNED_LOAD)
+    }
+#undef CLREDUCE_SEGMENT_UNALIGNED_LOAD
+#else
+    CLREDUCE_SEGMENT_LOOP(CLREDUCE_SEGMENT_ALIGNED_LOAD)
+#endif
+#undef CLREDUCE_SEGMENT_ALIGNED_LOAD
+#undef CLREDUCE_SEGMENT_LOOP
 #undef CLREDUCE_SEGMENT_TAKE
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs);
 #endif
-    for (ulong j = vectors * CLREDUCE_VEC + lane; j < count; j += lanes)
-        acc = CLREDUCE_TAKE(acc, in[j], index_base + j);
+#if CLREDUCE_VEC > 1
+#pragma unroll
+    for (uint t = 0; t < CLREDUCE_VEC - 1; ++t) {
+        const ulong j = tail_start + lane + t * lanes;
+        if (j < count) acc = CLREDUCE_TAKE(acc, tail[t], index_base + j);
+    }
+#endif
     return acc;
 }
 
@@ -130,16 +173,25 @@ __attribute__((always_inline)) inline void clreduce_columns_level1(clreduce_stat
     for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = clreduce_init();
 #if CLREDUCE_VEC > 1
     if (width == CLREDUCE_VEC) {
-        CLREDUCE_IN_T x[CLREDUCE_VEC];
-        if (((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0 && step % CLREDUCE_VEC == 0) {
-            for (ulong r = lane; r < rows; r += lanes) {
-                CLREDUCE_CAT(vstore, CLREDUCE_VEC)(*(__global const CLREDUCE_IN_VEC*)(in + r * step), 0, x);
-                for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
+        // CLREDUCE_SEGMENT_UNROLL rows loaded before any is taken, as in clreduce_segment_level1.
+        const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0 && step % CLREDUCE_VEC == 0;
+        for (ulong r0 = lane; r0 < rows; r0 += CLREDUCE_SEGMENT_UNROLL * lanes) {
+            CLREDUCE_IN_VEC v[CLREDUCE_SEGMENT_UNROLL];
+#pragma unroll
+            for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u) {
+                const ulong r = r0 + u * lanes;
+                if (r < rows)
+                    v[u] = aligned ? *(__global const CLREDUCE_IN_VEC*)(in + r * step)
+                                   : CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, in + r * step);
             }
-        } else {
-            for (ulong r = lane; r < rows; r += lanes) {
-                CLREDUCE_CAT(vstore, CLREDUCE_VEC)(CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, in + r * step), 0, x);
-                for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
+#pragma unroll
+            for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u) {
+                const ulong r = r0 + u * lanes;
+                if (r < rows) {
+                    CLREDUCE_IN_T x[CLREDUCE_VEC];
+                    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v[u], 0, x);
+                    for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
+                }
             }
         }
         return;

@@ -149,6 +149,11 @@ struct LaunchParams {
     // and read one element per work-item per row (vector_width 1).
     std::optional<std::uint32_t> segment_team;
     std::optional<std::uint32_t> groups_per_segment;
+    // Segmented teams and columns: vectors (rows, for columns) a lane loads before it adds
+    // any, so that that many loads are in flight at once; a power of two <= 16. Default: from
+    // the vectors a lane reads on average (LaunchPlan::segment_loads). Any value gives the same
+    // bits: the lane adds its elements in the same order.
+    std::optional<std::uint32_t> segment_loads;
     // SegmentMapping::tiles for CSR offsets (Segments::offsets) whose work-group states fit
     // the device's local memory beside a tile's segment ends; it takes no segment_team or
     // groups_per_segment. Default: teams.
@@ -182,6 +187,7 @@ struct LaunchPlan {
     std::uint64_t segments = 0;
     std::uint32_t segment_team = 0;
     std::uint32_t groups_per_segment = 1;
+    std::uint32_t segment_loads = 1;  // LaunchParams::segment_loads
     // The segments are a matrix's columns (Segments::columns): segment_team lanes per column,
     // work_group_size / segment_team columns per group, read a row at a time.
     bool segment_columns = false;

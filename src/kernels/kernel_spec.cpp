@@ -85,6 +85,7 @@ std::string KernelSpec::build_options() const {
     if (exact_bins) o += " -DCLREDUCE_EXACT_BINS=" + std::to_string(kExactBinWords);
     if (segmented)
         o += " -DCLREDUCE_TEAM=" + std::to_string(segment_team) +
+             " -DCLREDUCE_SEGMENT_UNROLL=" + std::to_string(segment_loads) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk);
@@ -231,6 +232,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         // segments.cl's team code (compiled beside them, unused) well-formed.
         const bool tiles = plan.segment_mapping == SegmentMapping::tiles;
         spec.segment_team = tiles ? plan.work_group_size : plan.segment_team;
+        spec.segment_loads = tiles ? 1 : plan.segment_loads;
         spec.segment_list = listed && !tiles;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;

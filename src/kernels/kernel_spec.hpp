@@ -62,6 +62,7 @@ struct KernelSpec {
     // segment_list: the segments are listed (begin and end arrays), else regular.
     bool segmented = false;
     std::uint32_t segment_team = 0;
+    std::uint32_t segment_loads = 1;  // LaunchPlan::segment_loads
     bool segment_list = false;
     bool segment_columns = false;     // the segments are a matrix's columns
     std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
@@ -76,7 +77,8 @@ struct KernelSpec {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
                         device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
-                        segment_list, segment_columns, segment_chunk, segment_tile_items, segment_kernel);
+                        segment_loads, segment_list, segment_columns, segment_chunk, segment_tile_items,
+                        segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

@@ -96,8 +96,9 @@ std::string LaunchPlan::describe() const {
                 : segment_team == work_group_size ? " (a group per segment)"
                 : segment_team == 1               ? " (a work-item per segment)"
                                     : " (" + std::to_string(work_group_size / segment_team) + " segments per group)") +
-               " groups_per_segment=" + std::to_string(groups_per_segment) + " wg=" + std::to_string(work_group_size) +
-               " vec=" + std::to_string(vector_width) + " groups=" + std::to_string(groups) + mode +
+               " groups_per_segment=" + std::to_string(groups_per_segment) + " loads=" + std::to_string(segment_loads) +
+               " wg=" + std::to_string(work_group_size) + " vec=" + std::to_string(vector_width) +
+               " groups=" + std::to_string(groups) + mode +
                (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
                (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
     return types + " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +

@@ -14,23 +14,26 @@ namespace clreduce::test {
 namespace {
 
 // The column mappings a test forces, in work-groups of 32: slots of 1, 2 or 4 adjacent columns
-// per work-item, 1, 4 and 32 lanes per slot, 3 groups sharing the rows; and the default.
+// per work-item, 1, 4 and 32 lanes per slot, 3 groups sharing the rows, several rows loaded at
+// once (segment_loads; 0: the rule's); and the default.
 std::vector<std::pair<std::string, LaunchParams>> column_mappings() {
     constexpr std::uint32_t kGroup = 32;
     std::vector<std::pair<std::string, LaunchParams>> out;
     out.emplace_back("default", LaunchParams{});
     struct Mapping {
-        std::uint32_t columns, team, parts;
+        std::uint32_t columns, team, parts, loads;
     };
-    for (const Mapping m :
-         {Mapping{1, 1, 1}, Mapping{4, 1, 1}, Mapping{1, 4, 1}, Mapping{2, kGroup, 1}, Mapping{4, 4, 3}}) {
+    for (const Mapping m : {Mapping{1, 1, 1, 0}, Mapping{4, 1, 1, 0}, Mapping{1, 4, 1, 0}, Mapping{2, kGroup, 1, 0},
+                            Mapping{4, 4, 3, 0}, Mapping{4, 1, 1, 4}, Mapping{2, 4, 3, 8}}) {
         LaunchParams p;
         p.work_group_size = kGroup;
         p.vector_width = m.columns;
         p.segment_team = m.team;
         p.groups_per_segment = m.parts;
+        if (m.loads != 0) p.segment_loads = m.loads;
         out.emplace_back(std::to_string(m.columns) + " columns per work-item, " + std::to_string(m.team) +
-                             " lanes per slot, " + std::to_string(m.parts) + " groups per slot",
+                             " lanes per slot, " + std::to_string(m.parts) + " groups per slot" +
+                             (m.loads != 0 ? ", " + std::to_string(m.loads) + " rows loaded at once" : ""),
                          p);
     }
     return out;

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "plan/planner.hpp"  // src/: the rule without tuning
@@ -38,6 +39,19 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
     shared.segment_team = kGroup;
     shared.groups_per_segment = 3;
     out.emplace_back("3 groups per segment", shared);
+    // Several loads in flight a lane (segment_loads), with vectors short enough that lanes
+    // take several: unused load slots, tails, a group's lanes past a segment's end.
+    for (auto [team, vec, loads] : {std::tuple{1u, 1u, 16u}, {4u, 4u, 4u}, {kGroup, 2u, 8u}}) {
+        LaunchParams p;
+        p.work_group_size = kGroup;
+        p.segment_team = team;
+        p.groups_per_segment = 1;
+        p.vector_width = vec;
+        p.segment_loads = loads;
+        out.emplace_back("team " + std::to_string(team) + ", vec " + std::to_string(vec) + ", " +
+                             std::to_string(loads) + " loads",
+                         p);
+    }
     for (std::uint32_t wg : {kGroup, 0u}) {
         LaunchParams tiles;
         if (wg != 0) tiles.work_group_size = wg;
@@ -361,6 +375,19 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     tiles_team.segment_team = 4;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles_team),
                       Catch::Contains("takes no segment_team"));
+    LaunchParams tiles_loads = tiles;
+    tiles_loads.segment_loads = 2;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles_loads),
+                      Catch::Contains("takes no segment_loads"));
+    for (std::uint32_t loads : {0u, 3u, 32u}) {
+        LaunchParams bad_loads;
+        bad_loads.segment_loads = loads;
+        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), bad_loads),
+                          Catch::Contains("segment_loads must be a power of two no larger than 16, got " +
+                                          std::to_string(loads)));
+        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), bad_loads),
+                          Catch::Contains("segment_loads must be a power of two"));
+    }
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);
@@ -413,6 +440,27 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(middle.segment_team == std::min<std::uint32_t>(8, middle.work_group_size));
     const LaunchPlan longer = rule(64 * vec);
     CHECK(longer.segment_team == std::min<std::uint32_t>(16, longer.work_group_size));
+    // Loads in flight a lane: one where a lane reads two vectors or fewer, two below four, four
+    // from four on; at most 16 elements a lane; the caller's where set.
+    LaunchParams four_wide;
+    four_wide.vector_width = 4;
+    four_wide.segment_team = 4;
+    const auto loads = [&](std::uint64_t length, const LaunchParams& p) {
+        const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, Segments::batch(1u << 12, length), p);
+        CHECK_THAT(plan.describe(), Catch::Contains("loads=" + std::to_string(plan.segment_loads)));
+        return plan.segment_loads;
+    };
+    CHECK(loads(4 * 4 * 2, four_wide) == 1);
+    CHECK(loads(4 * 4 * 3, four_wide) == 2);
+    CHECK(loads(4 * 4 * 4, four_wide) == 4);
+    CHECK(loads(4 * 4 * 64, four_wide) == 4);
+    LaunchParams sixteen_wide = four_wide;
+    sixteen_wide.vector_width = 16;
+    CHECK(loads(16 * 4 * 64, sixteen_wide) == 1);
+    LaunchParams eight_loads = four_wide;
+    eight_loads.segment_loads = 8;
+    CHECK(loads(16, eight_loads) == 8);
+    CHECK(r.plan(ElementType::int32, Operation::sum, Segments::columns(1u << 14, 64), four_wide).segment_loads == 4);
     CallInfo info;
     const cl::Buffer values = device_copy(r, std::vector<float>(64, 1.0f));
     r.sum<float>(values, 0, Segments::batch(16, 4), {}, &info);
