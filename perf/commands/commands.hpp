@@ -112,6 +112,7 @@ struct SegmentsOptions {
     std::vector<std::string> mappings;
     std::uint32_t work_group_size = 0;     // 0: default
     std::uint32_t groups_per_segment = 0;  // 0: default
+    std::uint32_t loads = 0;               // LaunchParams::segment_loads; 0: default
     int repeats = 15;
     std::uint64_t seed = 20261121;
     std::string cub;   // clreduce-cub-segmented; empty: next to clreduce-perf

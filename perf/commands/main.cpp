@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--wg", segments.work_group_size, "Work-group size (default: the device's)");
     segments_cmd->add_option("--groups-per-segment", segments.groups_per_segment,
                              "Work-groups sharing a segment (with --team equal to the work-group size)");
+    segments_cmd->add_option("--loads", segments.loads,
+                             "Vectors a lane loads before it adds any (LaunchParams::segment_loads: 1, 2, 4, 8 or 16; "
+                             "default: the planner's)");
     segments_cmd->add_option("--cub", segments.cub, "clreduce-cub-segmented (default: next to clreduce-perf)");
     segments_cmd->add_option("--json", segments.json, "Also write the rows as JSON to this file");
     segments_cmd->add_option("--svg", segments.svg, "Also plot GB/s against segment length into this SVG file");

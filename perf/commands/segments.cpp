@@ -209,6 +209,7 @@ int run_segments(const SegmentsOptions& o) {
     for (LaunchParams& p : mappings) {
         if (o.work_group_size != 0) p.work_group_size = o.work_group_size;
         if (o.groups_per_segment != 0) p.groups_per_segment = o.groups_per_segment;
+        if (o.loads != 0) p.segment_loads = o.loads;
     }
     for (const auto& name : o.shapes)
         for (const LaunchParams& params : mappings) {
