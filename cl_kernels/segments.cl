@@ -41,6 +41,16 @@
 #ifndef CLREDUCE_SEGMENT_UNROLL
 #define CLREDUCE_SEGMENT_UNROLL 1
 #endif
+// The loop that does it, for a lane's items first, first + stride, ... below `bound` (a
+// segment's vectors, a column slot's rows): LOAD(i) gives item i, TAKE(value, i) adds it.
+#define CLREDUCE_LOADS_AHEAD(T, first, bound, stride, LOAD, TAKE)                              \
+    for (ulong i0 = (first); i0 < (bound); i0 += CLREDUCE_SEGMENT_UNROLL * (stride)) {         \
+        T loaded[CLREDUCE_SEGMENT_UNROLL];                                                     \
+        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
+            if (i0 + u * (stride) < (bound)) loaded[u] = LOAD(i0 + u * (stride));              \
+        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
+            if (i0 + u * (stride) < (bound)) TAKE(loaded[u], i0 + u * (stride))                \
+    }
 
 // Level 1 of one segment: elements [0, count) of `in` (moved to the segment's start), this
 // work-item being lane `lane` of `lanes` (element j is index_base + j of its segment): vector i
@@ -77,14 +87,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
     // Regular segments: one loop per load form (the same in the whole warp). Listed ones
     // start anywhere, so a warp's lanes differ: each load chooses its form (two loops would
     // run one after the other).
-#define CLREDUCE_SEGMENT_LOOP(LOAD)                                                            \
-    for (ulong i0 = lane; i0 < vectors; i0 += CLREDUCE_SEGMENT_UNROLL * lanes) {               \
-        CLREDUCE_IN_VEC loaded[CLREDUCE_SEGMENT_UNROLL];                                       \
-        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
-            if (i0 + u * lanes < vectors) loaded[u] = LOAD(i0 + u * lanes);                    \
-        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
-            if (i0 + u * lanes < vectors) CLREDUCE_SEGMENT_TAKE(loaded[u], i0 + u * lanes)     \
-    }
+#define CLREDUCE_SEGMENT_LOOP(LOAD) \
+    CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, lane, vectors, lanes, LOAD, CLREDUCE_SEGMENT_TAKE)
 #define CLREDUCE_SEGMENT_ALIGNED_LOAD(i) body[i]
 #if CLREDUCE_VEC > 1 && CLREDUCE_SEGMENT_LIST
 #define CLREDUCE_SEGMENT_EITHER_LOAD(i) (aligned ? body[i] : CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in))
@@ -173,27 +177,20 @@ __attribute__((always_inline)) inline void clreduce_columns_level1(clreduce_stat
     for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = clreduce_init();
 #if CLREDUCE_VEC > 1
     if (width == CLREDUCE_VEC) {
-        // CLREDUCE_SEGMENT_UNROLL rows loaded before any is taken, as in clreduce_segment_level1.
+        // A whole slot: one vector load per row, CLREDUCE_SEGMENT_UNROLL rows before any is taken.
         const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0 && step % CLREDUCE_VEC == 0;
-        for (ulong r0 = lane; r0 < rows; r0 += CLREDUCE_SEGMENT_UNROLL * lanes) {
-            CLREDUCE_IN_VEC v[CLREDUCE_SEGMENT_UNROLL];
-#pragma unroll
-            for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u) {
-                const ulong r = r0 + u * lanes;
-                if (r < rows)
-                    v[u] = aligned ? *(__global const CLREDUCE_IN_VEC*)(in + r * step)
-                                   : CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, in + r * step);
-            }
-#pragma unroll
-            for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u) {
-                const ulong r = r0 + u * lanes;
-                if (r < rows) {
-                    CLREDUCE_IN_T x[CLREDUCE_VEC];
-                    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v[u], 0, x);
-                    for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], r);
-                }
-            }
-        }
+#define CLREDUCE_ROW_LOAD(r)                                             \
+    (aligned ? *(__global const CLREDUCE_IN_VEC*)(in + (r) * step)     \
+             : CLREDUCE_CAT(vload, CLREDUCE_VEC)(0, in + (r) * step))
+#define CLREDUCE_ROW_TAKE(v, r)                                                          \
+    {                                                                                    \
+        CLREDUCE_IN_T x[CLREDUCE_VEC];                                                   \
+        CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v, 0, x);                                     \
+        for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], (r)); \
+    }
+        CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, lane, rows, lanes, CLREDUCE_ROW_LOAD, CLREDUCE_ROW_TAKE)
+#undef CLREDUCE_ROW_LOAD
+#undef CLREDUCE_ROW_TAKE
         return;
     }
 #endif
