@@ -232,7 +232,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         // segments.cl's team code (compiled beside them, unused) well-formed.
         const bool tiles = plan.segment_mapping == SegmentMapping::tiles;
         spec.segment_team = tiles ? plan.work_group_size : plan.segment_team;
-        spec.segment_loads = tiles ? 1 : plan.segment_loads;
+        spec.segment_loads = plan.segment_loads;  // 1 for tiles
         spec.segment_list = listed && !tiles;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
