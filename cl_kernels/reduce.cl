@@ -293,6 +293,13 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     // Where the passes did not hold: the plug-in's bins (one more pass without tests, checked
     // once), then the tested path.
 #define CLREDUCE_BINS_VECTOR(i, LOAD) bs = clreduce_vbins_add(bs, LOAD(i), bins);
+#ifdef CLREDUCE_GROUP_BINS
+// A group that skipped the first pass (the same in all its work-items) may add its bins up
+// together (clreduce_vbins_group: barriers, reached by every work-item of such a group).
+#define CLREDUCE_BINS_TOGETHER(bs) (!try1 && clreduce_vbins_group(bs, sink, lid))
+#else
+#define CLREDUCE_BINS_TOGETHER(bs) false
+#endif
 #define CLREDUCE_LAST_PASSES                                             \
     {                                                                   \
         bool binned = false;                                            \
@@ -300,8 +307,13 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
             __local CLREDUCE_VBIN_T* bins = clreduce_vbins_of(sink, lid); \
             clreduce_vbins_state bs = clreduce_vbins_init(ts);          \
             CLREDUCE_LEVEL1_PASS(CLREDUCE_BINS_VECTOR)                  \
-            binned = clreduce_vbins_held(bs);                           \
-            if (binned) vs = clreduce_vbins_result(bs, bins, sink);     \
+            if (CLREDUCE_BINS_TOGETHER(bs)) {                           \
+                binned = true;                                          \
+                vs = clreduce_vbins_sign(bs);                           \
+            } else {                                                    \
+                binned = clreduce_vbins_held(bs);                       \
+                if (binned) vs = clreduce_vbins_result(bs, bins, sink); \
+            }                                                           \
         }                                                               \
         if (!binned) {                                                  \
             CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)                  \
@@ -328,6 +340,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_TRY1_VECTOR
 #undef CLREDUCE_TRY2_VECTOR
 #undef CLREDUCE_BINS_VECTOR
+#undef CLREDUCE_BINS_TOGETHER
 #undef CLREDUCE_LAST_PASSES
 #else
     CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)

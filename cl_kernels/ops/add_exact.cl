@@ -169,10 +169,11 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
 #endif
 #define CLREDUCE_GROUP_SINK 1
 #if CLREDUCE_EXACT_OPTIMISTIC == 2
-// A number like the result's, and the GPU passes' two words (the group's largest exponent,
-// CLREDUCE_PEEK_NONE less its smallest).
-#define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_WORDS + 2)
+// A number like the result's, and the GPU passes' three words (the group's largest exponent,
+// CLREDUCE_PEEK_NONE less its smallest, whether some work-item's bins did not hold).
+#define CLREDUCE_SINK_WORDS (CLREDUCE_EXACT_WORDS + 3)
 #define CLREDUCE_SINK_ANCHOR CLREDUCE_EXACT_WORDS
+#define CLREDUCE_SINK_UNHELD (CLREDUCE_EXACT_WORDS + 2)
 #else
 #define CLREDUCE_SINK_WORDS CLREDUCE_EXACT_WORDS  // a number like the result's
 #endif
@@ -705,17 +706,64 @@ inline bool clreduce_vbins_promising(clreduce_vtry_state t) { return true; }  //
 
 inline bool clreduce_vbins_held(clreduce_vbins_state s) { return !CLREDUCE_ANY(s.largest >= 0x7f800000u); }
 
-// A held pass's bins into the work-item's expansion (what that cannot hold to the sink); each
-// lane's first term -0.0 where every term it took was -0.0 (or it took none), else +0.0.
-inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local double* bins, __local long* sink) {
+// A held pass's state before its bins: each lane's first term -0.0 where every term it took
+// was -0.0 (or it took none), else +0.0.
+inline clreduce_vstate clreduce_vbins_sign(clreduce_vbins_state s) {
     clreduce_vstate v = clreduce_vinit();
     v.a0 = clreduce_zero_sign((clreduce_dvec)(0.0), s.largest, s.lowest);
+    return v;
+}
+
+// A held pass's bins into the work-item's expansion (what that cannot hold to the sink).
+inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local double* bins, __local long* sink) {
+    clreduce_vstate v = clreduce_vbins_sign(s);
     for (int j = 0; j < CLREDUCE_EXACT_BINS; ++j) {
         const double bin = bins[j * CLREDUCE_WG];
         if (bin != 0) clreduce_expansion_add(&v.rest, bin, sink);
     }
     return v;
 }
+
+#if CLREDUCE_EXACT_OPTIMISTIC == 2 && CLREDUCE_WG % CLREDUCE_EXACT_BINS == 0 && CLREDUCE_WG <= 1024
+// NVIDIA GPUs: a work-group whose ends span too wide for the anchored pass (the same in every
+// work-item: clreduce_vtry_promising) bins every vector. Where every work-item's bins held, the
+// group adds them up together, bin by bin, as whole numbers of the bin's unit in 64-bit integers:
+// each work-item sums one bin of 16 work-items (below 2^57 units), then one work-item a bin sums
+// those (below 2^63 for up to 1024 work-items) and puts the total into the sink. No work-item
+// then adds its 16 bins into its expansion, and the tree of expansions carries only the sign of
+// a zero sum (the two steps this saves cost 2^24 floats of wide range on an H200 about 0.7 of
+// the deterministic sum's time: docs/performance.md). Every work-item of the group calls it
+// (barriers); false, with the bins untouched, where some work-item's bins did not hold.
+#define CLREDUCE_GROUP_BINS 1
+inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uint lid) {
+    if (!clreduce_vbins_held(s)) atom_or((volatile __local long*)(sink + CLREDUCE_SINK_UNHELD), 1L);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (sink[CLREDUCE_SINK_UNHELD] != 0) return false;  // the same in every work-item
+    // Bin w of work-item i at bins[w * WG + i]. Work-item lid sums bin lid / P of the work-items
+    // lid % P + P * t, t < 16 (P = WG / 16: a warp's lanes read adjacent words).
+    __local double* bins = (__local double*)(sink + CLREDUCE_SINK_WORDS);
+    const uint parts = CLREDUCE_WG / CLREDUCE_EXACT_BINS;
+    const uint bin = lid / parts, part = lid % parts;
+    const double to_units = ldexp(1.0, 150 - max(16 * (int)bin, 1));
+    long total = 0;
+    for (uint t = 0; t < CLREDUCE_EXACT_BINS; ++t)
+        total += convert_long(bins[bin * CLREDUCE_WG + t * parts + part] * to_units);
+    barrier(CLK_LOCAL_MEM_FENCE);  // every bin read before the totals take their place
+    __local long* totals = (__local long*)bins;
+    totals[lid] = total;  // part `part` of bin `bin`
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < CLREDUCE_EXACT_BINS) {
+        long sum = 0;
+        for (uint p = 0; p < parts; ++p) sum += totals[lid * parts + p];
+        // As two doubles of at most 37 and 26 bits, whole numbers of the unit: exact.
+        const int unit = max(16 * (int)lid, 1) - 150;
+        const long low = sum & 0x3ffffffL;
+        if (sum != low) clreduce_sink_add(sink, ldexp((double)(sum - low), unit));
+        if (low != 0) clreduce_sink_add(sink, ldexp((double)low, unit));
+    }
+    return true;
+}
+#endif
 #endif
 
 #if CLREDUCE_ACC_SIZE == 8 && defined(CLREDUCE_EXACT_BINS) && CLREDUCE_EXACT_OPTIMISTIC == 2
@@ -803,13 +851,19 @@ inline bool clreduce_vbins_held(clreduce_vbins_state s) {
     return s.high <= s.top && (s.low == CLREDUCE_PEEK_NONE || s.low > s.top - CLREDUCE_BINS_RANGE);
 }
 
-// Bin j's words as three doubles of 53 bits each (exact), scaled by the bin's unit, into the
-// work-item's expansion; the lanes' first terms -0.0 where every term was -0.0 (or none).
-// A bin whose lowest exponent is below 1 only holds values of exponent 1 and up, so its sums
-// are multiples of 2^-1074 and the scaled parts subnormals exactly.
-inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local long* bins, __local long* sink) {
+// A held pass's state before its bins: the lanes' first terms -0.0 where every term was -0.0
+// (or none), else +0.0.
+inline clreduce_vstate clreduce_vbins_sign(clreduce_vbins_state s) {
     clreduce_vstate v = clreduce_vinit();
     v.a0 = (clreduce_dvec)(s.nonzero ? 0.0 : -0.0);
+    return v;
+}
+
+// Bin j's words as three doubles of 53 bits each (exact), scaled by the bin's unit, into the
+// work-item's expansion. A bin whose lowest exponent is below 1 only holds values of exponent 1
+// and up, so its sums are multiples of 2^-1074 and the scaled parts subnormals exactly.
+inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local long* bins, __local long* sink) {
+    clreduce_vstate v = clreduce_vbins_sign(s);
     for (int j = 0; j < 8; ++j) {
         const long lo = bins[(2 * j) * CLREDUCE_WG];
         const long hi = bins[(2 * j + 1) * CLREDUCE_WG] + (lo >> 53);

@@ -20,7 +20,7 @@ std::size_t exact_state_size(ElementType accumulator) {
     return static_cast<std::size_t>(exact_state_limbs(accumulator) + 1) * 8;
 }
 
-std::size_t exact_sink_size(ElementType accumulator) { return exact_state_size(accumulator) + 2 * 8; }
+std::size_t exact_sink_size(ElementType accumulator) { return exact_state_size(accumulator) + 3 * 8; }
 
 std::uint64_t exact_bin_terms(ElementType accumulator) { return type_size(accumulator) == 4 ? 8192 : 1024; }
 

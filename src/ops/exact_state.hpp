@@ -19,7 +19,7 @@ double round_exact_state(const unsigned char* state, ElementType accumulator);
 // The state of FloatMode::correctly_rounded's expansion path between levels 1 and 3: this many
 // doubles (the kernel's CLREDUCE_FPE, passed to it by the host), which size its work-groups;
 // its work-group also keeps a fixed-point sink in local memory, exact_sink_size bytes at most:
-// a number of exact_state_size bytes and, for the GPUs' passes (add_exact.cl), two words.
+// a number of exact_state_size bytes and, for the GPUs' passes (add_exact.cl), three words.
 constexpr int kExactExpansionTerms = 6;
 std::size_t exact_expansion_size(ElementType accumulator);
 std::size_t exact_sink_size(ElementType accumulator);

@@ -302,22 +302,28 @@ TEST_CASE("correctly rounded: partial states merged on the host give the one-cal
 // largest exponent. Each set checks a bound: a bin filled to its limit, the lowest bin
 // (subnormals), values at the bins' ceiling, and NaN and infinities, which the bins must hand to
 // the tested lanes. On the device (host_path_bytes 0), in shapes up to the bins' most values a
-// work-item (2^13 floats, 2^10 doubles) and past them (the tested lanes then follow directly).
+// work-item (2^13 floats, 2^10 doubles) and past them (the tested lanes then follow directly),
+// and in work-groups of 64 and 256, where a group of the anchored pass whose ends span too
+// wide adds its work-items' float bins up together (clreduce_vbins_group).
 template <class T>
 void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::vector<T>>>& sets,
                 std::mt19937_64& rng) {
-    const std::vector<std::pair<std::uint32_t, std::uint32_t>> shapes{{512, 16}, {512, 2}, {128, 4}, {1, 1}};
+    struct Shape {
+        std::uint32_t times, vec, wg;  // wg 0: the planner's
+    };
+    const std::vector<Shape> shapes{{512, 16, 0}, {512, 2, 0}, {128, 4, 0}, {1, 1, 0}, {32, 4, 64}, {8, 2, 256}};
     for (const auto& passes : level1_paths(r)) {
         INFO(level1_name(passes));
         Level1Path path(passes);
         for (const auto& [name, data] : sets) {
             const double want = exact(data);
-            for (const auto& [times, vec] : shapes) {
+            for (const auto& [times, vec, wg] : shapes) {
                 LaunchParams p;
                 p.float_mode = FloatMode::correctly_rounded;
                 p.host_path_bytes = 0;
                 p.times = times;
                 p.vector_width = vec;
+                if (wg != 0) p.work_group_size = wg;
                 INFO(sizeof(T) * 8 << "-bit " << name << ", times " << times << ", vector width " << vec << ", exact "
                                    << std::hexfloat << want << std::defaultfloat << ": "
                                    << r.plan(element_traits<T>::type, Operation::sum, data.size(), p).describe());
@@ -325,20 +331,25 @@ void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::
                 CHECK(same_bits(r.sum<T>(data.data() + 3, data.size() - 3, p), exact(data, 3)));
             }
         }
-        // NaN and infinities among wide data: IEEE addition's result.
-        std::vector<T> v = spread<T>(-100, 100, sets.front().second.size(), rng);
-        const std::size_t n = v.size();
-        LaunchParams p;
-        p.float_mode = FloatMode::correctly_rounded;
-        p.host_path_bytes = 0;
-        p.times = 128;
-        v[n / 3] = std::numeric_limits<T>::infinity();
-        CHECK(same_bits(r.sum(v, p), std::numeric_limits<double>::infinity()));
-        v[n / 5] = -std::numeric_limits<T>::infinity();
-        CHECK(std::isnan(r.sum(v, p)));
-        v[n / 3] = v[n / 5] = 0;
-        v[n / 7] = std::numeric_limits<T>::quiet_NaN();
-        CHECK(std::isnan(r.sum(v, p)));
+        // NaN and infinities among wide data: IEEE addition's result (also where the group would
+        // add its bins up together, had they all held).
+        for (std::uint32_t wg : {0u, 64u}) {
+            INFO("work-group size " << wg << " (0: the planner's)");
+            std::vector<T> v = spread<T>(-100, 100, sets.front().second.size(), rng);
+            const std::size_t n = v.size();
+            LaunchParams p;
+            p.float_mode = FloatMode::correctly_rounded;
+            p.host_path_bytes = 0;
+            p.times = 128;
+            if (wg != 0) p.work_group_size = wg;
+            v[n / 3] = std::numeric_limits<T>::infinity();
+            CHECK(same_bits(r.sum(v, p), std::numeric_limits<double>::infinity()));
+            v[n / 5] = -std::numeric_limits<T>::infinity();
+            CHECK(std::isnan(r.sum(v, p)));
+            v[n / 3] = v[n / 5] = 0;
+            v[n / 7] = std::numeric_limits<T>::quiet_NaN();
+            CHECK(std::isnan(r.sum(v, p)));
+        }
     }
 }
 
