@@ -37,7 +37,7 @@ struct Row {
     OpenCVReduceTiming opencv;    // matrices: cv::reduce of the rows or columns
     std::uint64_t clreduce_wrong = 0, cub_wrong = 0, opencv_wrong = 0;
     std::string plan, cub_note;
-    double bytes = 0;  // input + output
+    double bytes = 0;  // input (values, and the offsets where the call takes them) + output
 };
 
 // Segment s's sum from the host: exact for integers (long double holds int32 sums of 2^28
@@ -116,7 +116,6 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
     row.shape = name;
     row.segments = shape.segments();
     row.elements = shape.elements();
-    row.bytes = double(shape.elements()) * sizeof(T) + double(shape.segments()) * sizeof(sum_type_t<T>);
     const Reducer& r = reducers.profiling;
     cl::Buffer values(r.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(1, data.size()) * sizeof(T));
     cl::Buffer offsets(r.context(), CL_MEM_READ_ONLY, shape.offsets.size() * sizeof(std::uint64_t));
@@ -126,11 +125,15 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
           "clEnqueueWriteBuffer");
     // Tiles take CSR offsets: regular shapes and rows as their offsets.
     const bool as_offsets = params.segment_mapping == SegmentMapping::tiles && !shape.columns;
-    const Segments segments = shape.columns               ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
-                              : shape.rows && !as_offsets ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
-                              : shape.regular && !as_offsets
-                                  ? Segments::batch(shape.segments(), shape.length())
-                                  : Segments::offsets(offsets, shape.segments(), shape.elements());
+    const bool listed = !shape.columns && (as_offsets || (!shape.rows && !shape.regular));
+    const Segments segments = shape.columns ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
+                              : listed      ? Segments::offsets(offsets, shape.segments(), shape.elements())
+                              : shape.rows  ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
+                                            : Segments::batch(shape.segments(), shape.length());
+    // The bytes a call must move: the values, the results and, for listed segments, the offsets
+    // (64-bit, segments + 1), as CUB's own benchmarks of DeviceSegmentedReduce count them.
+    row.bytes = double(shape.elements()) * sizeof(T) + double(shape.segments()) * sizeof(sum_type_t<T>) +
+                (listed ? double(shape.offsets.size()) * sizeof(std::uint64_t) : 0.0);
     row.read_only_us = median(read_only.time(r.queue(), values, data.size() * sizeof(T), o.repeats));
     std::vector<double> times, walls;
     // The results go into one vector kept across calls, as cv::reduce's into the caller's.
@@ -265,7 +268,8 @@ int run_segments(const SegmentsOptions& o) {
         correct = correct && row.opencv_wrong == 0;
     }
     fmt::print(
-        "/r-o: clreduce's GB/s (input + output) over the read-only kernel's; CUB/cl: CUB's time over "
+        "/r-o: clreduce's GB/s (input: values, and offsets for listed segments; + output) over the read-only "
+        "kernel's; CUB/cl: CUB's time over "
         "clreduce's (> 1: clreduce faster); loop: single-range calls, one per segment (device time); "
         "wrong: results off their bound (clreduce + CUB); matrices: wall times of synchronous calls beside "
         "cv::reduce (results on the host)\n");
