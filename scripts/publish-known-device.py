@@ -11,7 +11,8 @@ on the device, then
 replaces that device's entries in the table with the tuning file's (keyed by device name,
 as the library matches them) and rebuilding the library ships them. With --segments-only,
 only the tuning file's segment-team entries (those with a segment_length) replace the
-table's, and its single-range entries stay as they are.
+table's, and its single-range entries stay as they are; --types int32,float32 narrows that to the
+segment entries of those types (the table's others stay).
 """
 import argparse
 import collections
@@ -50,6 +51,7 @@ def main():
     parser.add_argument("--table", type=pathlib.Path, default=TABLE)
     parser.add_argument("--segments-only", action="store_true",
                         help="replace only the segment-team entries, keep the table's single-range ones")
+    parser.add_argument("--types", help="with --segments-only: only these element types' segment entries (comma-separated)")
     args = parser.parse_args()
 
     tuning = json.loads(args.tuning_file.read_text(), object_pairs_hook=collections.OrderedDict)
@@ -65,14 +67,18 @@ def main():
         sys.exit(f"{args.tuning_file}: '{args.device}' has no entries")
 
     table = json.loads(args.table.read_text(), object_pairs_hook=collections.OrderedDict)
+    if args.types and not args.segments_only:
+        sys.exit("--types goes with --segments-only")
+    types = set(args.types.split(",")) if args.types else None
+    replaced = lambda e: "segment_length" in e and (types is None or e["type"] in types)
     if args.segments_only:
-        entries = [e for e in entries if "segment_length" in e]
+        entries = [e for e in entries if replaced(e)]
         if not entries:
             sys.exit(f"{args.tuning_file}: '{args.device}' has no segment entries")
         old = [d for d in table["devices"] if d["device"] == args.device]
         if not old:
             sys.exit(f"{args.table}: no row for '{args.device}' to add segment entries to")
-        kept = [e for e in old[0]["entries"] if "segment_length" not in e]
+        kept = [e for e in old[0]["entries"] if not replaced(e)]
         entries = kept + entries
         args.source = old[0]["source"] + "; segment teams: " + args.source
     measured_on = (f"{measured.get('platform', '?')}, driver {measured.get('driver_version', '?')}, "
