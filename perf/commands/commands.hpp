@@ -98,11 +98,24 @@ int run_compare(const CompareOptions& options);
 struct SegmentsOptions {
     std::string device;
     ElementType type = ElementType::int32;
-    // reference/segment_shapes.hpp: the 2^28-element shapes of the docs by default.
-    std::vector<std::string> shapes = {"16777216x16",        "1048576x256",         "65536x4096",
-                                       "4096x65536",         "16x16777216",         "uniform:268435456:2048",
-                                       "powerlaw:268435456", "rows:16384x16384",    "rows:4194304x64",
-                                       "rows:64x4194304",    "columns:16384x16384", "columns:4194304x64",
+    // reference/segment_shapes.hpp: the 2^28-element shapes of the docs by default (the README's
+    // tables: regular, varying from lengths 0-8 to 0-2048, power-law, matrices).
+    std::vector<std::string> shapes = {"16777216x16",
+                                       "1048576x256",
+                                       "65536x4096",
+                                       "4096x65536",
+                                       "16x16777216",
+                                       "uniform:268435456:2048",
+                                       "uniform:268435456:512",
+                                       "uniform:268435456:128",
+                                       "uniform:268435456:32",
+                                       "uniform:268435456:8",
+                                       "powerlaw:268435456",
+                                       "rows:16384x16384",
+                                       "rows:4194304x64",
+                                       "rows:64x4194304",
+                                       "columns:16384x16384",
+                                       "columns:4194304x64",
                                        "columns:64x4194304"};
     // Mappings to time (LaunchParams::segment_team, work-items per segment): each a row per
     // shape; empty: the default mapping only.
