@@ -321,7 +321,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
             plan_column_mapping(plan, request.segments, request.column_rows, device, params);
         else
             plan_segment_mapping(plan,
-                                 {request.segments, n, request.csr, state_bytes,
+                                 {request.segments, n, request.csr, request.listed, state_bytes,
                                   t != nullptr ? t->segment_team : std::nullopt, from},
                                  device, params);
         const auto& f = plan.sources;

@@ -58,9 +58,14 @@ std::uint32_t explicit_team(const LaunchParams& params, std::uint32_t wg) {
 // -> 0.97, 0-32 / 0-64 / 0-256 (1, 2, 8 lanes) 0.59 / 0.54 / 0.58 -> 0.69 / 0.68 / 0.73; where a
 // lane reads two vectors or fewer (batches of 16 with 2 lanes, rows of 64 with 8, lengths 0-8
 // with 1) the unused loads' bound checks cost more than they hide: 0.95 / 0.87 / 0.50 with one,
-// 0.80 / 0.72 / 0.36 with 4. No more than 16 elements a lane (registers). `per_segment`: the
-// vectors (for columns: rows) of one segment, which its lanes and groups share.
-std::uint32_t segment_loads(const LaunchParams& params, const LaunchPlan& plan, double per_segment) {
+// 0.80 / 0.72 / 0.36 with 4. No more than 16 elements a lane (registers). Floats widened to a
+// double accumulator in segments of equal length keep one load up to 4 vectors a lane (H200,
+// float32, 2^20 segments of 256 with teams of 16, 4 vectors a lane: 0.95-0.97 with one load,
+// 0.84-0.86 with 2 or 4), but not in listed ones, whose lanes' counts differ (lengths uniform
+// in 0-512, the same shape: 0.61 with one load, 0.81 with 4). `per_segment`: the vectors (for
+// columns: rows) of one segment, which its lanes and groups share.
+std::uint32_t segment_loads(const LaunchParams& params, const LaunchPlan& plan, double per_segment,
+                            bool equal_lengths) {
     if (params.segment_loads) {
         if (!is_power_of_two(*params.segment_loads) || *params.segment_loads > 16)
             throw InvalidArgument("segment_loads must be a power of two no larger than 16, got " +
@@ -69,7 +74,8 @@ std::uint32_t segment_loads(const LaunchParams& params, const LaunchPlan& plan, 
     }
     const double vectors_per_lane = per_segment / (double(plan.segment_team) * plan.groups_per_segment);
     const std::uint32_t most = std::max<std::uint32_t>(16 / std::max<std::uint32_t>(plan.vector_width, 1), 1);
-    const std::uint32_t loads = vectors_per_lane <= 2 ? 1 : vectors_per_lane < 4 ? 2 : 4;
+    const bool widened = equal_lengths && is_floating(plan.element) && plan.element != plan.accumulator;
+    const std::uint32_t loads = vectors_per_lane <= (widened ? 4 : 2) ? 1 : vectors_per_lane < 4 ? 2 : 4;
     return std::min(loads, most);
 }
 
@@ -118,7 +124,7 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
                                                rows / (std::uint64_t(plan.segment_team) * kVectorsPerItem)),
                                       1, 1u << 16));
     }
-    plan.segment_loads = segment_loads(params, plan, static_cast<double>(rows));
+    plan.segment_loads = segment_loads(params, plan, static_cast<double>(rows), false);
     set_groups(plan, slots);
 }
 
@@ -233,7 +239,7 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.segment_split =
         plan.groups_per_segment == 1 ? std::uint64_t(plan.segment_team) * plan.vector_width * kSplitVectorsPerLane : 0;
     plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
-    plan.segment_loads = segment_loads(params, plan, static_cast<double>(average));
+    plan.segment_loads = segment_loads(params, plan, static_cast<double>(average), !shape.listed);
     set_groups(plan, segments);
 }
 

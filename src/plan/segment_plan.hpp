@@ -16,6 +16,7 @@ struct SegmentCallShape {
     std::uint64_t segments = 0;
     std::uint64_t extent = 0;  // elements the segments address in all
     bool csr = false;          // CSR offsets: SegmentMapping::tiles can take them
+    bool listed = false;       // offsets or begin/end arrays (else batches or rows)
     std::size_t state_bytes = 0;
     std::optional<std::uint32_t> tuned_team;
     ParamSource tuned_source = ParamSource::tuned;

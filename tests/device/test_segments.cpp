@@ -441,12 +441,13 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     const LaunchPlan longer = rule(64 * vec);
     CHECK(longer.segment_team == std::min<std::uint32_t>(16, longer.work_group_size));
     // Loads in flight a lane: one where a lane reads two vectors or fewer, two below four, four
-    // from four on; at most 16 elements a lane; the caller's where set.
+    // from four on (floats summed in doubles, in segments of equal length: one up to four
+    // vectors); at most 16 elements a lane; the caller's where set.
     LaunchParams four_wide;
     four_wide.vector_width = 4;
     four_wide.segment_team = 4;
-    const auto loads = [&](std::uint64_t length, const LaunchParams& p) {
-        const LaunchPlan plan = r.plan(ElementType::int32, Operation::sum, Segments::batch(1u << 12, length), p);
+    const auto loads = [&](std::uint64_t length, const LaunchParams& p, ElementType type = ElementType::int32) {
+        const LaunchPlan plan = r.plan(type, Operation::sum, Segments::batch(1u << 12, length), p);
         CHECK_THAT(plan.describe(), Catch::Contains("loads=" + std::to_string(plan.segment_loads)));
         return plan.segment_loads;
     };
@@ -454,6 +455,15 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(loads(4 * 4 * 3, four_wide) == 2);
     CHECK(loads(4 * 4 * 4, four_wide) == 4);
     CHECK(loads(4 * 4 * 64, four_wide) == 4);
+    if (r.device_info().has_fp64) {
+        CHECK(loads(4 * 4 * 3, four_wide, ElementType::float32) == 1);
+        CHECK(loads(4 * 4 * 4, four_wide, ElementType::float32) == 1);
+        CHECK(loads(4 * 4 * 5, four_wide, ElementType::float32) == 4);
+        CHECK(loads(4 * 4 * 4, four_wide, ElementType::float64) == 4);
+        std::vector<std::uint64_t> listed(1u << 12);
+        for (std::size_t s = 0; s < listed.size(); ++s) listed[s] = s * 4 * 4 * 4;
+        CHECK(r.plan(ElementType::float32, Operation::sum, Segments::offsets(listed), four_wide).segment_loads == 4);
+    }
     LaunchParams sixteen_wide = four_wide;
     sixteen_wide.vector_width = 16;
     CHECK(loads(16 * 4 * 64, sixteen_wide) == 1);
