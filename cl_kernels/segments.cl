@@ -167,6 +167,36 @@ __attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clredu
 #endif
 }
 
+// Segment s's final state, or, for a long one (its first `cap` elements), its state for
+// clreduce_finish_long.
+__attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clreduce_state acc, bool is_long,
+                                                                   __global clreduce_state* out,
+                                                                   __global uchar* result_out, ulong result_offset) {
+    if (is_long)
+        out[s] = acc;
+    else
+        clreduce_segment_emit(s, acc, out, result_out, result_offset);
+}
+
+// A long listed segment (`count` elements, more than `cap`): its rest after `cap` as chunks of
+// CLREDUCE_CHUNK elements into chunk_table, and the segment into long_list; the counts are
+// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments).
+__attribute__((always_inline)) inline void clreduce_register_long(ulong segment, ulong count, ulong cap,
+                                                                  volatile __global uint* bad, ulong bad_at,
+                                                                  __global ulong* long_list,
+                                                                  __global ulong* chunk_table) {
+    const ulong chunks = (count - cap + CLREDUCE_CHUNK - 1) / CLREDUCE_CHUNK;
+    const uint base = atomic_add(bad + bad_at + 1, (uint)chunks);
+    const uint k = atomic_inc(bad + bad_at + 2);
+    long_list[3 * (ulong)k] = segment;
+    long_list[3 * (ulong)k + 1] = base;
+    long_list[3 * (ulong)k + 2] = chunks;
+    for (ulong c = 0; c < chunks; ++c) {
+        chunk_table[2 * (base + c)] = segment;
+        chunk_table[2 * (base + c) + 1] = c;
+    }
+}
+
 #if CLREDUCE_SEGMENT_COLUMNS
 // Level 1 of CLREDUCE_VEC adjacent columns (a slot; `in` at the first one's row 0, `width` of
 // them in the matrix): rows lane, lane + lanes, ... (`step` elements apart), each column into
@@ -278,18 +308,7 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
             atomic_or(bad + bad_at, 1u);
         }
         is_long = cap != 0 && count > cap;
-        if (is_long && lane == 0) {
-            const ulong chunks = (count - cap + CLREDUCE_CHUNK - 1) / CLREDUCE_CHUNK;
-            const uint base = atomic_add(bad + bad_at + 1, (uint)chunks);
-            const uint k = atomic_inc(bad + bad_at + 2);
-            long_list[3 * (ulong)k] = segment;
-            long_list[3 * (ulong)k + 1] = base;
-            long_list[3 * (ulong)k + 2] = chunks;
-            for (ulong c = 0; c < chunks; ++c) {
-                chunk_table[2 * (base + c)] = segment;
-                chunk_table[2 * (base + c) + 1] = c;
-            }
-        }
+        if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table);
         if (is_long) count = cap;
 #else
         begin = segment * step;
@@ -300,15 +319,7 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
     if (lane == 0 && segment < segments) {
-#if CLREDUCE_DEVICE_RESULT
-        if (is_long)
-            out[segment] = acc;
-        else
-            *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + segment * sizeof(CLREDUCE_RESULT_T)) =
-                (CLREDUCE_RESULT_T)clreduce_value(acc);
-#else
-        out[segment * parts + part] = acc;
-#endif
+        clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset);
     }
 }
 

@@ -18,10 +18,10 @@ enum class Stride { global, local };
 // segment_tiles.cl):
 //   teams: LaunchParams::segment_team work-items per segment (a work-item, a team of lanes, a
 //          work-group or several), sized for the segments' average length
-//   tiles: every work-item takes the same share of the elements and segment ends, whatever
-//          the segments' lengths (CSR offsets only): its time does not depend on how the
-//          lengths vary, but on GPUs it is slower than teams on every shape measured
-//          (docs/performance.md), so only a caller's LaunchParams choose it
+//   tiles: a work-group per work_group_size consecutive segments (CSR offsets only), reading
+//          their elements as one stretch, a tile of the same size at a time, whatever the
+//          lengths; long segments' rests are shared by all groups. Only a caller's
+//          LaunchParams choose it (docs/performance.md, "Varying lengths")
 enum class SegmentMapping { teams, tiles };
 
 // Level 3: how the per-group results become one.
@@ -155,8 +155,8 @@ struct LaunchParams {
     // bits: the lane adds its elements in the same order.
     std::optional<std::uint32_t> segment_loads;
     // SegmentMapping::tiles for CSR offsets (Segments::offsets) whose work-group states fit
-    // the device's local memory beside a tile's segment ends; it takes no segment_team or
-    // groups_per_segment. Default: teams.
+    // the device's local memory beside the group's offsets; it takes no segment_team,
+    // groups_per_segment or segment_loads. Default: teams.
     std::optional<SegmentMapping> segment_mapping;
 };
 
@@ -196,8 +196,8 @@ struct LaunchPlan {
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
-    // SegmentMapping::tiles: each work-item takes segment_tile_items items (elements and
-    // segment ends) of a tile, `groups` groups share the items equally; segment_team unused.
+    // SegmentMapping::tiles: each work-item takes segment_tile_items elements of a tile, a
+    // group per work_group_size segments; segment_team unused.
     SegmentMapping segment_mapping = SegmentMapping::teams;
     std::uint32_t segment_tile_items = 0;
 

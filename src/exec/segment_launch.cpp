@@ -26,8 +26,9 @@ void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, 
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
-// The team mapping (segments.cl): the segments' launch, the long segments' chunks and their
-// finish where the plan splits them, the combining launch where groups share segments.
+// The segments' launch (segments.cl's teams, or segment_tiles.cl's tiles: the kernel is the
+// spec's), the long segments' chunks and their finish where the plan splits them, the combining
+// launch where groups share segments.
 void launch_teams(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan, const KernelSpec& first,
                   const cl::Buffer& input, std::uint64_t offset, const SegmentList& list, ExecutionSlot& slot,
                   const cl::Buffer& states, cl_ulong counts_at, const cl::Buffer& result_out, cl_ulong result_offset,
@@ -44,9 +45,13 @@ void launch_teams(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchP
     const cl::Buffer& ends = list.listed() ? *list.ends : states;
     const cl::Buffer& longs = slot.segment_buffer(Buffer::longs, max_longs * 3 * sizeof(cl_ulong));
     const cl::Buffer& chunks = slot.segment_buffer(Buffer::chunks, max_chunks * 2 * sizeof(cl_ulong));
+    // Tiles take their segments per group where the others take the segments' length.
+    const std::uint64_t length = plan.segment_mapping == SegmentMapping::tiles
+                                     ? ceil_div(segments, std::max<std::uint64_t>(plan.groups, 1))
+                                     : list.length;
     cl::Kernel& kernel = slot.kernel(first);
     set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
-             cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(list.length),
+             cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
              cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs, chunks);
     enqueue(queue, kernel, plan.groups, wg, chain);
     if (split != 0) {
@@ -77,35 +82,6 @@ void launch_teams(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchP
     }
 }
 
-// The tile mapping (segment_tiles.cl): the tiles, then each group's head finished with the
-// tails of the groups before it. Each group leaves a head and a tail: a state and a segment each.
-void launch_tiles(cl::CommandQueue& queue, const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input,
-                  std::uint64_t offset, const SegmentList& list, ExecutionSlot& slot, const cl::Buffer& states,
-                  cl_ulong counts_at, const cl::Buffer& result_out, cl_ulong result_offset, Chain& chain) {
-    using Buffer = ExecutionSlot::SegmentBuffer;
-    const std::size_t state_bytes = state_size(first.op, plan.accumulator);
-    const std::uint32_t wg = plan.work_group_size;
-    const std::uint64_t groups = plan.groups;
-    const cl::Buffer& carry_states = slot.partials(2 * groups * state_bytes);
-    const cl::Buffer& carry_segments = slot.segment_buffer(Buffer::chunks, 2 * groups * sizeof(cl_ulong));
-    // The first read of a tile's segment ends: about as many as a tile holds at the segments'
-    // average length, in whole work-groups (more are read in further rounds where needed).
-    const std::uint64_t tile = std::uint64_t(wg) * plan.segment_tile_items;
-    const std::uint64_t expected = tile / (list.extent / std::max<std::uint64_t>(plan.segments, 1) + 1) + 1;
-    const cl_uint window_hint = static_cast<cl_uint>(std::min(ceil_div(expected, wg) * wg, tile));
-    cl::Kernel& kernel = slot.kernel(first);
-    set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(plan.segments), *list.begins,
-             cl_ulong(list.begins_at), states, result_out, result_offset, states, counts_at, window_hint, carry_states,
-             carry_segments);
-    enqueue(queue, kernel, groups, wg, chain);
-    KernelSpec spec = first;
-    spec.segment_kernel = KernelSpec::SegmentKernel::finish_tiles;
-    cl::Kernel& finish = slot.kernel(spec);
-    set_args(finish, cl_ulong(plan.segments), *list.begins, cl_ulong(list.begins_at), cl_ulong(groups), carry_states,
-             carry_segments, states, result_out, result_offset);
-    enqueue(queue, finish, groups, wg, chain);
-}
-
 }  // namespace
 
 SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
@@ -133,12 +109,8 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     const cl_ulong counts_at = flag_at / sizeof(cl_uint);
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
-    if (plan.segment_mapping == SegmentMapping::tiles)
-        launch_tiles(queue, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
-                     chain);
-    else
-        launch_teams(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
-                     device != nullptr, max_longs, max_chunks, chain);
+    launch_teams(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
+                 device != nullptr, max_longs, max_chunks, chain);
     SegmentStates out;
     out.state_bytes = state_bytes;
     if (device != nullptr) return out;

@@ -228,12 +228,12 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.element = plan.element;
         spec.accumulator = plan.accumulator;
         spec.vector_width = plan.vector_width;
-        // Tiles have no team and read their own offsets: a whole group and no list keep
-        // segments.cl's team code (compiled beside them, unused) well-formed.
+        // Tiles have no team: a whole group keeps segments.cl's team code (compiled beside them,
+        // unused; its long segments' chunk kernels serve both) well-formed.
         const bool tiles = plan.segment_mapping == SegmentMapping::tiles;
         spec.segment_team = tiles ? plan.work_group_size : plan.segment_team;
         spec.segment_loads = plan.segment_loads;  // 1 for tiles
-        spec.segment_list = listed && !tiles;
+        spec.segment_list = listed;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
         spec.segment_tile_items = tiles ? plan.segment_tile_items : 0;

@@ -68,10 +68,9 @@ struct KernelSpec {
     std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
     // SegmentMapping::tiles (cl_kernels/segment_tiles.cl): items per work-item; 0: teams.
     std::uint32_t segment_tile_items = 0;
-    // Which kernel of segments.cl: the segments, the long segments' chunks, or their finish;
-    // with tiles, the tiles or the groups' heads' finish (the same program: only the kernel
-    // object differs).
-    enum class SegmentKernel { segments, chunks, finish_long, finish_tiles } segment_kernel = SegmentKernel::segments;
+    // Which kernel: the segments (teams, or tiles), the long segments' chunks, or their finish
+    // (the same program: only the kernel object differs).
+    enum class SegmentKernel { segments, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
@@ -92,7 +91,6 @@ struct KernelSpec {
         switch (segment_kernel) {
             case SegmentKernel::chunks: return "clreduce_reduce_chunks";
             case SegmentKernel::finish_long: return "clreduce_finish_long";
-            case SegmentKernel::finish_tiles: return "clreduce_finish_tiles";
             case SegmentKernel::segments: break;
         }
         if (segment_tile_items != 0) return "clreduce_reduce_tiles";

@@ -81,8 +81,10 @@ std::string LaunchPlan::describe() const {
     const std::string types = prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator));
     if (form == CallForm::segments && segment_mapping == SegmentMapping::tiles)
         return types + " segments=" + std::to_string(segments) + " mapping=tiles (" +
-               std::to_string(segment_tile_items) + " elements and segment ends per work-item, " +
+               std::to_string(groups == 0 ? 0 : (segments + groups - 1) / groups) + " segments per group, " +
+               std::to_string(segment_tile_items) + " elements per work-item, " +
                std::to_string(std::uint64_t(segment_tile_items) * work_group_size) + " per tile)" +
+               (segment_split == 0 ? "" : " split=" + std::to_string(segment_split)) +
                " wg=" + std::to_string(work_group_size) + " groups=" + std::to_string(groups) + mode +
                (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
                (overflow == IntegerOverflow::check ? "" : " overflow=wrap");

@@ -28,9 +28,17 @@ constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
-// SegmentMapping::tiles: items (elements and segment ends) per work-item (H200, int32 at 2^28:
-// 8 items 0.13-0.19 of the read-only kernel, 16 items 0.18-0.25, 32 items 0.17-0.20).
-constexpr std::uint32_t kTileItems = 16;
+// SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
+// stretch, the rest goes to chunks that every group shares.
+constexpr std::uint64_t kTileCapTiles = 2;
+constexpr std::uint64_t kTileGroupTiles = 8;
+
+// Elements per work-item of a tile: 64 bytes of them (16 of 4 bytes: four 16-byte loads in
+// flight), whole vectors, 16 at most.
+std::uint32_t tile_items(ElementType element, std::uint32_t vector_width) {
+    const std::uint32_t by_bytes = static_cast<std::uint32_t>(64 / type_size(element));
+    return std::max(vector_width, std::min<std::uint32_t>(16, by_bytes));
+}
 
 }  // namespace
 
@@ -132,15 +140,14 @@ namespace {
 
 // Whether SegmentMapping::tiles fits this work-group size and state in local memory.
 bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device) {
-    // segment_tiles.cl's local memory: the tile's ends (a 32-bit word each), a state and a
-    // flag per work-item, the group's head state and a few words.
-    const std::uint64_t bytes = std::uint64_t(work_group_size) * (kTileItems * 4 + state_bytes + 1) + state_bytes + 64;
+    // segment_tiles.cl's local memory: the group's offsets (64-bit), a state, a flag and the
+    // items (64 bytes at most) per work-item.
+    const std::uint64_t bytes = std::uint64_t(work_group_size) * (8 + state_bytes + 1 + 64) + 8 + 64;
     return bytes <= device.local_mem_size;
 }
 
 // SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
-// never by default: on the H200 it reached 0.15-0.27 of the read-only kernel on every shape
-// measured, below the team mapping's 0.40-1.00 (docs/performance.md, "Equal shares").
+// never by default (docs/performance.md, "Varying lengths").
 bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                   const LaunchParams& params) {
     if (params.segment_mapping == SegmentMapping::tiles) {
@@ -173,19 +180,23 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
     if (choose_tiles(plan, shape, device, params)) {
-        // Groups share the items equally, a tile each at least, up to kGroupsPerUnit groups
-        // per compute unit.
+        // A group per few consecutive segments, read a tile at a time.
         plan.segment_mapping = SegmentMapping::tiles;
-        plan.segment_tile_items = kTileItems;
+        plan.segment_tile_items = tile_items(plan.element, plan.vector_width);
         if (params.segment_loads) throw InvalidArgument("SegmentMapping::tiles takes no segment_loads");
         plan.segment_team = 0;
         plan.groups_per_segment = 1;
         plan.segment_loads = 1;
-        plan.segment_split = 0;
-        plan.segment_chunk = 0;
-        const std::uint64_t tiles = ceil_div(extent + segments, std::uint64_t(wg) * kTileItems);
-        const std::uint64_t wanted = std::uint64_t(std::max<std::uint32_t>(device.compute_units, 1)) * kGroupsPerUnit;
-        plan.groups = std::clamp<std::uint64_t>(tiles, 1, wanted);
+        plan.segment_split = kTileCapTiles * wg * plan.segment_tile_items;
+        plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
+        // About kTileGroupTiles tiles of elements a group on average (at most a segment a
+        // work-item): enough to spread a group's start (its offsets' round trip), few enough to
+        // keep every compute unit busy where segments are long.
+        const std::uint64_t tile = std::uint64_t(wg) * plan.segment_tile_items;
+        const std::uint64_t wanted = kTileGroupTiles * tile * segments / std::max<std::uint64_t>(extent, 1);
+        const std::uint64_t per_group =
+            std::clamp<std::uint64_t>(floor_power_of_two(std::max<std::uint64_t>(wanted, 1)), 1, wg);
+        plan.groups = ceil_div(segments, per_group);
         return;
     }
     const std::optional<std::uint32_t> tuned_team = shape.tuned_team;

@@ -158,8 +158,8 @@ TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-elemen
             const std::uint64_t len = offsets[s + 1] - offsets[s];
             CHECK(sums[s] == wrapped_sum<std::int64_t>(data, len));
         }
-        // 3000 empty and short segments, then a huge one: the first tiles hold many more segment
-        // ends than the average length suggests (their ends are read in several rounds).
+        // 3000 empty and short segments, then a huge one: a tile's work-items close many segments
+        // each (empty ones at one position), and the huge one's rest is skipped by its group.
         std::vector<std::uint64_t> dense{0};
         for (std::uint64_t s = 0; s < 3000; ++s) dense.push_back(dense.back() + s % 3);
         dense.push_back(dense.back() + 200000);
@@ -338,7 +338,7 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const cl::Buffer beyond = device_copy(r, std::vector<std::uint64_t>{0, 10, 500});
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100)),
                       Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // The same through tiles (segment_tiles.cl checks the offsets as it reads a tile's ends).
+    // The same through tiles (segment_tiles.cl checks the offsets as its group reads them).
     LaunchParams tiles;
     tiles.segment_mapping = SegmentMapping::tiles;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), tiles),
@@ -416,7 +416,13 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     const LaunchPlan tiled = r.plan(ElementType::int32, Operation::sum, offsets, tiles);
     CHECK(tiled.segment_mapping == SegmentMapping::tiles);
     CHECK(tiled.sources.segment_mapping == ParamSource::override);
-    CHECK_THAT(tiled.describe(), Catch::Contains("mapping=tiles (16 elements and segment ends per work-item"));
+    // A group takes consecutive segments (at most a work-item each); a long segment keeps 2 tiles
+    // of its elements (16 a work-item for int32).
+    const std::uint64_t per_group = (4 + tiled.groups - 1) / tiled.groups;
+    CHECK(per_group <= tiled.work_group_size);
+    CHECK_THAT(tiled.describe(), Catch::Contains("mapping=tiles (" + std::to_string(per_group) +
+                                                 " segments per group, 16 elements per work-item"));
+    CHECK(tiled.segment_split == 2 * std::uint64_t(tiled.work_group_size) * 16);
     CHECK_THAT(tiled.describe_sources(), Catch::Contains("mapping=override"));
     // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
     // as the H200, plans batches with those): half as many lanes as vectors per short segment
