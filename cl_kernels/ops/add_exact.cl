@@ -678,6 +678,9 @@ typedef struct {
     clreduce_uvec lowest;   // the smallest bits, sign included: not 0 when no term was +0.0
 } clreduce_vbins_state;
 
+// Bin j's unit: its floats are whole numbers of 2^clreduce_float_bin_unit(j).
+inline int clreduce_float_bin_unit(uint j) { return max(16 * (int)j, 1) - 150; }
+
 inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
     clreduce_vbins_state s;
     s.largest = 0;
@@ -744,7 +747,7 @@ inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uin
     __local double* bins = (__local double*)(sink + CLREDUCE_SINK_WORDS);
     const uint parts = CLREDUCE_WG / CLREDUCE_EXACT_BINS;
     const uint bin = lid / parts, part = lid % parts;
-    const double to_units = ldexp(1.0, 150 - max(16 * (int)bin, 1));
+    const double to_units = ldexp(1.0, -clreduce_float_bin_unit(bin));
     long total = 0;
     for (uint t = 0; t < CLREDUCE_EXACT_BINS; ++t)
         total += convert_long(bins[bin * CLREDUCE_WG + t * parts + part] * to_units);
@@ -756,7 +759,7 @@ inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uin
         long sum = 0;
         for (uint p = 0; p < parts; ++p) sum += totals[lid * parts + p];
         // As two doubles of at most 37 and 26 bits, whole numbers of the unit: exact.
-        const int unit = max(16 * (int)lid, 1) - 150;
+        const int unit = clreduce_float_bin_unit(lid);
         const long low = sum & 0x3ffffffL;
         if (sum != low) clreduce_sink_add(sink, ldexp((double)(sum - low), unit));
         if (low != 0) clreduce_sink_add(sink, ldexp((double)low, unit));
