@@ -7,6 +7,6 @@ set(args segments -t ${TYPE} -s 64x100 -s uniform:5000:40 -s powerlaw:20000 -s r
          --mapping teams --mapping tiles)
 include(${CMAKE_CURRENT_LIST_DIR}/expect_in_output.cmake)
 run_cli("clreduce-perf segments" ${CMAKE_COMMAND} -E env "CLREDUCE_CACHE_DIR=${WORK_DIR}/cache" "${PERF}" ${args})
-expect("${out}" "mapping=tiles (16 elements and segment ends per work-item")
+expect("${out}" "segments per group, 16 elements per work-item")
 expect("${err}" "columns:300x70 tiles")
 expect("${err}" "skipped: SegmentMapping::tiles takes CSR offsets")
