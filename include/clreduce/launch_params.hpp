@@ -18,8 +18,8 @@ enum class Stride { global, local };
 // segment_tiles.cl):
 //   teams: LaunchParams::segment_team work-items per segment (a work-item, a team of lanes, a
 //          work-group or several), sized for the segments' average length
-//   tiles: a work-group per work_group_size consecutive segments (CSR offsets only), reading
-//          their elements as one stretch, a tile of the same size at a time, whatever the
+//   tiles: a work-group per few consecutive segments (CSR offsets only, at most one a
+//          work-item), reading their elements as one stretch, a tile at a time, whatever the
 //          lengths; long segments' rests are shared by all groups. Only a caller's
 //          LaunchParams choose it (docs/performance.md, "Varying lengths")
 enum class SegmentMapping { teams, tiles };
@@ -197,7 +197,7 @@ struct LaunchPlan {
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
     // SegmentMapping::tiles: each work-item takes segment_tile_items elements of a tile, a
-    // group per work_group_size segments; segment_team unused.
+    // group ceil(segments / groups) consecutive segments; segment_team unused.
     SegmentMapping segment_mapping = SegmentMapping::teams;
     std::uint32_t segment_tile_items = 0;
 

@@ -29,7 +29,9 @@ constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
 // SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
-// stretch, the rest goes to chunks that every group shares.
+// stretch, the rest goes to chunks that every group shares; a group takes about kTileGroupTiles
+// tiles of elements (H200, int32 at 2^28, power-law lengths, of the read-only kernel's speed:
+// 0.42, where 256 segments a group gave 0.35 and a tile's worth 0.22; docs/performance.md).
 constexpr std::uint64_t kTileCapTiles = 2;
 constexpr std::uint64_t kTileGroupTiles = 8;
 
@@ -140,9 +142,9 @@ namespace {
 
 // Whether SegmentMapping::tiles fits this work-group size and state in local memory.
 bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device) {
-    // segment_tiles.cl's local memory: the group's offsets (64-bit), a state, a flag and the
-    // items (64 bytes at most) per work-item.
-    const std::uint64_t bytes = std::uint64_t(work_group_size) * (8 + state_bytes + 1 + 64) + 8 + 64;
+    // segment_tiles.cl's local memory: the group's offsets (64-bit), a state and a flag per
+    // work-item.
+    const std::uint64_t bytes = std::uint64_t(work_group_size) * (8 + state_bytes + 1) + 8 + 64;
     return bytes <= device.local_mem_size;
 }
 
