@@ -66,7 +66,8 @@ __attribute__((always_inline)) inline void clreduce_tiles_load(CLREDUCE_IN_T* x,
 }
 
 // The arguments are clreduce_reduce_segments' (CSR: ends = begins + 1; `length`: segments a
-// group, at most CLREDUCE_WG; step and parts unused). A long segment's first `cap` elements go to out[s] as a state, its chunks registered.
+// group, at most CLREDUCE_WG; step and parts unused). A long segment's first `cap` elements go
+// to out[s] as a state, its chunks registered.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
                            __global const ulong* begins, ulong begins_at, __global const ulong* ends, ulong ends_at,
@@ -95,8 +96,8 @@ void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong keep = cap != 0 ? cap : ~(ulong)0;  // elements a segment takes here
+    // (Offsets were clamped to `extent`: no element at or past `end` is read.)
     const ulong start = off[0], end = max(off[K], start);
-    const ulong limit = min(end, extent);
     const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
 
     clreduce_state carry = clreduce_init();
@@ -115,7 +116,7 @@ void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong
         // This work-item's items, in order.
         const ulong e0 = t + lid * CLREDUCE_TILE_ITEMS;
         CLREDUCE_IN_T x[CLREDUCE_TILE_ITEMS];
-        clreduce_tiles_load(x, in, aligned, e0, limit);
+        clreduce_tiles_load(x, in, aligned, e0, end);
         uint k = clreduce_tiles_rank(off, K, e0, true);  // segment k - 1 began before e0
         ulong seg_begin = k >= 1 ? off[k - 1] : 0;
         ulong seg_end = k <= K ? off[k] : ~(ulong)0;   // where segment k - 1 ends
@@ -148,7 +149,7 @@ void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong
             for (uint i = 0; i < CLREDUCE_TILE_ITEMS; ++i) {
                 const ulong e = e0 + i;
                 CLREDUCE_TILES_CLOSE(e)
-                if (k >= 1 && k <= K && e - seg_begin < keep && e < limit)
+                if (k >= 1 && k <= K && e - seg_begin < keep && e < end)
                     acc = CLREDUCE_TAKE(acc, x[i], e - seg_begin);
             }
         }

@@ -29,10 +29,11 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b
 // The segments' launch (segments.cl's teams, or segment_tiles.cl's tiles: the kernel is the
 // spec's), the long segments' chunks and their finish where the plan splits them, the combining
 // launch where groups share segments.
-void launch_teams(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan, const KernelSpec& first,
-                  const cl::Buffer& input, std::uint64_t offset, const SegmentList& list, ExecutionSlot& slot,
-                  const cl::Buffer& states, cl_ulong counts_at, const cl::Buffer& result_out, cl_ulong result_offset,
-                  bool device_result, std::uint64_t max_longs, std::uint64_t max_chunks, Chain& chain) {
+void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
+                           const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
+                           const SegmentList& list, ExecutionSlot& slot, const cl::Buffer& states, cl_ulong counts_at,
+                           const cl::Buffer& result_out, cl_ulong result_offset, bool device_result,
+                           std::uint64_t max_longs, std::uint64_t max_chunks, Chain& chain) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
@@ -109,8 +110,8 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     const cl_ulong counts_at = flag_at / sizeof(cl_uint);
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
-    launch_teams(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out, result_offset,
-                 device != nullptr, max_longs, max_chunks, chain);
+    launch_segment_passes(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out,
+                          result_offset, device != nullptr, max_longs, max_chunks, chain);
     SegmentStates out;
     out.state_bytes = state_bytes;
     if (device != nullptr) return out;

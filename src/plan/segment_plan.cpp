@@ -181,6 +181,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.times = 1;
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
+    // Long listed segments' rests are shared in chunks of this many elements (both mappings).
+    plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
     if (choose_tiles(plan, shape, device, params)) {
         // A group per few consecutive segments, read a tile at a time.
         plan.segment_mapping = SegmentMapping::tiles;
@@ -190,7 +192,6 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
         plan.groups_per_segment = 1;
         plan.segment_loads = 1;
         plan.segment_split = kTileCapTiles * wg * plan.segment_tile_items;
-        plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
         // About kTileGroupTiles tiles of elements a group on average (at most a segment a
         // work-item): enough to spread a group's start (its offsets' round trip), few enough to
         // keep every compute unit busy where segments are long.
@@ -251,7 +252,6 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     // every group shares (kChunkVectorsPerItem vectors per work-item each).
     plan.segment_split =
         plan.groups_per_segment == 1 ? std::uint64_t(plan.segment_team) * plan.vector_width * kSplitVectorsPerLane : 0;
-    plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
     plan.segment_loads = segment_loads(params, plan, static_cast<double>(average), !shape.listed);
     set_groups(plan, segments);
 }
