@@ -69,11 +69,7 @@ __attribute__((always_inline)) inline void clreduce_tiles_load(CLREDUCE_IN_T* x,
 // group, at most CLREDUCE_WG; step and parts unused). A long segment's first `cap` elements go
 // to out[s] as a state, its chunks registered.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
-void clreduce_reduce_tiles(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
-                           __global const ulong* begins, ulong begins_at, __global const ulong* ends, ulong ends_at,
-                           ulong step, ulong length, uint parts, __global clreduce_state* out,
-                           __global uchar* result_out, ulong result_offset, volatile __global uint* bad, ulong bad_at,
-                           ulong cap, __global ulong* long_list, __global ulong* chunk_table)
+void clreduce_reduce_tiles(CLREDUCE_SEGMENT_PARAMS)
 {
     const uint lid = get_local_id(0);
     const ulong per_group = min(length, (ulong)CLREDUCE_WG);  // segments a group (`length`)

@@ -17,6 +17,9 @@
 // every group shares in a second launch (clreduce_reduce_chunks); a third
 // (clreduce_finish_long) combines each such segment's state and chunks in order. The counts
 // bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments) start at 0.
+// With CLREDUCE_SEGMENT_MEDIUM (LaunchParams::segment_medium), listed segments longer than that
+// are left by the teams to clreduce_reduce_medium, a launch between these, whose teams of 32
+// lanes reduce them (up to `cap` elements, the rest in chunks as above).
 
 #ifndef CLREDUCE_TEAM
 #define CLREDUCE_TEAM CLREDUCE_WG
@@ -30,10 +33,22 @@
 #ifndef CLREDUCE_SEGMENT_COLUMNS
 #define CLREDUCE_SEGMENT_COLUMNS 0
 #endif
+#ifndef CLREDUCE_SEGMENT_MEDIUM
+#define CLREDUCE_SEGMENT_MEDIUM 0
+#endif
 
 #if CLREDUCE_WG % CLREDUCE_TEAM != 0
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
+
+// The arguments of the kernels over the segments (teams, columns, medium teams, tiles): one list,
+// set by one function on the host (segment_launch.cpp).
+#define CLREDUCE_SEGMENT_PARAMS                                                                      \
+    __global const CLREDUCE_IN_T *in, ulong offset, ulong extent, ulong segments,                   \
+        __global const ulong *begins, ulong begins_at, __global const ulong *ends, ulong ends_at,   \
+        ulong step, ulong length, uint parts, __global clreduce_state *out, __global uchar *result_out, \
+        ulong result_offset, volatile __global uint *bad, ulong bad_at, ulong cap, __global ulong *long_list, \
+        __global ulong *chunk_table
 
 // Loads in flight a lane (LaunchPlan::segment_loads): a lane loads CLREDUCE_SEGMENT_UNROLL of
 // its vectors before it takes any (a loop that loads and takes one vector at a time waits a
@@ -126,32 +141,38 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
 // barrier), whose last 32 lanes (or all of a smaller team) finish by warp shuffle where the
 // plan has it: a team never spans two warps, and every lane of a warp shuffles together, so the
 // full mask is right; lanes past a team's end only feed lanes that are not its lane 0.
+// The same for teams of `team` lanes (a power of two below CLREDUCE_WG, a constant where it
+// is called), which the medium kernel's teams of CLREDUCE_MEDIUM_TEAM use too.
+__attribute__((always_inline)) inline clreduce_state clreduce_lanes_level2(__local clreduce_state* scratch,
+                                                                           clreduce_state acc, uint lid,
+                                                                           const uint team) {
 #if CLREDUCE_NV_SHUFFLE
-#define CLREDUCE_TEAM_STOP (CLREDUCE_TEAM < CLREDUCE_WAVEFRONT ? CLREDUCE_TEAM : CLREDUCE_WAVEFRONT)
+    const uint stop = team < CLREDUCE_WAVEFRONT ? team : CLREDUCE_WAVEFRONT;
 #else
-#define CLREDUCE_TEAM_STOP 1
+    const uint stop = 1;
 #endif
+    if (team > stop) {
+        scratch[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint lane = lid % team;
+        for (uint s = team / 2; s >= stop; s >>= 1) {
+            if (lane < s) scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc = scratch[lid];
+    }
+#if CLREDUCE_NV_SHUFFLE
+    for (uint delta = stop / 2; delta > 0; delta >>= 1) acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
+#endif
+    return acc;
+}
+
 __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__local clreduce_state* scratch,
                                                                           clreduce_state acc, uint lid) {
 #if CLREDUCE_TEAM == CLREDUCE_WG
     return clreduce_level2(scratch, acc, lid);
 #else
-#if CLREDUCE_TEAM > CLREDUCE_TEAM_STOP
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint lane = lid % CLREDUCE_TEAM;
-    for (uint s = CLREDUCE_TEAM / 2; s >= CLREDUCE_TEAM_STOP; s >>= 1) {
-        if (lane < s)
-            scratch[lid] = clreduce_combine(scratch[lid], scratch[lid + s]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    acc = scratch[lid];
-#endif
-#if CLREDUCE_NV_SHUFFLE
-    for (uint delta = CLREDUCE_TEAM_STOP / 2; delta > 0; delta >>= 1)
-        acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta));
-#endif
-    return acc;
+    return clreduce_lanes_level2(scratch, acc, lid, CLREDUCE_TEAM);
 #endif
 }
 
@@ -178,6 +199,7 @@ __attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clre
         clreduce_segment_emit(s, acc, out, result_out, result_offset);
 }
 
+#if CLREDUCE_SEGMENT_LIST  // (CLREDUCE_CHUNK is 0 for other segments)
 // A long listed segment (`count` elements, more than `cap`): its rest after `cap` as chunks of
 // CLREDUCE_CHUNK elements into chunk_table, and the segment into long_list; the counts are
 // bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments).
@@ -196,6 +218,7 @@ __attribute__((always_inline)) inline void clreduce_register_long(ulong segment,
         chunk_table[2 * (base + c) + 1] = c;
     }
 }
+#endif
 
 #if CLREDUCE_SEGMENT_COLUMNS
 // Level 1 of CLREDUCE_VEC adjacent columns (a slot; `in` at the first one's row 0, `width` of
@@ -235,11 +258,7 @@ __attribute__((always_inline)) inline void clreduce_columns_level1(clreduce_stat
 // the groups' by the combining launch. The arguments are clreduce_reduce_segments' (the
 // listed ones unused).
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
-void clreduce_reduce_columns(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
-                             __global const ulong* begins, ulong begins_at, __global const ulong* ends,
-                             ulong ends_at, ulong step, ulong length, uint parts, __global clreduce_state* out,
-                             __global uchar* result_out, ulong result_offset, volatile __global uint* bad,
-                             ulong bad_at, ulong cap, __global ulong* long_list, __global ulong* chunk_table)
+void clreduce_reduce_columns(CLREDUCE_SEGMENT_PARAMS)
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);
@@ -282,11 +301,7 @@ void clreduce_reduce_columns(__global const CLREDUCE_IN_T* in, ulong offset, ulo
 // CLREDUCE_RESULT_T (a long segment's first `cap` elements still go to out[s]). `offset` moves
 // `in` to the first element the segments address; `extent` elements from there are the values.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
-void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ulong extent, ulong segments,
-                              __global const ulong* begins, ulong begins_at, __global const ulong* ends,
-                              ulong ends_at, ulong step, ulong length, uint parts, __global clreduce_state* out,
-                              __global uchar* result_out, ulong result_offset, volatile __global uint* bad,
-                              ulong bad_at, ulong cap, __global ulong* long_list, __global ulong* chunk_table)
+void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);
@@ -296,7 +311,7 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
     const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
     const uint part = group % parts;
     ulong begin = 0, count = 0;
-    bool is_long = false;
+    bool is_long = false, medium = false;
     if (segment < segments) {
 #if CLREDUCE_SEGMENT_LIST
         const ulong b = begins[begins_at + segment];
@@ -307,6 +322,10 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
         } else if (lane == 0 && part == 0) {
             atomic_or(bad + bad_at, 1u);
         }
+#if CLREDUCE_SEGMENT_MEDIUM
+        medium = count > CLREDUCE_SEGMENT_MEDIUM;  // clreduce_reduce_medium's
+        if (medium) count = 0;
+#endif
         is_long = cap != 0 && count > cap;
         if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table);
         if (is_long) count = cap;
@@ -318,10 +337,60 @@ void clreduce_reduce_segments(__global const CLREDUCE_IN_T* in, ulong offset, ul
     clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
-    if (lane == 0 && segment < segments) {
+    if (lane == 0 && segment < segments && !medium) {
         clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset);
     }
 }
+
+#if CLREDUCE_SEGMENT_LIST && CLREDUCE_SEGMENT_MEDIUM
+// The listed segments longer than CLREDUCE_SEGMENT_MEDIUM elements, which
+// clreduce_reduce_segments leaves to this second launch (same arguments): a team of a few
+// lanes there would hold its warp while it walks one, here teams of CLREDUCE_MEDIUM_TEAM lanes
+// take them. A group looks at CLREDUCE_WG consecutive segments and lists its long ones; its
+// teams take them in rounds (every work-item takes every round's barriers). Rests past `cap`
+// go to the chunks, as in clreduce_reduce_segments.
+#define CLREDUCE_MEDIUM_TEAM (CLREDUCE_WG < 32 ? CLREDUCE_WG : 32)
+__kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
+void clreduce_reduce_medium(CLREDUCE_SEGMENT_PARAMS)
+{
+    const uint lid = get_local_id(0);
+    __local clreduce_state scratch[CLREDUCE_WG];
+    __local uint picked[CLREDUCE_WG];
+    __local uint picks;
+    if (lid == 0) picks = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong first = get_group_id(0) * (ulong)CLREDUCE_WG;
+    if (first + lid < segments) {
+        const ulong b = begins[begins_at + first + lid], e = ends[ends_at + first + lid];
+        if (b <= e && e <= extent && e - b > CLREDUCE_SEGMENT_MEDIUM) picked[atomic_inc(&picks)] = lid;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint listed = picks;
+    const uint teams = CLREDUCE_WG / CLREDUCE_MEDIUM_TEAM;
+    const uint lane = lid % CLREDUCE_MEDIUM_TEAM;
+#if CLREDUCE_NV_SHUFFLE && CLREDUCE_MEDIUM_TEAM <= CLREDUCE_WAVEFRONT
+    // A team's tree is all shuffles (no barrier): each team walks its own entries.
+    for (uint k = lid / CLREDUCE_MEDIUM_TEAM; k < listed; k += teams) {
+#else
+    for (uint round = 0; round < listed; round += teams) {
+        const uint k = round + lid / CLREDUCE_MEDIUM_TEAM;
+#endif
+        ulong segment = 0, begin = 0, count = 0;
+        bool is_long = false;
+        if (k < listed) {
+            segment = first + picked[k];
+            begin = begins[begins_at + segment];
+            count = ends[ends_at + segment] - begin;
+            is_long = cap != 0 && count > cap;
+            if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table);
+            if (is_long) count = cap;
+        }
+        clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, lane, CLREDUCE_MEDIUM_TEAM, 0);
+        acc = clreduce_lanes_level2(scratch, acc, lid, CLREDUCE_MEDIUM_TEAM);
+        if (lane == 0 && k < listed) clreduce_segment_finish(segment, acc, is_long, out, result_out, result_offset);
+    }
+}
+#endif
 
 #if CLREDUCE_SEGMENT_LIST && !CLREDUCE_STATES_IN
 // The chunks of the long segments, shared by all groups: chunk k (segment s, its c-th) is

@@ -154,6 +154,17 @@ struct LaunchParams {
     // the vectors a lane reads on average (LaunchPlan::segment_loads). Any value gives the same
     // bits: the lane adds its elements in the same order.
     std::optional<std::uint32_t> segment_loads;
+    // Listed segments (offsets, begin/end arrays) in teams of fewer than 32 lanes: those longer
+    // than segment_medium elements go to a second launch whose teams have 32 lanes (the
+    // work-group's where it is smaller), so that one long segment does not keep a small team's
+    // warp reading while its other teams are done. For lengths that span orders of magnitude
+    // (power-law): on an H200, int32 at 2^28, 8 vectors a lane of the team (128 elements for
+    // teams of 4 lanes of 4-wide vectors) took them from 0.50 to 0.59 of the read-only kernel.
+    // It costs where lengths are alike (uniform 0-512: 0.85 -> 0.67), and the planner cannot see
+    // the spread of device offsets, so it is never chosen by default. Any value gives the same
+    // results in every mode but the deterministic float sums' last bits (each segment is still
+    // reduced in one fixed order). 0: none (the default).
+    std::optional<std::uint64_t> segment_medium;
     // SegmentMapping::tiles for CSR offsets (Segments::offsets) whose work-group states fit
     // the device's local memory beside the group's offsets; it takes no segment_team,
     // groups_per_segment or segment_loads. Default: teams.
@@ -196,6 +207,9 @@ struct LaunchPlan {
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
+    // LaunchParams::segment_medium: listed segments longer than this are the second launch's
+    // (teams of min(32, work_group_size) lanes; segment_split is then theirs). 0: none.
+    std::uint64_t segment_medium = 0;
     // SegmentMapping::tiles: each work-item takes segment_tile_items elements of a tile, a
     // group ceil(segments / groups) consecutive segments; segment_team unused.
     SegmentMapping segment_mapping = SegmentMapping::teams;

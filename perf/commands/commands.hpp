@@ -120,6 +120,8 @@ struct SegmentsOptions {
     // Mappings to time (LaunchParams::segment_team, work-items per segment): each a row per
     // shape; empty: the default mapping only.
     std::vector<std::uint32_t> teams;
+    // More rows per shape: the planned teams with LaunchParams::segment_medium at each value.
+    std::vector<std::uint64_t> mediums;
     // More rows per shape: "teams" (the team mapping at its rule's or tuned team) or "tiles"
     // (LaunchParams::segment_mapping).
     std::vector<std::string> mappings;

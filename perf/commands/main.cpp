@@ -119,6 +119,9 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--team", segments.teams,
                              "Work-items per segment (LaunchParams::segment_team); repeat for a row per value "
                              "(default: the planned mapping)");
+    segments_cmd->add_option("--medium", segments.mediums,
+                             "Also time the teams with listed segments longer than this many elements in teams "
+                             "of 32 (LaunchParams::segment_medium), a row each; repeatable");
     segments_cmd
         ->add_option("--mapping", segments.mappings,
                      "Also time this segment mapping (teams, tiles) for every shape, a row each; repeatable")

@@ -170,7 +170,8 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         }
     }
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096 && !params.segment_team && !params.segment_mapping && !shape.columns) {
+    if (shape.segments() <= 4096 && !params.segment_team && !params.segment_mapping && !params.segment_medium &&
+        !shape.columns) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
             double total = 0;
@@ -202,6 +203,11 @@ int run_segments(const SegmentsOptions& o) {
         p.segment_team = team;
         mappings.push_back(p);
     }
+    for (std::uint64_t medium : o.mediums) {
+        LaunchParams p;
+        p.segment_medium = medium;
+        mappings.push_back(p);
+    }
     for (const std::string& mapping : o.mappings) {
         LaunchParams p;
         p.segment_mapping = mapping == "tiles" ? SegmentMapping::tiles : SegmentMapping::teams;
@@ -217,7 +223,8 @@ int run_segments(const SegmentsOptions& o) {
     for (const auto& name : o.shapes)
         for (const LaunchParams& params : mappings) {
             std::cerr << "  " << name << (params.segment_team ? " team " + std::to_string(*params.segment_team) : "")
-                      << (params.segment_mapping ? " " + std::string(to_string(*params.segment_mapping)) : "") << "\n";
+                      << (params.segment_mapping ? " " + std::string(to_string(*params.segment_mapping)) : "")
+                      << (params.segment_medium ? " medium " + std::to_string(*params.segment_medium) : "") << "\n";
             try {
                 rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
                     using T = decltype(tag);

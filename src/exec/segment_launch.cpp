@@ -50,11 +50,25 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     const std::uint64_t length = plan.segment_mapping == SegmentMapping::tiles
                                      ? ceil_div(segments, std::max<std::uint64_t>(plan.groups, 1))
                                      : list.length;
+    // The segments kernel's arguments, which the medium kernel takes too.
+    const auto segment_args = [&](cl::Kernel& k) {
+        set_args(k, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
+                 cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
+                 cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs,
+                 chunks);
+    };
     cl::Kernel& kernel = slot.kernel(first);
-    set_args(kernel, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
-             cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
-             cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs, chunks);
+    segment_args(kernel);
     enqueue(queue, kernel, plan.groups, wg, chain);
+    if (list.listed() && plan.segment_medium != 0) {
+        // The segments the first launch left: a group looks at wg of them (before the chunks,
+        // to which it gives long ones' rests).
+        KernelSpec spec = first;
+        spec.segment_kernel = KernelSpec::SegmentKernel::medium;
+        cl::Kernel& medium = slot.kernel(spec);
+        segment_args(medium);
+        enqueue(queue, medium, ceil_div(segments, wg), wg, chain);
+    }
     if (split != 0) {
         // Every group shares the chunks, then each long segment's pieces are combined in order
         // (both read the counts after the flag word).

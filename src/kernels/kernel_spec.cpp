@@ -88,7 +88,8 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_SEGMENT_UNROLL=" + std::to_string(segment_loads) +
              " -DCLREDUCE_SEGMENT_LIST=" + std::string(segment_list ? "1" : "0") +
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
-             " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk);
+             " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk) +
+             " -DCLREDUCE_SEGMENT_MEDIUM=" + std::to_string(segment_medium);
     if (segment_tile_items != 0) o += " -DCLREDUCE_TILE_ITEMS=" + std::to_string(segment_tile_items);
     return o;
 }
@@ -236,6 +237,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.segment_list = listed;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
+        spec.segment_medium = listed ? plan.segment_medium : 0;
         spec.segment_tile_items = tiles ? plan.segment_tile_items : 0;
     }
     // The warp shuffle finishes each team's tree (segments.cl); no 32-bit lanes (a

@@ -64,19 +64,20 @@ struct KernelSpec {
     std::uint32_t segment_team = 0;
     std::uint32_t segment_loads = 1;  // LaunchPlan::segment_loads
     bool segment_list = false;
-    bool segment_columns = false;     // the segments are a matrix's columns
-    std::uint64_t segment_chunk = 0;  // elements per chunk of a long listed segment
+    bool segment_columns = false;      // the segments are a matrix's columns
+    std::uint64_t segment_chunk = 0;   // elements per chunk of a long listed segment
+    std::uint64_t segment_medium = 0;  // LaunchPlan::segment_medium
     // SegmentMapping::tiles (cl_kernels/segment_tiles.cl): items per work-item; 0: teams.
     std::uint32_t segment_tile_items = 0;
     // Which kernel: the segments (teams, or tiles), the long segments' chunks, or their finish
     // (the same program: only the kernel object differs).
-    enum class SegmentKernel { segments, chunks, finish_long } segment_kernel = SegmentKernel::segments;
+    enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
         return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
                         vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
                         device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
-                        segment_loads, segment_list, segment_columns, segment_chunk, segment_tile_items,
+                        segment_loads, segment_list, segment_columns, segment_chunk, segment_medium, segment_tile_items,
                         segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
@@ -89,6 +90,7 @@ struct KernelSpec {
     const char* kernel_name() const {
         if (!segmented) return "clreduce_reduce";
         switch (segment_kernel) {
+            case SegmentKernel::medium: return "clreduce_reduce_medium";
             case SegmentKernel::chunks: return "clreduce_reduce_chunks";
             case SegmentKernel::finish_long: return "clreduce_finish_long";
             case SegmentKernel::segments: break;

@@ -1,6 +1,7 @@
 // The names of the launch vocabulary and a plan's one-line descriptions.
 #include <clreduce/launch_params.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include <clreduce/error.hpp>
@@ -98,6 +99,9 @@ std::string LaunchPlan::describe() const {
                 : segment_team == work_group_size ? " (a group per segment)"
                 : segment_team == 1               ? " (a work-item per segment)"
                                     : " (" + std::to_string(work_group_size / segment_team) + " segments per group)") +
+               (segment_medium == 0 ? ""
+                                    : " medium=" + std::to_string(segment_medium) + " (longer segments: teams of " +
+                                          std::to_string(std::min<std::uint32_t>(work_group_size, 32)) + ")") +
                " groups_per_segment=" + std::to_string(groups_per_segment) + " loads=" + std::to_string(segment_loads) +
                " wg=" + std::to_string(work_group_size) + " vec=" + std::to_string(vector_width) +
                " groups=" + std::to_string(groups) + mode +

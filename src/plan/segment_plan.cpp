@@ -28,6 +28,11 @@ constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
+// LaunchParams::segment_medium: the second launch's teams keep up to this many vectors a lane
+// of a segment, the rest goes to the chunks (H200, int32 at 2^28, power-law lengths, of the
+// read-only kernel's speed: 16 / 32 / 64 vectors 0.58 / 0.59 / 0.59 in groups of 64 or 128,
+// 256 / 1024 0.55 / 0.45; the teams' own 64 vectors of 4 lanes 0.53).
+constexpr std::uint64_t kMediumSplitVectorsPerLane = 32;
 // SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
 // stretch, the rest goes to chunks that every group shares; a group takes about kTileGroupTiles
 // tiles of elements (H200, int32 at 2^28, power-law lengths, of the read-only kernel's speed:
@@ -105,6 +110,9 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
                          const LaunchParams& params) {
     if (params.segment_mapping == SegmentMapping::tiles)
         throw InvalidArgument("SegmentMapping::tiles takes CSR offsets (Segments::offsets), not a matrix's columns");
+    if (params.segment_medium.value_or(0) != 0)
+        throw InvalidArgument(
+            "segment_medium takes listed segments (offsets, begin/end arrays), not a matrix's columns");
     const std::uint32_t wg = plan.work_group_size;
     plan.segments = columns;
     plan.segment_columns = true;
@@ -171,6 +179,27 @@ bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceI
     return false;
 }
 
+// LaunchParams::segment_medium, where the caller asks for it (InvalidArgument where it cannot be).
+void plan_medium_segments(LaunchPlan& plan, const SegmentCallShape& shape, const LaunchParams& params) {
+    plan.segment_medium = 0;
+    if (!params.segment_medium || *params.segment_medium == 0) return;
+    const std::uint64_t medium = *params.segment_medium;
+    const std::uint32_t medium_team = std::min<std::uint32_t>(plan.work_group_size, 32);
+    if (!shape.listed)
+        throw InvalidArgument("segment_medium takes listed segments (offsets, begin/end arrays), not batches or rows");
+    if (plan.segment_team >= medium_team || plan.groups_per_segment != 1)
+        throw InvalidArgument("segment_medium needs teams of fewer than " + std::to_string(medium_team) +
+                              " lanes, one group a segment; this call's segment_team is " +
+                              std::to_string(plan.segment_team) + ", groups_per_segment " +
+                              std::to_string(plan.groups_per_segment));
+    const std::uint64_t split = std::uint64_t(medium_team) * plan.vector_width * kMediumSplitVectorsPerLane;
+    if (medium >= split)
+        throw InvalidArgument("segment_medium must be below " + std::to_string(split) +
+                              " elements (longer segments' rests are shared in chunks), got " + std::to_string(medium));
+    plan.segment_medium = medium;
+    plan.segment_split = split;
+}
+
 }  // namespace
 
 void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
@@ -188,6 +217,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
         plan.segment_mapping = SegmentMapping::tiles;
         plan.segment_tile_items = tile_items(plan.element, plan.vector_width);
         if (params.segment_loads) throw InvalidArgument("SegmentMapping::tiles takes no segment_loads");
+        if (params.segment_medium.value_or(0) != 0)
+            throw InvalidArgument("SegmentMapping::tiles takes no segment_medium");
         plan.segment_team = 0;
         plan.groups_per_segment = 1;
         plan.segment_loads = 1;
@@ -253,6 +284,7 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.segment_split =
         plan.groups_per_segment == 1 ? std::uint64_t(plan.segment_team) * plan.vector_width * kSplitVectorsPerLane : 0;
     plan.segment_loads = segment_loads(params, plan, static_cast<double>(average), !shape.listed);
+    plan_medium_segments(plan, shape, params);
     set_groups(plan, segments);
 }
 

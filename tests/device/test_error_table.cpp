@@ -170,7 +170,9 @@ std::vector<Refusal> refusals(Reducer& r) {
          [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 0, Segments::columns(1, 3, 6)); }},
         {"InvalidArgument",
          "a `segment_team` that is not a power of two or is above the work-group size; a `segment_loads` that is "
-         "not a power of two up to 16, or with tiles; `groups_per_segment` 0, or above 1 with fewer lanes than a "
+         "not a power of two up to 16, or with tiles; a `segment_medium` with batches, rows, columns or tiles, with "
+         "teams of 32 lanes or more, or at or past 32 vectors a lane of 32; `groups_per_segment` 0, or above 1 with "
+         "fewer lanes than a "
          "work-group per contiguous segment",
          [&r, int_buffer] {
         LaunchParams p;

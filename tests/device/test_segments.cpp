@@ -52,6 +52,19 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
                              std::to_string(loads) + " loads",
                          p);
     }
+    // Segments longer than segment_medium in a second launch's teams of 32 (listed segments
+    // only): a team of 32 in groups of 32, four of them in groups of 128 (the 5,000-element
+    // segment's rest past their 2,048 / 4,096 in chunks).
+    for (auto [wg, team, vec, medium] : {std::tuple{kGroup, 2u, 2u, 24u}, {128u, 4u, 4u, 40u}}) {
+        LaunchParams p;
+        p.work_group_size = wg;
+        p.segment_team = team;
+        p.vector_width = vec;
+        p.segment_medium = medium;
+        out.emplace_back("team " + std::to_string(team) + " of " + std::to_string(wg) + ", medium " +
+                             std::to_string(medium),
+                         p);
+    }
     for (std::uint32_t wg : {kGroup, 0u}) {
         LaunchParams tiles;
         if (wg != 0) tiles.work_group_size = wg;
@@ -59,6 +72,11 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
         out.emplace_back(wg != 0 ? "tiles, groups of " + std::to_string(wg) : "tiles, default groups", tiles);
     }
     return out;
+}
+
+// Mappings that take listed segments only (offsets, begin/end arrays), and tiles CSR offsets.
+bool listed_only(const LaunchParams& p) {
+    return p.segment_mapping == SegmentMapping::tiles || p.segment_medium.value_or(0) != 0;
 }
 
 // Segment lengths: empty ones, one-element ones, random 0..300, and one of 5,000 among them.
@@ -104,6 +122,7 @@ void check_kinds(Reducer& r, bool all_mappings) {
                                  Segments::ranges(device_begins, device_ends, bounds.size(), offsets.back()), bounds,
                                  params);
         }
+        if (listed_only(params)) continue;
         {
             INFO("a batch of 9 arrays of 250");
             std::vector<std::uint64_t> batch(10);
@@ -143,7 +162,7 @@ TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-elemen
     std::iota(one_each.begin(), one_each.end(), 0);
     for (const auto& [name, params] : mappings()) {
         INFO("mapping " << name);
-        const bool csr_only = params.segment_mapping == SegmentMapping::tiles;
+        const bool csr_only = listed_only(params);
         // 10^5 one-element segments
         const auto ones =
             r.sum<std::int32_t>(values, 3, csr_only ? Segments::offsets(one_each) : Segments::batch(100000, 1), params);
@@ -288,8 +307,9 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
     using S = sum_type_t<float>;
     for (const auto& [name, params] : mappings()) {
         INFO("mapping " << name);
-        // Tiles take CSR offsets: 19 segments of 1000 back to back, else rows 1024 apart.
-        const bool csr_only = params.segment_mapping == SegmentMapping::tiles;
+        // Tiles and medium teams take CSR offsets: 19 segments of 1000 back to back, else rows
+        // 1024 apart.
+        const bool csr_only = listed_only(params);
         const std::uint64_t step = csr_only ? 1000 : 1024;
         std::vector<std::uint64_t> csr(20);
         for (std::uint64_t s = 0; s < csr.size(); ++s) csr[s] = s * step;
@@ -345,10 +365,21 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
                       Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), tiles),
                       Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
+    // ... and with medium teams: the first launch reports them, the second leaves them.
+    LaunchParams medium;
+    medium.work_group_size = 32;
+    medium.segment_team = 2;
+    medium.vector_width = 2;
+    medium.segment_medium = 4;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), medium),
+                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
+    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), medium),
+                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
     // The reducer still works after the error, and a good call after it is not flagged.
     const cl::Buffer good = device_copy(r, std::vector<std::uint64_t>{0, 10, 100});
     CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100)) == std::vector<std::int64_t>{10, 90});
     CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles) == std::vector<std::int64_t>{10, 90});
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), medium) == std::vector<std::int64_t>{10, 90});
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 3, 100)),
                       Catch::Contains("pass the buffer's end"));
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 101)),
@@ -371,14 +402,16 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::ranges(ten, ten, 2, 100), tiles),
                       Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    LaunchParams tiles_team = tiles;
-    tiles_team.segment_team = 4;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles_team),
-                      Catch::Contains("takes no segment_team"));
-    LaunchParams tiles_loads = tiles;
-    tiles_loads.segment_loads = 2;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles_loads),
-                      Catch::Contains("takes no segment_loads"));
+    // `base` with one more override, refused on good offsets with `text`.
+    const auto refused = [&](LaunchParams params, auto&& change, const std::string& text) {
+        change(params);
+        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), params),
+                          Catch::Contains(text));
+    };
+    refused(
+        tiles, [](LaunchParams& p) { p.segment_team = 4; }, "takes no segment_team");
+    refused(
+        tiles, [](LaunchParams& p) { p.segment_loads = 2; }, "takes no segment_loads");
     for (std::uint32_t loads : {0u, 3u, 32u}) {
         LaunchParams bad_loads;
         bad_loads.segment_loads = loads;
@@ -388,6 +421,19 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
         CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), bad_loads),
                           Catch::Contains("segment_loads must be a power of two"));
     }
+    // segment_medium: listed segments, teams below 32 lanes, shorter than the medium teams' share.
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), medium),
+                      Catch::Contains("segment_medium takes listed segments"));
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), medium),
+                      Catch::Contains("segment_medium takes listed segments"));
+    refused(
+        tiles, [](LaunchParams& p) { p.segment_medium = 4; }, "takes no segment_medium");
+    refused(
+        medium, [](LaunchParams& p) { p.segment_team = 32; },
+        "segment_medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is 32");
+    // 32 lanes x 2-wide vectors x 32
+    refused(
+        medium, [](LaunchParams& p) { p.segment_medium = 2048; }, "segment_medium must be below 2048 elements");
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);
@@ -423,6 +469,17 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK_THAT(tiled.describe(), Catch::Contains("mapping=tiles (" + std::to_string(per_group) +
                                                  " segments per group, 16 elements per work-item"));
     CHECK(tiled.segment_split == 2 * std::uint64_t(tiled.work_group_size) * 16);
+    // Medium teams only where asked; their teams of 32 keep 32 vectors a lane of a segment.
+    CHECK(r.plan(ElementType::int32, Operation::sum, offsets).segment_medium == 0);
+    LaunchParams medium;
+    medium.work_group_size = 64;
+    medium.segment_team = 4;
+    medium.vector_width = 4;
+    medium.segment_medium = 128;
+    const LaunchPlan split = r.plan(ElementType::int32, Operation::sum, offsets, medium);
+    CHECK(split.segment_medium == 128);
+    CHECK(split.segment_split == 32 * 4 * 32);
+    CHECK_THAT(split.describe(), Catch::Contains("medium=128 (longer segments: teams of 32)"));
     CHECK_THAT(tiled.describe_sources(), Catch::Contains("mapping=override"));
     // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
     // as the H200, plans batches with those): half as many lanes as vectors per short segment
