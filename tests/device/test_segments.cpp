@@ -1,7 +1,7 @@
 // Many reductions in one call (Segments): every operation per segment against the exact CPU
 // references, through every kind of segment list and each mapping forced by LaunchParams;
 // empty, single, one-element and huge-among-tiny segments; offsets into the middle of a
-// buffer; misaligned row steps; bad input refused.
+// buffer; misaligned row steps (bad input: test_segment_errors.cpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -335,114 +335,6 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
             CHECK(mins[s] == reference_min(host.data() + 1 + s * step, 1000).value);
         }
     }
-}
-
-TEST_CASE("segmented reductions: bad input is refused with a clear error", "[segments][errors]") {
-    Reducer& r = reducer();
-    const std::vector<std::int32_t> host(100, 1);
-    const cl::Buffer values = device_copy(r, host);
-    CHECK_THROWS_WITH(Segments::offsets(std::vector<std::uint64_t>{0, 5, 3}),
-                      Catch::Contains("must ascend") && Catch::Contains("segment 1"));
-    CHECK_THROWS_AS(Segments::offsets(std::vector<std::uint64_t>{}), InvalidArgument);
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(std::vector<std::uint64_t>{0, 50, 101})),
-                      Catch::Contains("past the end of the buffer"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 60, Segments::batch(5, 10)),
-                      Catch::Contains("past the end of the buffer"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(3, 10, 8 * sizeof(std::int32_t))),
-                      Catch::Contains("smaller than a row"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(3, 10, 41)), Catch::Contains("not a multiple"));
-    // Device offsets out of order or past the extent: reported, nothing read outside.
-    const cl::Buffer descending = device_copy(r, std::vector<std::uint64_t>{0, 10, 5, 20});
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100)),
-                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
-    const cl::Buffer beyond = device_copy(r, std::vector<std::uint64_t>{0, 10, 500});
-    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100)),
-                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // The same through tiles (segment_tiles.cl checks the offsets as its group reads them).
-    LaunchParams tiles;
-    tiles.segment_mapping = SegmentMapping::tiles;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), tiles),
-                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
-    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), tiles),
-                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // ... and with medium teams: the first launch reports them, the second leaves them.
-    LaunchParams medium;
-    medium.work_group_size = 32;
-    medium.segment_team = 2;
-    medium.vector_width = 2;
-    medium.segment_medium = 4;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), medium),
-                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
-    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), medium),
-                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // The reducer still works after the error, and a good call after it is not flagged.
-    const cl::Buffer good = device_copy(r, std::vector<std::uint64_t>{0, 10, 100});
-    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100)) == std::vector<std::int64_t>{10, 90});
-    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles) == std::vector<std::int64_t>{10, 90});
-    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), medium) == std::vector<std::int64_t>{10, 90});
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 3, 100)),
-                      Catch::Contains("pass the buffer's end"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 101)),
-                      Catch::Contains("past the end of the buffer"));
-    // Mapping overrides that make no mapping.
-    LaunchParams p;
-    p.segment_team = 3;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p), Catch::Contains("segment_team"));
-    p.segment_team = 1;
-    p.groups_per_segment = 2;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p),
-                      Catch::Contains("groups_per_segment > 1 needs a whole work-group"));
-    // Tiles take CSR offsets only, and no team.
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::ranges(ten, ten, 2, 100), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    // `base` with one more override, refused on good offsets with `text`.
-    const auto refused = [&](LaunchParams params, auto&& change, const std::string& text) {
-        change(params);
-        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), params),
-                          Catch::Contains(text));
-    };
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_team = 4; }, "takes no segment_team");
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_loads = 2; }, "takes no segment_loads");
-    for (std::uint32_t loads : {0u, 3u, 32u}) {
-        LaunchParams bad_loads;
-        bad_loads.segment_loads = loads;
-        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), bad_loads),
-                          Catch::Contains("segment_loads must be a power of two no larger than 16, got " +
-                                          std::to_string(loads)));
-        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), bad_loads),
-                          Catch::Contains("segment_loads must be a power of two"));
-    }
-    // segment_medium: listed segments, teams below 32 lanes, shorter than the medium teams' share.
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), medium),
-                      Catch::Contains("segment_medium takes listed segments"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), medium),
-                      Catch::Contains("segment_medium takes listed segments"));
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_medium = 4; }, "takes no segment_medium");
-    refused(
-        medium, [](LaunchParams& p) { p.segment_team = 32; },
-        "segment_medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is 32");
-    // 32 lanes x 2-wide vectors x 32
-    refused(
-        medium, [](LaunchParams& p) { p.segment_medium = 2048; }, "segment_medium must be below 2048 elements");
-    LaunchParams atomic;
-    atomic.inter_group = InterGroup::atomic;
-    CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);
-    // A result buffer too small for an asynchronous call.
-    const cl::Buffer small(r.context(), CL_MEM_READ_WRITE, 4 * sizeof(std::int64_t));
-    LaunchParams wrap;
-    wrap.overflow = IntegerOverflow::wrap;
-    CHECK_THROWS_WITH(r.sum_async<std::int32_t>(values, 0, Segments::batch(5, 10), small, 0, wrap),
-                      Catch::Contains("do not fit"));
 }
 
 TEST_CASE("segmented reductions: plan() names the mapping it chooses from the segments' shape", "[segments]") {
