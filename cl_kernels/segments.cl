@@ -141,7 +141,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
 // barrier), whose last 32 lanes (or all of a smaller team) finish by warp shuffle where the
 // plan has it: a team never spans two warps, and every lane of a warp shuffles together, so the
 // full mask is right; lanes past a team's end only feed lanes that are not its lane 0.
-// The same for teams of `team` lanes (a power of two below CLREDUCE_WG, a constant where it
+// The same for teams of `team` lanes (a power of two up to CLREDUCE_WG, a constant where it
 // is called), which the medium kernel's teams of CLREDUCE_MEDIUM_TEAM use too.
 __attribute__((always_inline)) inline clreduce_state clreduce_lanes_level2(__local clreduce_state* scratch,
                                                                            clreduce_state acc, uint lid,
@@ -347,7 +347,8 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
 // clreduce_reduce_segments leaves to this second launch (same arguments): a team of a few
 // lanes there would hold its warp while it walks one, here teams of CLREDUCE_MEDIUM_TEAM lanes
 // take them. A group looks at CLREDUCE_WG consecutive segments and lists its long ones; its
-// teams take them in rounds (every work-item takes every round's barriers). Rests past `cap`
+// teams take them in turn (in rounds whose barriers every work-item takes, unless the team's
+// tree is all warp shuffles). Rests past `cap`
 // go to the chunks, as in clreduce_reduce_segments.
 #define CLREDUCE_MEDIUM_TEAM (CLREDUCE_WG < 32 ? CLREDUCE_WG : 32)
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))

@@ -161,7 +161,7 @@ struct LaunchParams {
     // (power-law): on an H200, int32 at 2^28, 8 vectors a lane of the team (128 elements for
     // teams of 4 lanes of 4-wide vectors) took them from 0.50 to 0.59 of the read-only kernel;
     // an H100, whose teams there have 8 lanes, gained nothing.
-    // It costs where lengths are alike (uniform 0-512: 0.85 -> 0.67), and the planner cannot see
+    // It costs where lengths are alike (uniform 0-512: 0.85 -> 0.63-0.67), and the planner cannot see
     // the spread of device offsets, so it is never chosen by default. Any value gives the same
     // results in every mode but the deterministic float sums' last bits (each segment is still
     // reduced in one fixed order). 0: none (the default).
