@@ -67,21 +67,19 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     p.groups_per_segment = 2;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), p),
                       Catch::Contains("groups_per_segment > 1 needs a whole work-group"));
+    // A sum over `segments` with `params`, refused with `text`.
+    const auto refuses = [&](const Segments& segments, const LaunchParams& params, const std::string& text) {
+        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, segments, params), Catch::Contains(text));
+    };
     // Tiles take CSR offsets only, and no team.
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
     const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::ranges(ten, ten, 2, 100), tiles),
-                      Catch::Contains("SegmentMapping::tiles takes CSR offsets"));
+    for (const Segments& not_csr : {Segments::batch(10, 10), Segments::rows(10, 10), Segments::columns(10, 10),
+                                    Segments::ranges(ten, ten, 2, 100)})
+        refuses(not_csr, tiles, "SegmentMapping::tiles takes CSR offsets");
     // `base` with one more override, refused on good offsets with `text`.
     const auto refused = [&](LaunchParams params, auto&& change, const std::string& text) {
         change(params);
-        CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), params),
-                          Catch::Contains(text));
+        refuses(Segments::offsets(good, 2, 100), params, text);
     };
     refused(
         tiles, [](LaunchParams& p) { p.segment_team = 4; }, "takes no segment_team");
@@ -97,10 +95,8 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
                           Catch::Contains("segment_loads must be a power of two"));
     }
     // segment_medium: listed segments, teams below 32 lanes, shorter than the medium teams' share.
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), medium),
-                      Catch::Contains("segment_medium takes listed segments"));
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), medium),
-                      Catch::Contains("segment_medium takes listed segments"));
+    for (const Segments& not_listed : {Segments::batch(10, 10), Segments::columns(10, 10)})
+        refuses(not_listed, medium, "segment_medium takes listed segments");
     refused(
         tiles, [](LaunchParams& p) { p.segment_medium = 4; }, "takes no segment_medium");
     refused(
