@@ -200,6 +200,27 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 #define CLREDUCE_IMAGE_ARGS
 #endif
 
+// A loop over items first, first + stride, ... below `bound` that loads AHEAD of them before it
+// takes any: LOAD(i) gives item i, TAKE(value, i) adds it. Where taking an item waits on
+// something (local memory, as the bins' read-modify-write does), a loop that loads and takes
+// one item at a time keeps one load in flight a work-item. Also the segments' loop (segments.cl).
+#define CLREDUCE_LOADS_AHEAD(T, AHEAD, first, bound, stride, LOAD, TAKE)                        \
+    for (ulong i0 = (first); i0 < (bound); i0 += (AHEAD) * (stride)) {                          \
+        T loaded[AHEAD];                                                                        \
+        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u)                                    \
+            if (i0 + u * (stride) < (bound)) loaded[u] = LOAD(i0 + u * (stride));               \
+        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u)                                    \
+            if (i0 + u * (stride) < (bound)) TAKE(loaded[u], i0 + u * (stride))                 \
+    }
+// The same without the bound checks, for `items` items that AHEAD divides.
+#define CLREDUCE_LOADS_AHEAD_WHOLE(T, AHEAD, first, items, stride, LOAD, TAKE)                  \
+    for (ulong i0 = (first), end0 = (first) + (ulong)(items) * (stride); i0 < end0;              \
+         i0 += (AHEAD) * (stride)) {                                                            \
+        T loaded[AHEAD];                                                                        \
+        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u) loaded[u] = LOAD(i0 + u * (stride)); \
+        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u) TAKE(loaded[u], i0 + u * (stride))   \
+    }
+
 // Level 1: this work-item's state over its CLREDUCE_TIMES vectors of `in` (already moved to
 // the range's start), and, in group 0, the scalar tail after the last whole vector. Vector i
 // always holds elements [i * VEC, (i + 1) * VEC) of the range, wherever the range starts:
@@ -292,7 +313,32 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #ifdef CLREDUCE_VECTOR_BINS
     // Where the passes did not hold: the plug-in's bins (one more pass without tests, checked
     // once), then the tested path.
+// The bins, and for double data the tested lanes, load CLREDUCE_LATE_LOADS vectors before
+// they take any, where the work-item's vectors are whole and aligned (the common case;
+// elsewhere one at a time): each value's read-modify-write of the bins in local memory, and
+// the tested lanes' chain of TwoSums, would otherwise hold the next load. H200, 2^28 values,
+// times the deterministic sum, with 1 / 4 loads a work-item in flight: floats over 200
+// binades (bins) 1.14 / 1.10 (8 loads: 1.09); doubles over 300 binades (bins) 2.01 / 1.71;
+// doubles over 16 decades (tested lanes) 1.70 / 1.25. Not the float kernel's tested lanes:
+// there the loads ahead took every float data set from 1.08 to 1.52 (registers, which the
+// anchored pass in the same kernel pays for), nor loops of both forms for every load and
+// bound (the anchored pass's kernel 1.09 -> 1.29).
+#define CLREDUCE_LATE_LOADS 4
+#define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
+    if (aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {                          \
+        CLREDUCE_LOADS_AHEAD_WHOLE(CLREDUCE_IN_VEC, CLREDUCE_LATE_LOADS, first, CLREDUCE_TIMES, step, \
+                                   CLREDUCE_ALIGNED_LOAD, TAKE_VALUE)                             \
+    } else {                                                                                      \
+        CLREDUCE_LEVEL1_PASS(TAKE_ITEM)                                                           \
+    }
+#if CLREDUCE_ACC_SIZE == 8
+#define CLREDUCE_TESTED_PASS CLREDUCE_LATE_PASS(CLREDUCE_TAKE_VECTOR, CLREDUCE_TESTED_TAKE)
+#else
+#define CLREDUCE_TESTED_PASS CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
+#endif
+#define CLREDUCE_TESTED_TAKE(v, i) vs = CLREDUCE_VACCUMULATE(vs, v, (i) * CLREDUCE_VEC);
 #define CLREDUCE_BINS_VECTOR(i, LOAD) bs = clreduce_vbins_add(bs, LOAD(i), bins);
+#define CLREDUCE_BINS_TAKE(v, i) bs = clreduce_vbins_add(bs, v, bins);
 #ifdef CLREDUCE_GROUP_BINS
 // A group that skipped the first pass (the same in all its work-items) may add its bins up
 // together (clreduce_vbins_group: barriers, reached by every work-item of such a group).
@@ -306,7 +352,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
         if (clreduce_vbins_promising(ts)) {                             \
             __local CLREDUCE_VBIN_T* bins = clreduce_vbins_of(sink, lid); \
             clreduce_vbins_state bs = clreduce_vbins_init(ts);          \
-            CLREDUCE_LEVEL1_PASS(CLREDUCE_BINS_VECTOR)                  \
+            CLREDUCE_LATE_PASS(CLREDUCE_BINS_VECTOR, CLREDUCE_BINS_TAKE) \
             if (CLREDUCE_BINS_TOGETHER(bs)) {                           \
                 binned = true;                                          \
                 vs = clreduce_vbins_sign(bs);                           \
@@ -316,7 +362,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
             }                                                           \
         }                                                               \
         if (!binned) {                                                  \
-            CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)                  \
+            CLREDUCE_TESTED_PASS                                        \
         }                                                               \
     }
 #else
@@ -340,6 +386,10 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_TRY1_VECTOR
 #undef CLREDUCE_TRY2_VECTOR
 #undef CLREDUCE_BINS_VECTOR
+#undef CLREDUCE_BINS_TAKE
+#undef CLREDUCE_TESTED_TAKE
+#undef CLREDUCE_LATE_PASS
+#undef CLREDUCE_TESTED_PASS
 #undef CLREDUCE_BINS_TOGETHER
 #undef CLREDUCE_LAST_PASSES
 #else

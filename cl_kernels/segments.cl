@@ -56,17 +56,6 @@
 #ifndef CLREDUCE_SEGMENT_UNROLL
 #define CLREDUCE_SEGMENT_UNROLL 1
 #endif
-// The loop that does it, for a lane's items first, first + stride, ... below `bound` (a
-// segment's vectors, a column slot's rows): LOAD(i) gives item i, TAKE(value, i) adds it.
-#define CLREDUCE_LOADS_AHEAD(T, first, bound, stride, LOAD, TAKE)                              \
-    for (ulong i0 = (first); i0 < (bound); i0 += CLREDUCE_SEGMENT_UNROLL * (stride)) {         \
-        T loaded[CLREDUCE_SEGMENT_UNROLL];                                                     \
-        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
-            if (i0 + u * (stride) < (bound)) loaded[u] = LOAD(i0 + u * (stride));              \
-        _Pragma("unroll") for (uint u = 0; u < CLREDUCE_SEGMENT_UNROLL; ++u)                   \
-            if (i0 + u * (stride) < (bound)) TAKE(loaded[u], i0 + u * (stride))                \
-    }
-
 // Level 1 of one segment: elements [0, count) of `in` (moved to the segment's start), this
 // work-item being lane `lane` of `lanes` (element j is index_base + j of its segment): vector i
 // is elements [i * VEC, (i + 1) * VEC), lane k takes vectors k, k + lanes, ..., then its share
@@ -103,7 +92,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
     // start anywhere, so a warp's lanes differ: each load chooses its form (two loops would
     // run one after the other).
 #define CLREDUCE_SEGMENT_LOOP(LOAD) \
-    CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, lane, vectors, lanes, LOAD, CLREDUCE_SEGMENT_TAKE)
+    CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, CLREDUCE_SEGMENT_UNROLL, lane, vectors, lanes, LOAD, CLREDUCE_SEGMENT_TAKE)
 #define CLREDUCE_SEGMENT_ALIGNED_LOAD(i) body[i]
 #if CLREDUCE_VEC > 1 && CLREDUCE_SEGMENT_LIST
 #define CLREDUCE_SEGMENT_EITHER_LOAD(i) (aligned ? body[i] : CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in))
@@ -241,7 +230,8 @@ __attribute__((always_inline)) inline void clreduce_columns_level1(clreduce_stat
         CLREDUCE_CAT(vstore, CLREDUCE_VEC)(v, 0, x);                                     \
         for (uint j = 0; j < CLREDUCE_VEC; ++j) acc[j] = CLREDUCE_TAKE(acc[j], x[j], (r)); \
     }
-        CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, lane, rows, lanes, CLREDUCE_ROW_LOAD, CLREDUCE_ROW_TAKE)
+        CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, CLREDUCE_SEGMENT_UNROLL, lane, rows, lanes, CLREDUCE_ROW_LOAD, \
+                             CLREDUCE_ROW_TAKE)
 #undef CLREDUCE_ROW_LOAD
 #undef CLREDUCE_ROW_TAKE
         return;
