@@ -320,8 +320,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 // times the deterministic sum, with 1 / 4 loads a work-item in flight: floats over 200
 // binades (bins) 1.14 / 1.10 (8 loads: 1.09); doubles over 300 binades (bins) 2.01 / 1.71;
 // doubles over 16 decades (tested lanes) 1.70 / 1.25. Not the float kernel's tested lanes:
-// there the loads ahead took every float data set from 1.08 to 1.52 (registers, which the
-// anchored pass in the same kernel pays for), nor loops of both forms for every load and
+// there the loads ahead took every float data set from 1.08 to 1.52 (likely registers, which
+// the anchored pass in the same kernel would pay for), nor loops of both forms for every load and
 // bound (the anchored pass's kernel 1.09 -> 1.29).
 #define CLREDUCE_LATE_LOADS 4
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
