@@ -200,27 +200,6 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 #define CLREDUCE_IMAGE_ARGS
 #endif
 
-// A loop over items first, first + stride, ... below `bound` that loads AHEAD of them before it
-// takes any: LOAD(i) gives item i, TAKE(value, i) adds it. Where taking an item waits on
-// something (local memory, as the bins' read-modify-write does), a loop that loads and takes
-// one item at a time keeps one load in flight a work-item. Also the segments' loop (segments.cl).
-#define CLREDUCE_LOADS_AHEAD(T, AHEAD, first, bound, stride, LOAD, TAKE)                        \
-    for (ulong i0 = (first); i0 < (bound); i0 += (AHEAD) * (stride)) {                          \
-        T loaded[AHEAD];                                                                        \
-        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u)                                    \
-            if (i0 + u * (stride) < (bound)) loaded[u] = LOAD(i0 + u * (stride));               \
-        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u)                                    \
-            if (i0 + u * (stride) < (bound)) TAKE(loaded[u], i0 + u * (stride))                 \
-    }
-// The same without the bound checks, for `items` items that AHEAD divides.
-#define CLREDUCE_LOADS_AHEAD_WHOLE(T, AHEAD, first, items, stride, LOAD, TAKE)                  \
-    for (ulong i0 = (first), end0 = (first) + (ulong)(items) * (stride); i0 < end0;              \
-         i0 += (AHEAD) * (stride)) {                                                            \
-        T loaded[AHEAD];                                                                        \
-        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u) loaded[u] = LOAD(i0 + u * (stride)); \
-        _Pragma("unroll") for (uint u = 0; u < (AHEAD); ++u) TAKE(loaded[u], i0 + u * (stride))   \
-    }
-
 // Level 1: this work-item's state over its CLREDUCE_TIMES vectors of `in` (already moved to
 // the range's start), and, in group 0, the scalar tail after the last whole vector. Vector i
 // always holds elements [i * VEC, (i + 1) * VEC) of the range, wherever the range starts:
