@@ -316,8 +316,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_TESTED_PASS CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif
 #define CLREDUCE_TESTED_TAKE(v, i) vs = CLREDUCE_VACCUMULATE(vs, v, (i) * CLREDUCE_VEC);
-#define CLREDUCE_BINS_VECTOR(i, LOAD) bs = clreduce_vbins_add(bs, LOAD(i), bins);
 #define CLREDUCE_BINS_TAKE(v, i) bs = clreduce_vbins_add(bs, v, bins);
+#define CLREDUCE_BINS_VECTOR(i, LOAD) CLREDUCE_BINS_TAKE(LOAD(i), i)
 #ifdef CLREDUCE_GROUP_BINS
 // A group that skipped the first pass (the same in all its work-items) may add its bins up
 // together (clreduce_vbins_group: barriers, reached by every work-item of such a group).

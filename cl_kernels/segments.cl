@@ -91,8 +91,9 @@ __attribute__((always_inline)) inline clreduce_state clreduce_segment_level1(__g
     // Regular segments: one loop per load form (the same in the whole warp). Listed ones
     // start anywhere, so a warp's lanes differ: each load chooses its form (two loops would
     // run one after the other).
-#define CLREDUCE_SEGMENT_LOOP(LOAD) \
-    CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, CLREDUCE_SEGMENT_UNROLL, lane, vectors, lanes, LOAD, CLREDUCE_SEGMENT_TAKE)
+#define CLREDUCE_SEGMENT_LOOP(LOAD)                                                          \
+    CLREDUCE_LOADS_AHEAD(CLREDUCE_IN_VEC, CLREDUCE_SEGMENT_UNROLL, lane, vectors, lanes, LOAD, \
+                         CLREDUCE_SEGMENT_TAKE)
 #define CLREDUCE_SEGMENT_ALIGNED_LOAD(i) body[i]
 #if CLREDUCE_VEC > 1 && CLREDUCE_SEGMENT_LIST
 #define CLREDUCE_SEGMENT_EITHER_LOAD(i) (aligned ? body[i] : CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in))
