@@ -31,7 +31,7 @@
 //       pass before clreduce_vaccumulate: clreduce_vbins_of(sink, lid) (this work-item's part of
 //       the CLREDUCE_SINK_OWN_WORDS after the sink, of CLREDUCE_VBIN_T), clreduce_vbins_init(ts),
 //       clreduce_vbins_promising(ts) (whether to try them),
-//       clreduce_vbins_add(bs, v, bins), clreduce_vbins_held(bs) and
+//       clreduce_vbins_add(bs, v, bins, sink), clreduce_vbins_held(bs) and
 //       clreduce_vbins_result(bs, bins, sink)
 // With CLREDUCE_STATES_IN the input is states (the second pass over the partials).
 
@@ -316,7 +316,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_TESTED_PASS CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif
 #define CLREDUCE_TESTED_TAKE(v, i) vs = CLREDUCE_VACCUMULATE(vs, v, (i) * CLREDUCE_VEC);
-#define CLREDUCE_BINS_TAKE(v, i) bs = clreduce_vbins_add(bs, v, bins);
+#define CLREDUCE_BINS_TAKE(v, i) bs = clreduce_vbins_add(bs, v, bins, sink);
 #define CLREDUCE_BINS_VECTOR(i, LOAD) CLREDUCE_BINS_TAKE(LOAD(i), i)
 #ifdef CLREDUCE_GROUP_BINS
 // A group that skipped the first pass (the same in all its work-items) may add its bins up

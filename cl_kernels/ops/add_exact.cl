@@ -688,7 +688,8 @@ inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
     return s;
 }
 
-inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local double* bins) {
+inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local double* bins,
+                                               __local long* sink) {
     const CLREDUCE_ACC_VEC y = clreduce_mapped_vector(v);
     const clreduce_uvec bits = clreduce_as_uvec(y);
     s.largest = max(s.largest, bits & 0x7fffffffu);
@@ -770,44 +771,74 @@ inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uin
 #endif
 
 #if CLREDUCE_ACC_SIZE == 8 && defined(CLREDUCE_EXACT_BINS) && CLREDUCE_EXACT_OPTIMISTIC == 2
-// NVIDIA GPUs, double data the two TwoSums did not hold (a work-group's ends spread over more
-// than CLREDUCE_TWO_SUMS_SPAN binades, or lanes wider than two doubles), before the tested
-// lanes: bins of whole numbers, as for floats, but a double's 53 bits leave no room in a
-// double, so each of the 8 bins is two 64-bit integers in local memory. Bin j takes the
-// exponents (with subnormals as 1) top - 48j - 47 .. top - 48j, top being the work-group's
-// largest exponent from its work-items' first and last values (clreduce_vtry_anchor) and
-// CLREDUCE_BINS_MARGIN more: 384 binades below it. A double is its significand m (53 bits)
-// shifted by s = its exponent less the bin's lowest (0..47): a whole number of the bin's unit
-// 2^(top - 48j - 47 - 1075) below 2^100, kept as its low 53 bits and the rest (below 2^47).
-// A work-item takes CLREDUCE_TIMES * CLREDUCE_VEC <= 2^10 doubles, so the sums stay below 2^63
-// and 2^57: exact, in any order, with no test (two local loads, additions and stores a
-// double). It held where every nonzero value lay in the bins and below 2^980 (no NaN or
-// infinity); each bin then goes into the work-item's expansion as three doubles.
+// NVIDIA GPUs, double data spread wider than the tested lanes take fast (a work-group's ends
+// over more than CLREDUCE_BINS_SPAN binades: wide ranges, the whole range), before the tested
+// lanes and instead of them: each double m * 2^(p - 1074) (m its significand, p = max(exponent,
+// 1) - 1) goes in as the signed 16-bit digits of m * 2^(p % 16), added into words p / 16 ..
+// p / 16 + 4 of its slice's CLREDUCE_DIGIT_WORDS 32-bit words in local memory with 32-bit local
+// atomics. A slice is 32 work-items of the group, at most 2^15 values (CLREDUCE_TIMES *
+// CLREDUCE_VEC <= 2^10), so a word's sum stays below 2^31: exact, in any order, with no test.
+// Every finite double fits, NaN and infinities go to the sink's flags, so the pass always holds;
+// the group then adds its slices' words into the sink (clreduce_vbins_group).
+// Why 16-bit digits in 32-bit words: NVIDIA GPUs add 32-bit words in local memory in hardware,
+// where a 64-bit add (the sink's) is a loop of compare-and-swaps. H200, 2^28 doubles, times the
+// deterministic sum: over the whole range the tested lanes 8.6, every value's three 32-bit
+// digits straight into the sink's 64-bit limbs 7.7, these words 1.6; over 300 binades, 8 bins of
+// 48 binades a work-item (pairs of 64-bit words, no atomics) 1.79, these words 1.70; at 2^24,
+// 3.3 against 1.6. Narrower data (16 decades) the tested lanes take faster (1.25).
+// The words take the bins' local memory (CLREDUCE_DIGITS_FIT: groups of 8 work-items and more).
 #define CLREDUCE_VECTOR_BINS 1
-#define CLREDUCE_VBIN_T long  // bin j's low words at word 2j, its high words at 2j + 1
-#define CLREDUCE_BINS_MARGIN 8
-#define CLREDUCE_BINS_RANGE (8 * 48)  // binades the 8 bins of 48 take
+#define CLREDUCE_VBIN_T long
+#define CLREDUCE_DIGIT_WORDS 132  // 16-bit places of 2^-1074 .. 2^1024, and 4 above
+#define CLREDUCE_DIGIT_SLICES ((CLREDUCE_WG + 31) / 32)
+#define CLREDUCE_DIGITS_FIT (CLREDUCE_DIGIT_SLICES * CLREDUCE_DIGIT_WORDS * 4 <= CLREDUCE_EXACT_BINS * CLREDUCE_WG * 8)
+#define CLREDUCE_BINS_SPAN 106
 #if CLREDUCE_TIMES * CLREDUCE_VEC > 1024
-#error "the bins hold at most 2^10 doubles a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
+#error "the digits take at most 2^10 doubles a work-item (CLREDUCE_TIMES * CLREDUCE_VEC)"
 #endif
 
 typedef struct {
-    int top;      // the highest exponent the bins take
-    int high;     // the largest exponent of a nonzero value (0: none)
-    int low;      // the smallest exponent of a nonzero value (CLREDUCE_PEEK_NONE: none)
     int nonzero;  // some term was not -0.0
 } clreduce_vbins_state;
 
+// Whether the group takes the digits: the same in every work-item, none of which took the
+// anchored route's first pass (its span is at most CLREDUCE_TWO_SUMS_SPAN).
+inline bool clreduce_vbins_promising(clreduce_vtry_state t) {
+    return CLREDUCE_DIGITS_FIT && t.k - max(t.low, 1) > CLREDUCE_BINS_SPAN;
+}
+
 inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the words zeroed (clreduce_vbins_of) by every work-item
     clreduce_vbins_state s;
-    s.top = min(t.k + CLREDUCE_BINS_MARGIN, 2002);
-    s.high = 0;
-    s.low = CLREDUCE_PEEK_NONE;
     s.nonzero = 0;
     return s;
 }
 
-inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local long* bins) {
+inline void clreduce_vdigits_add(ulong b, __local long* sink) {
+    const int e = (int)((b >> 52) & 0x7ffUL);
+    if (e == 0x7ff) {
+        clreduce_sink_flags(sink, b & 0xfffffffffffffUL ? CLREDUCE_EXACT_NAN
+                                  : b >> 63              ? CLREDUCE_EXACT_NEG_INF
+                                                         : CLREDUCE_EXACT_POS_INF);
+        return;
+    }
+    const ulong m = (b & 0xfffffffffffffUL) | (e != 0 ? 0x10000000000000UL : 0UL);
+    const int p = max(e, 1) - 1;
+    const uint r = (uint)p & 15u;
+    const ulong low = m << r;
+    const int top = r != 0 ? (int)(m >> (64 - r)) : 0;
+    volatile __local int* words = (volatile __local int*)(sink + CLREDUCE_SINK_WORDS) +
+                                  (get_local_id(0) / 32) * CLREDUCE_DIGIT_WORDS + (p >> 4);
+    const int sign = b >> 63 ? -1 : 1;
+    for (uint j = 0; j < 4; ++j) {
+        const int d = (int)((low >> (16 * j)) & 0xffffUL);
+        if (d != 0) atomic_add(words + j, sign * d);
+    }
+    if (top != 0) atomic_add(words + 4, sign * top);
+}
+
+inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_T_VEC v, __local long* bins,
+                                               __local long* sink) {
     ulong lanes[CLREDUCE_VEC];
 #if CLREDUCE_VEC == 1
     lanes[0] = as_ulong(clreduce_mapped_vector(v));
@@ -815,46 +846,15 @@ inline clreduce_vbins_state clreduce_vbins_add(clreduce_vbins_state s, CLREDUCE_
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(CLREDUCE_CAT(as_ulong, CLREDUCE_VEC)(clreduce_mapped_vector(v)), 0, lanes);
 #endif
     for (int i = 0; i < CLREDUCE_VEC; ++i) {
-        const ulong b = lanes[i];
-        const int e = (int)((b >> 52) & 0x7ffUL);
-        const ulong m = (b & 0xfffffffffffffUL) | (e != 0 ? 0x10000000000000UL : 0UL);
-        const int exponent = max(e, 1);
-        const int d = clamp(s.top - exponent, 0, CLREDUCE_BINS_RANGE - 1);  // in range wherever it held
-        const int j = d / 48;
-        const int shift = 47 - (d - 48 * j);
-        long lo = (long)((m << shift) & 0x1fffffffffffffUL);
-        long hi = (long)(m >> (53 - shift));
-        if (b >> 63) {
-            lo = -lo;
-            hi = -hi;
-        }
-        bins[(2 * j) * CLREDUCE_WG] += lo;
-        bins[(2 * j + 1) * CLREDUCE_WG] += hi;
-        s.high = m != 0 ? max(s.high, exponent) : s.high;
-        s.low = m != 0 ? min(s.low, exponent) : s.low;
-        s.nonzero |= b != 0x8000000000000000UL;
+        clreduce_vdigits_add(lanes[i], sink);
+        s.nonzero |= lanes[i] != 0x8000000000000000UL;
     }
     return s;
 }
 
-// Whether the group tries the bins: where its work-items' first and last values span more
-// than CLREDUCE_BINS_SPAN binades (narrower data the tested lanes take faster: H200, 2^28
-// doubles over 16 decades, 53 binades, bins 1.81 times the deterministic sum, tested 1.71; 300
-// binades, bins 2.05, tested 3.36) and less than the bins' range less a margin for values
-// below the ends' (wider, as the whole range, the bins would not hold and the vectors be read
-// twice: 10.5 times, against 9.0 for the tested lanes at once).
-#define CLREDUCE_BINS_SPAN 106
-inline bool clreduce_vbins_promising(clreduce_vtry_state t) {
-    const int span = t.k - max(t.low, 1);
-    return span > CLREDUCE_BINS_SPAN && span <= CLREDUCE_BINS_RANGE - CLREDUCE_BINS_MARGIN - 24;
-}
+inline bool clreduce_vbins_held(clreduce_vbins_state s) { return true; }  // every double fits
 
-// (NaN and infinities have exponent 2047, above every top.)
-inline bool clreduce_vbins_held(clreduce_vbins_state s) {
-    return s.high <= s.top && (s.low == CLREDUCE_PEEK_NONE || s.low > s.top - CLREDUCE_BINS_RANGE);
-}
-
-// A held pass's state before its bins: the lanes' first terms -0.0 where every term was -0.0
+// The state before the group's words: the lanes' first terms -0.0 where every term was -0.0
 // (or none), else +0.0.
 inline clreduce_vstate clreduce_vbins_sign(clreduce_vbins_state s) {
     clreduce_vstate v = clreduce_vinit();
@@ -862,21 +862,23 @@ inline clreduce_vstate clreduce_vbins_sign(clreduce_vbins_state s) {
     return v;
 }
 
-// Bin j's words as three doubles of 53 bits each (exact), scaled by the bin's unit, into the
-// work-item's expansion. A bin whose lowest exponent is below 1 only holds values of exponent 1
-// and up, so its sums are multiples of 2^-1074 and the scaled parts subnormals exactly.
+// (Not reached: the group adds the words up, clreduce_vbins_group.)
 inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local long* bins, __local long* sink) {
-    clreduce_vstate v = clreduce_vbins_sign(s);
-    for (int j = 0; j < 8; ++j) {
-        const long lo = bins[(2 * j) * CLREDUCE_WG];
-        const long hi = bins[(2 * j + 1) * CLREDUCE_WG] + (lo >> 53);
-        const int unit = s.top - 48 * j - 47 - 1075;
-        const double parts[3] = {(double)(lo & 0x1fffffffffffffL), (double)(hi & 0x1fffffffffffffL),
-                                 (double)(hi >> 53)};
-        for (int p = 0; p < 3; ++p)
-            if (parts[p] != 0) clreduce_expansion_add(&v.rest, ldexp(parts[p], unit + 53 * p), sink);
+    return clreduce_vbins_sign(s);
+}
+
+// Every work-item of the group calls it (a barrier): the slices' words into the sink (word w is
+// 2^(16w) units, half of limb w / 2).
+#define CLREDUCE_GROUP_BINS 1
+inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uint lid) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const __local int* words = (const __local int*)(sink + CLREDUCE_SINK_WORDS);
+    for (uint w = lid; w < CLREDUCE_DIGIT_WORDS; w += CLREDUCE_WG) {
+        long total = 0;
+        for (uint q = 0; q < CLREDUCE_DIGIT_SLICES; ++q) total += words[q * CLREDUCE_DIGIT_WORDS + w];
+        if (total != 0) atom_add((volatile __local long*)(sink + w / 2), total * (w % 2 ? 65536L : 1L));
     }
-    return v;
+    return true;
 }
 #endif
 

@@ -168,8 +168,8 @@ ExactLanePasses exact_passes_for(const DeviceInfo& device, ElementType accumulat
 // The bins (add_exact.cl) follow the untested passes where a work-item's values are few
 // enough for them and their 16 words fit in local memory beside the group's tree of expansions
 // and its sink; elsewhere the tested lanes follow the passes, as before the bins. Double data
-// takes them after the anchored route's group check only (their range starts at the group's
-// largest exponent).
+// takes them (16-bit digits in words shared by 32 work-items, in the same memory) after the
+// anchored route's group check only (a group takes them or not as a whole, with barriers).
 bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
     const bool floats = type_size(spec.accumulator) == 4;
     if (spec.exact_passes == ExactLanePasses::tested || (!floats && spec.exact_passes != ExactLanePasses::anchored))

@@ -24,8 +24,9 @@ constexpr int kExactExpansionTerms = 6;
 std::size_t exact_expansion_size(ElementType accumulator);
 std::size_t exact_sink_size(ElementType accumulator);
 // The bins of add_exact.cl (CLREDUCE_EXACT_BINS): 64-bit words a work-item keeps in local
-// memory (float data: 16 doubles of 16 binades each; double data: 8 pairs of integers of 48
-// binades each), exact for at most exact_bin_terms values a work-item (times * vector_width).
+// memory (float data: 16 doubles of 16 binades each; double data: the same memory holds 32-bit
+// words of 16-bit digits shared by 32 work-items), exact for at most exact_bin_terms values a
+// work-item (times * vector_width).
 constexpr int kExactBinWords = 16;
 std::uint64_t exact_bin_terms(ElementType accumulator);
 // `copies` consecutive states as one (limbs added, flags or-ed) into `merged`.

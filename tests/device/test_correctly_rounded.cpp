@@ -297,21 +297,23 @@ TEST_CASE("correctly rounded: partial states merged on the host give the one-cal
 }
 
 // Data the untested passes cannot hold goes through bins before the tested lanes (add_exact.cl,
-// CLREDUCE_EXACT_BINS): for floats 16 doubles of 16 binades a work-item, for doubles (after the
-// anchored route's group check) 8 pairs of 64-bit integers of 48 binades below the group's
-// largest exponent. Each set checks a bound: a bin filled to its limit, the lowest bin
-// (subnormals), values at the bins' ceiling, and NaN and infinities, which the bins must hand to
-// the tested lanes. On the device (host_path_bytes 0), in shapes up to the bins' most values a
-// work-item (2^13 floats, 2^10 doubles) and past them (the tested lanes then follow directly),
-// and in work-groups of 64 and 256, where a group of the anchored pass whose ends span too
-// wide adds its work-items' float bins up together (clreduce_vbins_group).
+// CLREDUCE_EXACT_BINS): for floats 16 doubles of 16 binades a work-item; for doubles (after the
+// anchored route's group check, where the group's ends span more than 106 binades) 16-bit
+// digits in 32-bit words shared by 32 work-items. Each set checks a bound: a bin or word filled
+// to its limit, the lowest bin (subnormals), values at the top of the range, and NaN and
+// infinities, which the float bins hand to the tested lanes and the digits to the flags. On the
+// device (host_path_bytes 0), in shapes up to the bins' most values a work-item (2^13 floats,
+// 2^10 doubles) and past them (the tested lanes then follow directly), and in work-groups of 64
+// and 256, where a group whose ends span too wide adds its bins or digits up together
+// (clreduce_vbins_group).
 template <class T>
 void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::vector<T>>>& sets,
                 std::mt19937_64& rng) {
     struct Shape {
         std::uint32_t times, vec, wg;  // wg 0: the planner's
     };
-    const std::vector<Shape> shapes{{512, 16, 0}, {512, 2, 0}, {128, 4, 0}, {1, 1, 0}, {32, 4, 64}, {8, 2, 256}};
+    const std::vector<Shape> shapes{{512, 16, 0}, {512, 2, 0}, {128, 4, 0},  {1, 1, 0},
+                                    {32, 4, 64},  {8, 2, 256}, {256, 4, 256}};
     for (const auto& passes : level1_paths(r)) {
         INFO(level1_name(passes));
         Level1Path path(passes);
@@ -332,10 +334,14 @@ void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::
             }
         }
         // NaN and infinities among wide data: IEEE addition's result (also where the group would
-        // add its bins up together, had they all held).
-        for (std::uint32_t wg : {0u, 64u}) {
-            INFO("work-group size " << wg << " (0: the planner's)");
-            std::vector<T> v = spread<T>(-100, 100, sets.front().second.size(), rng);
+        // add its bins up together, had they all held); for doubles also over the whole range,
+        // whose values go straight to the sink, NaN and infinities as flags.
+        const std::vector<int> spans = sizeof(T) == 8 ? std::vector<int>{100, 1000} : std::vector<int>{100};
+        for (std::size_t k = 0; k < 2 * spans.size(); ++k) {
+            const std::uint32_t wg = k % 2 == 0 ? 0u : 64u;
+            const int span = spans[k / 2];
+            INFO("work-group size " << wg << " (0: the planner's), exponents within +-" << span);
+            std::vector<T> v = spread<T>(-span, span, sets.front().second.size(), rng);
             const std::size_t n = v.size();
             LaunchParams p;
             p.float_mode = FloatMode::correctly_rounded;
@@ -396,9 +402,20 @@ TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]
     std::vector<double> small = hidden_small<double>(n, rng, -750, -740, -1074, -1040);
     for (std::size_t i = 0; i < small.size(); i += 5)
         if (std::fabs(small[i]) < 0x1p-1000) small[i] = std::ldexp(double(rng() % 100000), -1074);
+    // The whole range with the largest significands, one sign; subnormals under cancelling
+    // values up to 2^1020; random signs and magnitudes up to 2^1001; one value with the largest
+    // significand, one sign, among a few far below it (so that groups take the digits): each
+    // slice's words then take 2^15 times the same digits, their bound.
+    std::vector<double> one_value(n, std::ldexp(2.0 - 0x1p-52, 700));
+    for (std::size_t i = 0; i < n; i += 61) one_value[i] = 0x1p-600;
     check_bins<double>(r,
                        {{"largest significands over 300 binades", double_tops(-150, 150)},
                         {"below 2^980 over 300 binades", double_tops(679, 978)},
-                        {"subnormals under cancelling values", small}},
+                        {"subnormals under cancelling values", small},
+                        {"largest significands over the whole range", double_tops(-1074, 1010)},
+                        {"subnormals under cancelling values up to 2^1020",
+                         hidden_small<double>(n, rng, 500, 1020, -1074, -1000)},
+                        {"random signs over the whole range", spread<double>(-1074, 1000, n, rng)},
+                        {"one value filling the words", one_value}},
                        rng);
 }
