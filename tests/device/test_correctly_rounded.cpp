@@ -355,6 +355,13 @@ void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::
             v[n / 3] = v[n / 5] = 0;
             v[n / 7] = std::numeric_limits<T>::quiet_NaN();
             CHECK(std::isnan(r.sum(v, p)));
+            if (span < 1000) continue;
+            // An exact sum beyond DBL_MAX rounds to +-inf (the words and the sink hold it).
+            v[n / 7] = 0;
+            for (std::size_t i = 0; i < n; i += 100) v[i] = std::numeric_limits<T>::max();
+            CHECK(same_bits(r.sum(v, p), std::numeric_limits<double>::infinity()));
+            for (std::size_t i = 0; i < n; i += 100) v[i] = std::numeric_limits<T>::lowest();
+            CHECK(same_bits(r.sum(v, p), -std::numeric_limits<double>::infinity()));
         }
     }
 }
@@ -408,6 +415,13 @@ TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]
     // slice's words then take 2^15 times the same digits, their bound.
     std::vector<double> one_value(n, std::ldexp(2.0 - 0x1p-52, 700));
     for (std::size_t i = 0; i < n; i += 61) one_value[i] = 0x1p-600;
+    // DBL_MAX and -DBL_MAX in equal numbers among the whole range: partial sums far beyond
+    // DBL_MAX, an exact sum of the small values.
+    std::vector<double> max_cancelling = spread<double>(-1074, 1000, n, rng);
+    for (std::size_t i = 0; i + 50 < n; i += 100) {
+        max_cancelling[i] = DBL_MAX;
+        max_cancelling[i + 50] = -DBL_MAX;
+    }
     check_bins<double>(r,
                        {{"largest significands over 300 binades", double_tops(-150, 150)},
                         {"below 2^980 over 300 binades", double_tops(679, 978)},
@@ -416,6 +430,7 @@ TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]
                         {"subnormals under cancelling values up to 2^1020",
                          hidden_small<double>(n, rng, 500, 1020, -1074, -1000)},
                         {"random signs over the whole range", spread<double>(-1074, 1000, n, rng)},
-                        {"one value filling the words", one_value}},
+                        {"one value filling the words", one_value},
+                        {"DBL_MAX cancelling among the whole range", max_cancelling}},
                        rng);
 }

@@ -12,6 +12,10 @@
 // offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), and asynchronous sums and
 // minima. Each result is checked against an exact host reference (the data are small
 // multiples of 1/4, so every float sum is exact). A finish the device lacks is listed "n/a".
+// The correctly rounded sum also runs the NVIDIA GPUs' passes (forced) on float and double
+// data over the whole exponent range: each work-group agrees on its range, then adds its
+// values into shared bins or 16-bit digits with local atomics between barriers; those results
+// are checked against the exact sum rounded (reference/exact_float_sum).
 //
 // Excluded: InterGroup::last_group (--with-last-group runs it). Its partials are ordered for
 // the last group by a fence and an atomic counter, which OpenCL 1.2 does not order across
@@ -30,6 +34,9 @@
 // but those.)
 #include <clreduce/clreduce.hpp>
 
+#include "kernels/kernel_spec.hpp"  // src/: force_exact_lane_passes
+#include "reference/exact_float_sum.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +45,7 @@
 #include <deque>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -54,8 +62,10 @@ constexpr std::uint64_t kOffsets[] = {0, 1, 3};
 constexpr std::uint64_t kMaxElements = 1000 + 3;
 
 struct Data {
-    std::vector<std::int32_t> ints;  // in [-40, 40], a tenth of them 0
-    std::vector<float> floats;       // multiples of 1/4 in [-40, 40], zeros of both signs
+    std::vector<std::int32_t> ints;    // in [-40, 40], a tenth of them 0
+    std::vector<float> floats;         // multiples of 1/4 in [-40, 40], zeros of both signs
+    std::vector<float> wide_floats;    // random signs, exponents over the float range
+    std::vector<double> wide_doubles;  // random signs, exponents over the double range
 };
 
 Data make_data(std::uint64_t seed) {
@@ -66,16 +76,30 @@ Data make_data(std::uint64_t seed) {
         d.ints.push_back(tenth(rng) == 0 ? 0 : value(rng));
         const int q = tenth(rng) == 0 ? 0 : quarter(rng);
         d.floats.push_back(q == 0 ? (tenth(rng) < 5 ? -0.0f : 0.0f) : static_cast<float>(q) / 4.0f);
+        const double sign = tenth(rng) < 5 ? -1.0 : 1.0, m = 1.0 + quarter(rng) / 400.0;
+        d.wide_floats.push_back(
+            static_cast<float>(sign * std::ldexp(m, std::uniform_int_distribution<int>(-149, 126)(rng))));
+        d.wide_doubles.push_back(sign * std::ldexp(m, std::uniform_int_distribution<int>(-1074, 1000)(rng)));
     }
     return d;
+}
+
+// The data on the device.
+struct Buffers {
+    cl::Buffer ints, floats, wide_floats, wide_doubles;
+};
+
+template <class T>
+cl::Buffer device_copy(const Reducer& r, const std::vector<T>& v) {
+    return cl::Buffer(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(T),
+                      const_cast<T*>(v.data()));
 }
 
 // One call of a sweep: elements [o, o + n) of the device copies of `d`.
 struct Call {
     const Reducer& r;
     const Data& d;
-    const cl::Buffer& ints;
-    const cl::Buffer& floats;
+    const Buffers& b;
     std::uint64_t o, n;
     const LaunchParams& p;
     CallInfo* info;
@@ -91,14 +115,23 @@ std::string compare(const char* what, V got, V want) {
 std::string sum_int32(const Call& c) {
     std::int64_t want = 0;
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.ints[k];
-    return compare("sum", c.r.sum<std::int32_t>(c.ints, c.o, c.n, c.p, c.info), want);
+    return compare("sum", c.r.sum<std::int32_t>(c.b.ints, c.o, c.n, c.p, c.info), want);
 }
 
 std::string sum_float32(const Call& c) {  // in the float mode of c.p
     double want = 0;
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.floats[k];
-    return compare("sum", static_cast<double>(c.r.sum<float>(c.floats, c.o, c.n, c.p, c.info)), want);
+    return compare("sum", static_cast<double>(c.r.sum<float>(c.b.floats, c.o, c.n, c.p, c.info)), want);
 }
+
+// The correctly rounded sum of data over the whole range: the exact sum rounded.
+template <class T>
+std::string sum_wide(const Call& c, const std::vector<T>& data, const cl::Buffer& buffer) {
+    const double want = clreduce::testing::exact_sum_of(data.data() + c.o, c.n).to_double();
+    return compare("sum", c.r.sum<T>(buffer, c.o, c.n, c.p, c.info), want);
+}
+std::string sum_wide_float32(const Call& c) { return sum_wide(c, c.d.wide_floats, c.b.wide_floats); }
+std::string sum_wide_float64(const Call& c) { return sum_wide(c, c.d.wide_doubles, c.b.wide_doubles); }
 
 std::string minmax_float32(const Call& c) {
     float lo = c.d.floats[c.o], hi = c.d.floats[c.o];
@@ -106,21 +139,21 @@ std::string minmax_float32(const Call& c) {
         lo = std::min(lo, c.d.floats[k]);
         hi = std::max(hi, c.d.floats[k]);
     }
-    const MinMax<float> got = c.r.minmax<float>(c.floats, c.o, c.n, c.p, c.info);
+    const MinMax<float> got = c.r.minmax<float>(c.b.floats, c.o, c.n, c.p, c.info);
     return compare("min", got.min, lo) + compare("max", got.max, hi);
 }
 
 std::string min_int32(const Call& c) {
     std::int32_t want = c.d.ints[c.o];
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want = std::min(want, c.d.ints[k]);
-    return compare("min", c.r.min<std::int32_t>(c.ints, c.o, c.n, c.p, c.info), want);
+    return compare("min", c.r.min<std::int32_t>(c.b.ints, c.o, c.n, c.p, c.info), want);
 }
 
 std::string argmin_int32(const Call& c) {
     std::uint64_t at = 0;
     for (std::uint64_t k = 1; k < c.n; ++k)
         if (c.d.ints[c.o + k] < c.d.ints[c.o + at]) at = k;
-    const ArgResult<std::int32_t> got = c.r.argmin<std::int32_t>(c.ints, c.o, c.n, c.p, c.info);
+    const ArgResult<std::int32_t> got = c.r.argmin<std::int32_t>(c.b.ints, c.o, c.n, c.p, c.info);
     return compare("value", got.value, c.d.ints[c.o + at]) + compare("index", got.index, at);
 }
 
@@ -128,14 +161,14 @@ std::string product_int32(const Call& c) {
     std::uint64_t want = 1;  // modulo 2^64, as the int64 accumulator wraps
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k)
         want *= static_cast<std::uint64_t>(static_cast<std::int64_t>(c.d.ints[k]));
-    return compare("product", static_cast<std::uint64_t>(c.r.product<std::int32_t>(c.ints, c.o, c.n, c.p, c.info)),
+    return compare("product", static_cast<std::uint64_t>(c.r.product<std::int32_t>(c.b.ints, c.o, c.n, c.p, c.info)),
                    want);
 }
 
 std::string count_nonzero_float32(const Call& c) {
     std::uint64_t want = 0;
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k) want += c.d.floats[k] != 0.0f ? 1 : 0;
-    return compare("count", c.r.count_nonzero<float>(c.floats, c.o, c.n, c.p, c.info), want);
+    return compare("count", c.r.count_nonzero<float>(c.b.floats, c.o, c.n, c.p, c.info), want);
 }
 
 // The data are multiples of 1/4 of small magnitude: count, extremes, sum and mean are exact,
@@ -150,7 +183,7 @@ std::string statistics_float32(const Call& c) {
     const double mean = sum / static_cast<double>(c.n);
     double m2 = 0;
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k) m2 += (c.d.floats[k] - mean) * (c.d.floats[k] - mean);
-    const Statistics<float> got = c.r.statistics<float>(c.floats, c.o, c.n, c.p, c.info);
+    const Statistics<float> got = c.r.statistics<float>(c.b.floats, c.o, c.n, c.p, c.info);
     const double variance = m2 / static_cast<double>(c.n);
     const bool close = std::fabs(got.variance - variance) <= 1e-12 * (1 + variance);
     return compare("count", got.count, c.n) + compare("min", double(got.min), lo) +
@@ -164,6 +197,7 @@ struct Case {
     FloatMode float_mode;
     std::vector<InterGroup> finishes;
     std::string (*run)(const Call&);
+    bool anchored = false;  // the NVIDIA GPUs' level 1 passes, forced (force_exact_lane_passes)
 };
 
 const std::vector<Case>& cases() {
@@ -184,6 +218,17 @@ const std::vector<Case>& cases() {
         {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
         {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
         {"statistics float32", FloatMode::deterministic, {IG::second_pass}, statistics_float32},
+        // The anchored route's group range, barriers, and bins (floats) or digits (doubles).
+        {"sum float32 correctly_rounded anchored wide",
+         FloatMode::correctly_rounded,
+         {IG::exact_atomic},
+         sum_wide_float32,
+         true},
+        {"sum float64 correctly_rounded anchored wide",
+         FloatMode::correctly_rounded,
+         {IG::exact_atomic},
+         sum_wide_float64,
+         true},
     };
     return all;
 }
@@ -203,17 +248,22 @@ LaunchParams shape(InterGroup finish, Stride stride, FloatMode mode) {
     return p;
 }
 
-void run_case(const Reducer& r, const Data& d, const cl::Buffer& ints, const cl::Buffer& floats, const Case& c,
-              InterGroup finish, Stride stride, Tally& tally) {
+void run_case(const Reducer& r, const Data& d, const Buffers& b, const Case& c, InterGroup finish, Stride stride,
+              Tally& tally) {
     const std::string label =
         std::string(c.name) + " finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
     const LaunchParams p = shape(finish, stride, c.float_mode);
+    // Set for the plans made from here on, this case's; undone at the end.
+    force_exact_lane_passes(c.anchored ? std::optional(ExactLanePasses::anchored) : std::nullopt);
+    struct Undo {
+        ~Undo() { force_exact_lane_passes(std::nullopt); }
+    } undo;
     try {
         std::uint64_t bad = 0;
         for (std::uint64_t n : kSizes) {
             for (std::uint64_t offset : kOffsets) {
                 CallInfo info;
-                const std::string wrong = c.run({r, d, ints, floats, offset, n, p, &info});
+                const std::string wrong = c.run({r, d, b, offset, n, p, &info});
                 ++tally.calls;
                 if (info.plan.inter_group != finish) {
                     std::cout << "FAIL " << label << " n=" << n << " offset=" << offset << ": planned "
@@ -304,10 +354,8 @@ int main(int argc, char** argv) try {
               << ", data seed " << seed << "\n";
 
     const Data d = make_data(seed);
-    cl::Buffer ints(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d.ints.size() * sizeof(std::int32_t),
-                    const_cast<std::int32_t*>(d.ints.data()));
-    cl::Buffer floats(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d.floats.size() * sizeof(float),
-                      const_cast<float*>(d.floats.data()));
+    const Buffers b{device_copy(r, d.ints), device_copy(r, d.floats), device_copy(r, d.wide_floats),
+                    device_copy(r, d.wide_doubles)};
 
     // A fresh reducer (on the same context and queue) for each shape, all kept to the end: no
     // scratch buffer is released and made again while the sweep runs.
@@ -321,7 +369,7 @@ int main(int argc, char** argv) try {
                 const std::string label = std::string(c.name) + " finish=" + std::string(to_string(finish)) +
                                           " stride=" + std::string(to_string(stride));
                 if (!chosen(label)) continue;
-                run_case(kept.emplace_back(r.context(), r.queue()), d, ints, floats, c, finish, stride, tally);
+                run_case(kept.emplace_back(r.context(), r.queue()), d, b, c, finish, stride, tally);
             }
         }
     }
@@ -332,7 +380,7 @@ int main(int argc, char** argv) try {
             const std::string label =
                 "async finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
             if (!chosen(label)) continue;
-            run_async(kept.emplace_back(r.context(), r.queue()), d, ints, floats, finish, stride, tally);
+            run_async(kept.emplace_back(r.context(), r.queue()), d, b.ints, b.floats, finish, stride, tally);
         }
     }
     std::cout << "race-sweep: " << tally.calls << " calls, " << tally.failures << " wrong, " << tally.unavailable
