@@ -154,6 +154,10 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
              f ? hidden_small<T>(30011, rng, 90, 100, -60, -40) : hidden_small<T>(30011, rng, 600, 700, -400, -380)},
             // 29-31 binades apart: a float lane's double sum just cannot hold them.
             {"small 30 binades under cancelling large", hidden_small<T>(30011, rng, 29, 31, 0, 1)},
+            // 50 binades apart: within two TwoSums (106 bits), beyond any one double's window
+            // with room for its errors (a pass of one TwoSum and a plain second double, tried
+            // for CPU devices, held 53 - 2 log2(times) binades: this set caught it stretched).
+            {"small 50 binades under cancelling large", hidden_small<T>(30011, rng, 49, 51, 0, 1)},
             // Magnitudes rising 90 binades along the range: a work-item's first vector is far
             // below its last (the anchored pass scales itself by the first).
             {"rising", rising<T>(30011, -30, 60, rng)},
