@@ -22,7 +22,7 @@
 //       accumulate, combine, vaccumulate and vfinish take it as a last argument, and the exact
 //       atomic finish adds it to the result with clreduce_sink_flush(sink, number, lid)
 //   CLREDUCE_VECTOR_RETRY (1 or 2) with clreduce_vtry_state, clreduce_vtry_init(),
-//       clreduce_vtry1/2(ts, v), clreduce_vheld1/2(ts) and clreduce_vtry_result(ts): passes
+//       clreduce_vtry1/2(ts, v), clreduce_vheld1/2(ts) and clreduce_vtry_result(ts, sink): passes
 //       over a work-item's vectors without tests, each checked once at its end, before
 //       clreduce_vaccumulate takes the same vectors where none held; with CLREDUCE_VECTOR_PEEK,
 //       clreduce_vtry_peek(ts, v) sees the work-item's first and last vectors and
@@ -348,13 +348,13 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_LAST_PASSES CLREDUCE_LEVEL1_PASS(CLREDUCE_TAKE_VECTOR)
 #endif
     if (try1 && clreduce_vheld1(ts)) {
-        vs = clreduce_vtry_result(ts);
+        vs = clreduce_vtry_result(ts CLREDUCE_SINK_ARG);
     } else {
 #if CLREDUCE_VECTOR_RETRY > 1
         ts = clreduce_vtry_init();
         CLREDUCE_LEVEL1_PASS(CLREDUCE_TRY2_VECTOR)
         if (clreduce_vheld2(ts)) {
-            vs = clreduce_vtry_result(ts);
+            vs = clreduce_vtry_result(ts CLREDUCE_SINK_ARG);
         } else {
             CLREDUCE_LAST_PASSES
         }

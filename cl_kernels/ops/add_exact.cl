@@ -318,14 +318,18 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 #define CLREDUCE_VECTOR_PATH 1
 #if CLREDUCE_VEC == 1
 typedef long clreduce_lvec;
+typedef ulong clreduce_ulvec;
 typedef uint clreduce_uvec;
 #define clreduce_as_uvec(x) as_uint(x)
 #define clreduce_as_lvec(x) as_long(x)
+#define clreduce_as_ulvec(x) as_ulong(x)
 #else
 typedef CLREDUCE_CAT(uint, CLREDUCE_VEC) clreduce_uvec;
 #define clreduce_as_uvec(x) CLREDUCE_CAT(as_uint, CLREDUCE_VEC)(x)
 typedef CLREDUCE_CAT(long, CLREDUCE_VEC) clreduce_lvec;
 #define clreduce_as_lvec(x) CLREDUCE_CAT(as_long, CLREDUCE_VEC)(x)
+typedef CLREDUCE_CAT(ulong, CLREDUCE_VEC) clreduce_ulvec;
+#define clreduce_as_ulvec(x) CLREDUCE_CAT(as_ulong, CLREDUCE_VEC)(x)
 #endif
 
 typedef struct {
@@ -427,8 +431,10 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 // kept all of it in local memory, stored again at every vector: 6.6 times slower on an H100).
 typedef struct {
     clreduce_dvec a0, a1;             // as in clreduce_vstate
-    clreduce_lvec errors;             // every error past a1, or-ed
+    clreduce_dvec a2;                 // the GPUs' doubles: the third fold
+    clreduce_lvec errors;             // every error past a1, or-ed (the folds: some term not -0.0)
     clreduce_uvec largest, smallest;  // the float magnitudes' bits
+    clreduce_ulvec dlargest, dsmallest;  // the GPUs' doubles: the magnitudes' bits
     clreduce_uvec lowest;             // the anchored pass: the smallest bits, sign included
     int k;                            // the anchored pass: a0 started at 1.5 * 2^k
     int low;                          // the GPU passes: the smallest exponent seen
@@ -447,9 +453,12 @@ inline clreduce_vtry_state clreduce_vtry_init(void) {
     t.a0 = (clreduce_dvec)(-0.0);
 #endif
     t.a1 = (clreduce_dvec)(0.0);
+    t.a2 = (clreduce_dvec)(0.0);
     t.errors = 0;
     t.largest = 0;
     t.smallest = 0xffffffffu;
+    t.dlargest = 0;
+    t.dsmallest = 0xffffffffffffffffUL;
     t.lowest = 0xffffffffu;
     t.k = 0;
     t.low = CLREDUCE_PEEK_NONE;
@@ -463,15 +472,15 @@ inline clreduce_vtry_state clreduce_vtry_init(void) {
 // term it took was -0.0 or it took none (-0.0 is the identity for the sign of a zero sum, as
 // in vinit): its terms were zeros only when the largest magnitude is 0, and none was +0.0
 // when the lowest bits are not 0.
-inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
+inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t, __local long* sink) {
     clreduce_vstate v = clreduce_vinit();
     v.a0 = clreduce_zero_sign(t.a0 - (clreduce_dvec)(ldexp(1.5, t.k)), t.largest, t.lowest);
     v.a1 = t.a1;
     return v;
 }
-#else
+#elif CLREDUCE_ACC_SIZE == 4 || CLREDUCE_EXACT_OPTIMISTIC != 2
 // A pass that held: its lanes are the work-item's exact sum.
-inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t) {
+inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t, __local long* sink) {
     clreduce_vstate v = clreduce_vinit();
     v.a0 = t.a0;
     v.a1 = t.a1;
@@ -631,22 +640,89 @@ inline bool clreduce_vheld1(clreduce_vtry_state s) {
 }
 #define clreduce_vtry2 clreduce_vtry_two_sums
 #define clreduce_vheld2 clreduce_vheld_two_sums
-#else
+#elif CLREDUCE_EXACT_OPTIMISTIC != 2
 #define CLREDUCE_VECTOR_RETRY 1
 #define clreduce_vtry1 clreduce_vtry_two_sums
 #define clreduce_vheld1 clreduce_vheld_two_sums
-#if CLREDUCE_EXACT_OPTIMISTIC == 2
-// NVIDIA GPUs, double data: the two TwoSums, unless the group's ends already span more than
-// CLREDUCE_TWO_SUMS_SPAN binades: two doubles (106 bits) then rarely hold a lane's sum
-// (H200, 2^28 doubles over 16 decades: untested first 2.68 times the deterministic sum, the
-// tested lanes 1.72; cancelling data, up to about 40 binades, 1.03 untested).
-#define CLREDUCE_TWO_SUMS_SPAN 48
+#else
+// NVIDIA GPUs, double data: three folds, anchored, as the floats' pass but one fold more. With
+// T the group's largest exponent (biased) from its ends, M = CLREDUCE_FOLDS_MARGIN binades of
+// room above it and 2^L >= CLREDUCE_TIMES values a lane, a0 starts at A0 = 1.5 * 2^E, E =
+// T - 1022 + L + 2 + M, a1 at A1 = 1.5 * 2^F, F = E - 51 + L. A value within the room (|x| <=
+// 2^(E - L - 2)) adds to a0 exactly rounded to a multiple of 2^(E - 52) (a0 stays in
+// [2^E, 2^(E+1))), what that left, |r| <= 2^(E - 53), adds to a1 likewise, and what that
+// left, |r1| <= 2^(E - 104 + L), goes to a2, a plain double: every r1 is a multiple of the
+// lane's smallest unit u = 2^(max(emin, 1) - 1075) and their partial sums are below
+// 2^(E - 104 + 2L), exact where that is at most 2^53 u, that is where emin >= T + 3L + M - 102.
+// Seven double additions a double and no test; the work-item checks once, from its lanes'
+// largest and smallest magnitudes, that every value lay within the room and the lanes' doubles
+// within 102 - 3L - M binades (67 at `times` 512, 76 at 64). A group whose ends already span
+// more, or whose anchor would overflow, takes the later passes.
+#define CLREDUCE_VECTOR_RETRY 1
+#define CLREDUCE_FOLDS_MARGIN 8
+// E from T (s.k, which the later passes read too); the highest T whose A0 is below 2^1024.
+inline int clreduce_folds_highest(void) { return 2043 - clreduce_log2_times() - CLREDUCE_FOLDS_MARGIN; }
+inline int clreduce_folds_exponent(clreduce_vtry_state s) {
+    return min(s.k, clreduce_folds_highest()) - 1022 + clreduce_log2_times() + 2 + CLREDUCE_FOLDS_MARGIN;
+}
+
 inline clreduce_vtry_state clreduce_vtry_anchor(clreduce_vtry_state s, __local long* sink) {
     s = clreduce_vtry_group_range(s, sink);
-    s.promising = s.k < 2047 && s.k - max(s.low, 1) <= CLREDUCE_TWO_SUMS_SPAN;
+    const int log2_times = clreduce_log2_times();
+    s.promising = s.k <= clreduce_folds_highest() &&
+                  s.k - max(s.low, 1) <= 102 - 3 * log2_times - CLREDUCE_FOLDS_MARGIN;
+    const int e = clreduce_folds_exponent(s);
+    s.a0 = (clreduce_dvec)(ldexp(1.5, e));
+    s.a1 = (clreduce_dvec)(ldexp(1.5, e - 51 + log2_times));
     return s;
 }
+
+inline clreduce_vtry_state clreduce_vtry1(clreduce_vtry_state s, CLREDUCE_T_VEC v) {
+    clreduce_dvec x = clreduce_to_dvec(clreduce_mapped_vector(v));
+    const clreduce_ulvec bits = clreduce_as_ulvec(x);
+    const clreduce_ulvec magnitude = bits & 0x7fffffffffffffffUL;
+    s.dlargest = max(s.dlargest, magnitude);
+    s.dsmallest = min(s.dsmallest, magnitude - 1UL);
+    s.errors |= clreduce_as_lvec(bits ^ 0x8000000000000000UL);  // not 0: a term not -0.0
+    const clreduce_dvec s0 = s.a0 + x;
+    x = x - (s0 - s.a0);
+    s.a0 = s0;
+    const clreduce_dvec s1 = s.a1 + x;
+    x = x - (s1 - s.a1);
+    s.a1 = s1;
+    s.a2 += x;
+    return s;
+}
+
+inline bool clreduce_vheld1(clreduce_vtry_state s) {
+    const int log2_times = clreduce_log2_times(), e = clreduce_folds_exponent(s);
+    const clreduce_ulvec emax = s.dlargest >> 52;
+    const clreduce_ulvec emin = max((s.dsmallest + 1UL) >> 52, (clreduce_ulvec)1UL);
+    const ulong top = (ulong)(e + 1020 - log2_times);          // T + M: |x| <= 2^(E - L - 2)
+    const ulong need = (ulong)max(e + 918 + 2 * log2_times, 0);  // T + 3L + M - 102
+    return !CLREDUCE_ANY((emax > top) | (s.dsmallest != 0xffffffffffffffffUL & emin < need));
+}
+
+// A held pass's lanes: a0 - A0 and a1 - A1 (exact: each lies in [2^E, 2^(E+1)) with its
+// anchor), -0.0 where every term was -0.0 or there was none; a2 into the work-item's expansion.
+inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t, __local long* sink) {
+    clreduce_vstate v = clreduce_vinit();
+    const int e = clreduce_folds_exponent(t);
+    v.a0 = t.a0 - (clreduce_dvec)(ldexp(1.5, e));
+    v.a1 = t.a1 - (clreduce_dvec)(ldexp(1.5, e - 51 + clreduce_log2_times()));
+#if CLREDUCE_VEC == 1
+    if (t.errors == 0) v.a0 = -0.0;
+    if (t.a2 != 0) clreduce_expansion_add(&v.rest, t.a2, sink);
+#else
+    v.a0 = CLREDUCE_CAT(as_double, CLREDUCE_VEC)(clreduce_as_lvec(v.a0) |
+                                                  (clreduce_as_lvec(t.errors == 0) & (long)0x8000000000000000UL));
+    double rest[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(t.a2, 0, rest);
+    for (int i = 0; i < CLREDUCE_VEC; ++i)
+        if (rest[i] != 0) clreduce_expansion_add(&v.rest, rest[i], sink);
 #endif
+    return v;
+}
 #endif
 #endif
 
@@ -785,7 +861,7 @@ inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uin
 // deterministic sum: over the whole range the tested lanes 8.6, every value's three 32-bit
 // digits straight into the sink's 64-bit limbs 7.7, these words 1.6; over 300 binades, 8 bins of
 // 48 binades a work-item (pairs of 64-bit words, no atomics) 1.79, these words 1.70; at 2^24,
-// 3.3 against 1.6. Narrower data (16 decades) the tested lanes take faster (1.25).
+// 3.3 against 1.6. Narrower data the first pass (the three folds) or the tested lanes take faster.
 // The words take the bins' local memory (CLREDUCE_DIGITS_FIT: groups of 8 work-items and more).
 #define CLREDUCE_VECTOR_BINS 1
 #define CLREDUCE_VBIN_T long
@@ -802,7 +878,7 @@ typedef struct {
 } clreduce_vbins_state;
 
 // Whether the group takes the digits: the same in every work-item, none of which took the
-// anchored route's first pass (its span is at most CLREDUCE_TWO_SUMS_SPAN).
+// anchored route's first pass (which takes at most 102 - 3L - M binades).
 inline bool clreduce_vbins_promising(clreduce_vtry_state t) {
     return CLREDUCE_DIGITS_FIT && t.k - max(t.low, 1) > CLREDUCE_BINS_SPAN;
 }

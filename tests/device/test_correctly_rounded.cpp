@@ -126,6 +126,33 @@ std::vector<T> cancelling_spikes(std::size_t n, std::mt19937_64& rng) {
     return v;
 }
 
+// Values in [1, 2) with a block in the middle of the range, inside the work-items' vectors and
+// away from their first and last, from which the GPU passes take the group's range (random
+// significands and signs):
+//  - above: values near 2^18, above the anchored passes' room;
+//  - below: the [1, 2) values cancel in pairs (x at i, -x at n - 1 - i) and the block holds
+//    values near 2^-85 that cancel in pairs, below the lanes' window, and values near 2^-105,
+//    whose sum is the result: a lane that adds the 2^-85 values inexactly gets it wrong.
+template <class T>
+std::vector<T> inside_outliers(std::size_t n, bool above, std::mt19937_64& rng) {
+    std::vector<T> v = spread<T>(0, 0, n, rng);
+    const std::size_t k_max = 300, block = 3 * k_max, begin = n / 2 - block / 2;
+    const std::vector<T> large = spread<T>(18, 18, block, rng), small = spread<T>(-85, -85, k_max, rng),
+                         least = spread<T>(-105, -105, k_max, rng);
+    if (above) {
+        for (std::size_t i = 0; i < block; ++i) v[begin + i] = large[i];
+        return v;
+    }
+    for (std::size_t i = 0; i < begin; ++i) v[n - 1 - i] = -v[i];
+    for (std::size_t k = 0; k < k_max; ++k) {
+        v[begin + 3 * k] = small[k];
+        v[begin + 3 * k + 1] = least[k];
+        v[begin + 3 * k + 2] = -small[k];
+    }
+    for (std::size_t i = begin + block; i < n - begin; ++i) v[i] = 0;
+    return v;
+}
+
 template <class T>
 double exact(const std::vector<T>& v, std::size_t from = 0) {
     return ct::exact_sum_of(v.data() + from, v.size() - from).to_double();
@@ -164,6 +191,8 @@ TEST_CASE("correctly rounded: the expansion path and the fixed-point states give
             // 2^100 and -2^100 among values in [1, 2), inside some work-item's vectors: far above
             // the ends' magnitudes, from which the anchored pass takes its scale.
             {"cancelling spikes", cancelling_spikes<T>(30011, rng)},
+            {"values above the room inside the work-items", inside_outliers<T>(30011, true, rng)},
+            {"values below the window inside the work-items", inside_outliers<T>(30011, false, rng)},
         };
         for (const auto& [name, data] : sets) {
             const double want = exact(data);

@@ -66,6 +66,7 @@ struct Data {
     std::vector<float> floats;         // multiples of 1/4 in [-40, 40], zeros of both signs
     std::vector<float> wide_floats;    // random signs, exponents over the float range
     std::vector<double> wide_doubles;  // random signs, exponents over the double range
+    std::vector<double> doubles;       // the floats' values
 };
 
 Data make_data(std::uint64_t seed) {
@@ -80,13 +81,14 @@ Data make_data(std::uint64_t seed) {
         d.wide_floats.push_back(
             static_cast<float>(sign * std::ldexp(m, std::uniform_int_distribution<int>(-149, 126)(rng))));
         d.wide_doubles.push_back(sign * std::ldexp(m, std::uniform_int_distribution<int>(-1074, 1000)(rng)));
+        d.doubles.push_back(d.floats.back());
     }
     return d;
 }
 
 // The data on the device.
 struct Buffers {
-    cl::Buffer ints, floats, wide_floats, wide_doubles;
+    cl::Buffer ints, floats, wide_floats, wide_doubles, doubles;
 };
 
 template <class T>
@@ -132,6 +134,7 @@ std::string sum_wide(const Call& c, const std::vector<T>& data, const cl::Buffer
 }
 std::string sum_wide_float32(const Call& c) { return sum_wide(c, c.d.wide_floats, c.b.wide_floats); }
 std::string sum_wide_float64(const Call& c) { return sum_wide(c, c.d.wide_doubles, c.b.wide_doubles); }
+std::string sum_float64(const Call& c) { return sum_wide(c, c.d.doubles, c.b.doubles); }
 
 std::string minmax_float32(const Call& c) {
     float lo = c.d.floats[c.o], hi = c.d.floats[c.o];
@@ -218,7 +221,10 @@ const std::vector<Case>& cases() {
         {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
         {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
         {"statistics float32", FloatMode::deterministic, {IG::second_pass}, statistics_float32},
-        // The anchored route's group range, barriers, and bins (floats) or digits (doubles).
+        // The anchored route's group range, barriers, its first pass (the doubles' folds, whose
+        // lanes end in the work-item's expansion and the sink), and bins (floats) or digits
+        // (doubles).
+        {"sum float64 correctly_rounded anchored", FloatMode::correctly_rounded, {IG::exact_atomic}, sum_float64, true},
         {"sum float32 correctly_rounded anchored wide",
          FloatMode::correctly_rounded,
          {IG::exact_atomic},
@@ -355,7 +361,7 @@ int main(int argc, char** argv) try {
 
     const Data d = make_data(seed);
     const Buffers b{device_copy(r, d.ints), device_copy(r, d.floats), device_copy(r, d.wide_floats),
-                    device_copy(r, d.wide_doubles)};
+                    device_copy(r, d.wide_doubles), device_copy(r, d.doubles)};
 
     // A fresh reducer (on the same context and queue) for each shape, all kept to the end: no
     // scratch buffer is released and made again while the sweep runs.
