@@ -12,10 +12,11 @@
 // offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), and asynchronous sums and
 // minima. Each result is checked against an exact host reference (the data are small
 // multiples of 1/4, so every float sum is exact). A finish the device lacks is listed "n/a".
-// The correctly rounded sum also runs the NVIDIA GPUs' passes (forced) on float and double
-// data over the whole exponent range: each work-group agrees on its range, then adds its
-// values into shared bins or 16-bit digits with local atomics between barriers; those results
-// are checked against the exact sum rounded (reference/exact_float_sum).
+// The correctly rounded sum also runs the NVIDIA GPUs' passes (forced): on double data of
+// moderate range (the group's range, then the three anchored folds) and on float and double
+// data over the whole exponent range (the group's range, then shared bins or 16-bit digits
+// with local atomics between barriers); those results are checked against the exact sum
+// rounded (reference/exact_float_sum).
 //
 // Excluded: InterGroup::last_group (--with-last-group runs it). Its partials are ordered for
 // the last group by a fence and an atomic counter, which OpenCL 1.2 does not order across
@@ -126,15 +127,15 @@ std::string sum_float32(const Call& c) {  // in the float mode of c.p
     return compare("sum", static_cast<double>(c.r.sum<float>(c.b.floats, c.o, c.n, c.p, c.info)), want);
 }
 
-// The correctly rounded sum of data over the whole range: the exact sum rounded.
+// The correctly rounded sum of any float data: the exact sum rounded.
 template <class T>
-std::string sum_wide(const Call& c, const std::vector<T>& data, const cl::Buffer& buffer) {
+std::string sum_rounded(const Call& c, const std::vector<T>& data, const cl::Buffer& buffer) {
     const double want = clreduce::testing::exact_sum_of(data.data() + c.o, c.n).to_double();
     return compare("sum", c.r.sum<T>(buffer, c.o, c.n, c.p, c.info), want);
 }
-std::string sum_wide_float32(const Call& c) { return sum_wide(c, c.d.wide_floats, c.b.wide_floats); }
-std::string sum_wide_float64(const Call& c) { return sum_wide(c, c.d.wide_doubles, c.b.wide_doubles); }
-std::string sum_float64(const Call& c) { return sum_wide(c, c.d.doubles, c.b.doubles); }
+std::string sum_wide_float32(const Call& c) { return sum_rounded(c, c.d.wide_floats, c.b.wide_floats); }
+std::string sum_wide_float64(const Call& c) { return sum_rounded(c, c.d.wide_doubles, c.b.wide_doubles); }
+std::string sum_float64(const Call& c) { return sum_rounded(c, c.d.doubles, c.b.doubles); }
 
 std::string minmax_float32(const Call& c) {
     float lo = c.d.floats[c.o], hi = c.d.floats[c.o];
@@ -290,8 +291,7 @@ void run_case(const Reducer& r, const Data& d, const Buffers& b, const Case& c, 
 }
 
 // sum_async and min_async into a result buffer at an offset, next to marker bytes.
-void run_async(const Reducer& r, const Data& d, const cl::Buffer& ints, const cl::Buffer& floats, InterGroup finish,
-               Stride stride, Tally& tally) {
+void run_async(const Reducer& r, const Data& d, const Buffers& b, InterGroup finish, Stride stride, Tally& tally) {
     const std::string label = "async sum int32 and min float32 finish=" + std::string(to_string(finish)) +
                               " stride=" + std::string(to_string(stride));
     const LaunchParams p = shape(finish, stride, FloatMode::deterministic);
@@ -300,8 +300,8 @@ void run_async(const Reducer& r, const Data& d, const cl::Buffer& ints, const cl
     for (std::uint64_t n : kSizes) {
         for (std::uint64_t offset : kOffsets) {
             check(r.queue().enqueueFillBuffer(result, cl_uchar(0xAB), 0, 64), "clEnqueueFillBuffer");
-            r.sum_async<std::int32_t>(ints, offset, n, result, 1, p);  // bytes 8..15
-            r.min_async<float>(floats, offset, n, result, 5, p);       // bytes 20..23
+            r.sum_async<std::int32_t>(b.ints, offset, n, result, 1, p);  // bytes 8..15
+            r.min_async<float>(b.floats, offset, n, result, 5, p);       // bytes 20..23
             unsigned char bytes[64];
             check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, 64, bytes), "clEnqueueReadBuffer");
             std::int64_t sum = 0, want_sum = 0;
@@ -386,7 +386,7 @@ int main(int argc, char** argv) try {
             const std::string label =
                 "async finish=" + std::string(to_string(finish)) + " stride=" + std::string(to_string(stride));
             if (!chosen(label)) continue;
-            run_async(kept.emplace_back(r.context(), r.queue()), d, b.ints, b.floats, finish, stride, tally);
+            run_async(kept.emplace_back(r.context(), r.queue()), d, b, finish, stride, tally);
         }
     }
     std::cout << "race-sweep: " << tally.calls << " calls, " << tally.failures << " wrong, " << tally.unavailable
