@@ -171,8 +171,15 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clr
     // lanes take part, so the full mask is right.
     if (lid < CLREDUCE_WAVEFRONT) {
         acc = scratch[lid];
-        for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1)
-            acc = clreduce_combine(acc, clreduce_shfl_down(acc, delta) CLREDUCE_SINK_ARG);
+        for (uint delta = CLREDUCE_WAVEFRONT / 2; delta > 0; delta >>= 1) {
+            const clreduce_state other = clreduce_shfl_down(acc, delta);
+#ifdef CLREDUCE_GROUP_SINK
+            // A combine that adds to the sink has an effect beyond its result: only the lanes
+            // whose result counts may make it (lane l + delta's state goes into lane l once).
+            if (lid < delta)
+#endif
+                acc = clreduce_combine(acc, other CLREDUCE_SINK_ARG);
+        }
     }
     return acc;
 #else
