@@ -431,10 +431,15 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 // kept all of it in local memory, stored again at every vector: 6.6 times slower on an H100).
 typedef struct {
     clreduce_dvec a0, a1;             // as in clreduce_vstate
-    clreduce_dvec a2;                 // the GPUs' doubles: the third fold
     clreduce_lvec errors;             // every error past a1, or-ed (the folds: some term not -0.0)
     clreduce_uvec largest, smallest;  // the float magnitudes' bits
+#if CLREDUCE_ACC_SIZE == 8
+    // Only in double kernels: in the float kernels too, unused there, they made the floats'
+    // anchored pass 1.56 times the deterministic sum on an H200 at 2^28, against 1.08 without
+    // (docs/performance.md, "Double data over 16 decades").
+    clreduce_dvec a2;                    // the GPUs' doubles: the third fold
     clreduce_ulvec dlargest, dsmallest;  // the GPUs' doubles: the magnitudes' bits
+#endif
     clreduce_uvec lowest;             // the anchored pass: the smallest bits, sign included
     int k;                            // the anchored pass: a0 started at 1.5 * 2^k
     int low;                          // the GPU passes: the smallest exponent seen
@@ -453,12 +458,14 @@ inline clreduce_vtry_state clreduce_vtry_init(void) {
     t.a0 = (clreduce_dvec)(-0.0);
 #endif
     t.a1 = (clreduce_dvec)(0.0);
-    t.a2 = (clreduce_dvec)(0.0);
     t.errors = 0;
     t.largest = 0;
     t.smallest = 0xffffffffu;
+#if CLREDUCE_ACC_SIZE == 8
+    t.a2 = (clreduce_dvec)(0.0);
     t.dlargest = 0;
     t.dsmallest = 0xffffffffffffffffUL;
+#endif
     t.lowest = 0xffffffffu;
     t.k = 0;
     t.low = CLREDUCE_PEEK_NONE;
