@@ -31,47 +31,60 @@ typedef struct {
     long d[3];
 } clreduce_digits;
 
-inline clreduce_digits clreduce_split(CLREDUCE_ACC x) {
+// Which flag a NaN or an infinity sets (`payload`: its significand's bits are not all zero).
+inline long clreduce_special_flag(bool payload, bool negative) {
+    return payload ? CLREDUCE_EXACT_NAN : negative ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF;
+}
+
+// m units of 2^p (m < 2^53) as signed 32-bit digits of limbs k, k + 1 and k + 2.
+inline clreduce_digits clreduce_digits_of(ulong m, uint p, bool negative) {
     clreduce_digits out;
     out.flags = 0;
-    out.k = 0;
-    out.d[0] = out.d[1] = out.d[2] = 0;
-#if CLREDUCE_ACC_SIZE == 4
-    const uint bits = as_uint(x);
-    const uint biased = (bits >> 23) & 0xffu;
-    ulong m = bits & 0x7fffffu;
-    const bool negative = bits >> 31;
-    const uint special = 0xffu;
-    const ulong hidden = 0x800000UL;
-#else
-    const ulong bits = as_ulong(x);
-    const uint biased = (uint)(bits >> 52) & 0x7ffu;
-    ulong m = bits & 0xfffffffffffffUL;
-    const bool negative = bits >> 63;
-    const uint special = 0x7ffu;
-    const ulong hidden = 0x10000000000000UL;
-#endif
-    if (biased == special) {
-        out.flags = m ? CLREDUCE_EXACT_NAN : negative ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF;
-        return out;
-    }
-    // Position of the significand's lowest bit, in units of the least subnormal.
-    uint p = 0;
-    if (biased != 0) {
-        m |= hidden;
-        p = biased - 1;
-    }
     const uint shift = p & 31u;
     const ulong low = m << shift;
     const long sign = negative ? -1 : 1;
     out.k = p >> 5;
     out.d[0] = sign * (long)(low & 0xffffffffUL);
     out.d[1] = sign * (long)(low >> 32);
-#if CLREDUCE_ACC_SIZE == 8
     out.d[2] = sign * (long)(shift ? m >> (64 - shift) : 0UL);
+    return out;
+}
+
+inline clreduce_digits clreduce_split(CLREDUCE_ACC x) {
+#if CLREDUCE_ACC_SIZE == 4
+    const uint bits = as_uint(x);
+    const uint biased = (bits >> 23) & 0xffu;
+    const ulong fraction = bits & 0x7fffffu;
+    const bool negative = bits >> 31;
+    const uint special = 0xffu;
+    const ulong hidden = 0x800000UL;
+#else
+    const ulong bits = as_ulong(x);
+    const uint biased = (uint)(bits >> 52) & 0x7ffu;
+    const ulong fraction = bits & 0xfffffffffffffUL;
+    const bool negative = bits >> 63;
+    const uint special = 0x7ffu;
+    const ulong hidden = 0x10000000000000UL;
+#endif
+    if (biased == special) {
+        clreduce_digits out = clreduce_digits_of(0, 0, false);
+        out.flags = clreduce_special_flag(fraction != 0, negative);
+        return out;
+    }
+    // The significand, and the position of its lowest bit in units of the least subnormal.
+    clreduce_digits out = clreduce_digits_of(biased != 0 ? fraction | hidden : fraction, max(biased, 1u) - 1, negative);
+#if CLREDUCE_ACC_SIZE == 4
+    out.d[2] = 0;  // 24 bits shifted by at most 31 fill two digits
 #endif
     return out;
 }
+
+// A finite double's bits as m units of 2^p, p in units of 2^-1074: its significand, with the
+// hidden bit where it is normal, and the position of that significand's lowest bit.
+inline ulong clreduce_double_significand(ulong bits) {
+    return (bits & 0xfffffffffffffUL) | ((bits & 0x7ff0000000000000UL) != 0 ? 0x10000000000000UL : 0UL);
+}
+inline int clreduce_double_position(ulong bits) { return max((int)(bits >> 52) & 0x7ff, 1) - 1; }
 
 #if CLREDUCE_FP64
 // A finite double that is a whole number of the accumulator's units (every exact sum of
@@ -80,16 +93,9 @@ inline clreduce_digits clreduce_split(CLREDUCE_ACC x) {
 // For a float accumulator the unit is 2^-149, 925 binades above the double's 2^-1074: the
 // significand's bits below the unit are zero and are shifted out.
 inline clreduce_digits clreduce_split_double(double x) {
-    clreduce_digits out;
-    out.flags = 0;
     const ulong bits = as_ulong(x);
-    const uint biased = (uint)(bits >> 52) & 0x7ffu;
-    ulong m = bits & 0xfffffffffffffUL;
-    int p = 0;  // position of m's lowest bit, in units of 2^-1074
-    if (biased != 0) {
-        m |= 0x10000000000000UL;
-        p = (int)biased - 1;
-    }
+    ulong m = clreduce_double_significand(bits);
+    int p = clreduce_double_position(bits);
 #if CLREDUCE_ACC_SIZE == 4
     p -= 925;
     if (p < 0) {
@@ -97,14 +103,7 @@ inline clreduce_digits clreduce_split_double(double x) {
         p = 0;
     }
 #endif
-    const uint shift = (uint)p & 31u;
-    const ulong low = m << shift;
-    const long sign = (bits >> 63) ? -1 : 1;
-    out.k = (uint)p >> 5;
-    out.d[0] = sign * (long)(low & 0xffffffffUL);
-    out.d[1] = sign * (long)(low >> 32);
-    out.d[2] = sign * (long)(shift ? m >> (64 - shift) : 0UL);
-    return out;
+    return clreduce_digits_of(m, (uint)p, bits >> 63);
 }
 #endif
 #endif

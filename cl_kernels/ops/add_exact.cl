@@ -261,10 +261,7 @@ inline double clreduce_exact_value(CLREDUCE_ACC x, __local long* sink) {
     const uint bits = as_uint(x);
     const uint e = bits & 0x7f800000u;
     if (e == 0x7f800000u) {
-        clreduce_sink_flags(sink, (bits & 0x7fffffu ? CLREDUCE_EXACT_NAN
-                                   : bits >> 31     ? CLREDUCE_EXACT_NEG_INF
-                                                    : CLREDUCE_EXACT_POS_INF) |
-                                      CLREDUCE_EXACT_NOT_NEG_ZERO);
+        clreduce_sink_flags(sink, clreduce_special_flag(bits & 0x7fffffu, bits >> 31) | CLREDUCE_EXACT_NOT_NEG_ZERO);
         return 0.0;
     }
     if (e == 0) {  // zeros and subnormals from the bits: a device may flush them in conversions
@@ -275,8 +272,7 @@ inline double clreduce_exact_value(CLREDUCE_ACC x, __local long* sink) {
 #else
     if (fabs(x) < 0x1p990) return x;
     if (isnan(x) || isinf(x)) {
-        clreduce_sink_flags(sink, (isnan(x) ? CLREDUCE_EXACT_NAN : x < 0 ? CLREDUCE_EXACT_NEG_INF : CLREDUCE_EXACT_POS_INF) |
-                                      CLREDUCE_EXACT_NOT_NEG_ZERO);
+        clreduce_sink_flags(sink, clreduce_special_flag(isnan(x), x < 0) | CLREDUCE_EXACT_NOT_NEG_ZERO);
     } else {
         clreduce_sink_add(sink, x);
         clreduce_sink_flags(sink, CLREDUCE_EXACT_NOT_NEG_ZERO);  // it passed a[0] by
@@ -900,13 +896,11 @@ inline clreduce_vbins_state clreduce_vbins_init(clreduce_vtry_state t) {
 inline void clreduce_vdigits_add(ulong b, __local long* sink) {
     const int e = (int)((b >> 52) & 0x7ffUL);
     if (e == 0x7ff) {
-        clreduce_sink_flags(sink, b & 0xfffffffffffffUL ? CLREDUCE_EXACT_NAN
-                                  : b >> 63              ? CLREDUCE_EXACT_NEG_INF
-                                                         : CLREDUCE_EXACT_POS_INF);
+        clreduce_sink_flags(sink, clreduce_special_flag(b & 0xfffffffffffffUL, b >> 63));
         return;
     }
-    const ulong m = (b & 0xfffffffffffffUL) | (e != 0 ? 0x10000000000000UL : 0UL);
-    const int p = max(e, 1) - 1;
+    const ulong m = clreduce_double_significand(b);
+    const int p = clreduce_double_position(b);
     const uint r = (uint)p & 15u;
     const ulong low = m << r;
     const int top = r != 0 ? (int)(m >> (64 - r)) : 0;
