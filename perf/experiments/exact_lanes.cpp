@@ -4,7 +4,8 @@
 // and with each path forced (force_exact_lane_passes, the tests' switch): tested, untested
 // first and anchored (float data: the anchored pass; double data: the group's range check
 // before the two untested TwoSums). Device-time medians; each correctly rounded result is
-// checked bit for bit against the exact sum (--cr-times: also with `times` forced). The
+// checked bit for bit against the exact sum (--cr-times, --cr-vec: also with `times`, the vector
+// width or both forced). The
 // experiment behind exact_lane_passes, kept apart from clreduce-perf's commands.
 #include <cmath>
 #include <cstring>
@@ -35,6 +36,7 @@ struct Options {
     int repeats = 9;
     std::uint64_t seed = 20261121;
     std::vector<std::uint32_t> cr_times;  // more correctly rounded variants, `times` forced
+    std::vector<std::uint32_t> cr_vec;    // and the vector width forced (each with each `times`)
 };
 
 struct Variant {
@@ -42,6 +44,7 @@ struct Variant {
     FloatMode mode;
     std::optional<ExactLanePasses> forced;  // std::nullopt: the device's own
     std::optional<std::uint32_t> times;     // std::nullopt: the planner's
+    std::optional<std::uint32_t> vec;       // std::nullopt: the planner's
 };
 
 // The exact sum, in slices on the host's cores (ExactSum's merge is exact).
@@ -69,16 +72,24 @@ std::string plan_text(const LaunchPlan& p) {
 // One data set: returns false when a correctly rounded result is not the exact sum rounded.
 template <class T>
 bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Dataset d) {
-    std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, std::nullopt, std::nullopt},
-                                  {"correctly_rounded", FloatMode::correctly_rounded, std::nullopt, std::nullopt}};
+    std::vector<Variant> variants{{"deterministic", FloatMode::deterministic, std::nullopt, std::nullopt, std::nullopt},
+                                  {"correctly_rounded", FloatMode::correctly_rounded, std::nullopt, std::nullopt,
+                                   std::nullopt}};
     for (ExactLanePasses forced :
          {ExactLanePasses::tested, ExactLanePasses::untested_first, ExactLanePasses::anchored}) {
         variants.push_back({std::string("correctly_rounded ") + to_string(forced), FloatMode::correctly_rounded, forced,
-                            std::nullopt});
+                            std::nullopt, std::nullopt});
     }
-    for (std::uint32_t t : o.cr_times)
-        variants.push_back(
-            {"correctly_rounded times=" + std::to_string(t), FloatMode::correctly_rounded, std::nullopt, t});
+    std::vector<std::optional<std::uint32_t>> times_forced(o.cr_times.begin(), o.cr_times.end());
+    std::vector<std::optional<std::uint32_t>> vec_forced(o.cr_vec.begin(), o.cr_vec.end());
+    if (!vec_forced.empty()) times_forced.insert(times_forced.begin(), std::nullopt);
+    if (!times_forced.empty()) vec_forced.insert(vec_forced.begin(), std::nullopt);
+    for (const auto& t : times_forced)
+        for (const auto& w : vec_forced)
+            if (t || w)
+                variants.push_back({"correctly_rounded" + (t ? " times=" + std::to_string(*t) : std::string()) +
+                                        (w ? " vec=" + std::to_string(*w) : std::string()),
+                                    FloatMode::correctly_rounded, std::nullopt, t, w});
     double exact = 0;
     cl::Buffer buffer(reducer.context(), CL_MEM_READ_ONLY, n * sizeof(T));
     {
@@ -96,6 +107,7 @@ bool run_set(Reducer& reducer, const Options& o, std::uint64_t n, testing::Datas
             LaunchParams params;
             params.float_mode = variants[v].mode;
             params.times = variants[v].times;
+            params.vector_width = variants[v].vec;
             CallInfo info;
             const double got = reducer.sum<T>(buffer, 0, n, params, &info);
             if (round >= 0) {
@@ -153,6 +165,10 @@ int main(int argc, char** argv) {
     app.add_option("--seed", o.seed, "Random seed of the data")->capture_default_str();
     app.add_option("--cr-times", o.cr_times, "Also time the correctly rounded sum with `times` forced; repeat")
         ->check(CLI::Range(1, 4096));
+    app.add_option("--cr-vec", o.cr_vec,
+                   "Also time the correctly rounded sum with the vector width forced (with each --cr-times "
+                   "and the planner's); repeat")
+        ->check(CLI::IsMember({1, 2, 4, 8, 16}));
     CLI11_PARSE(app, argc, argv);
     try {
         return clreduce::perf::run(o);
