@@ -71,8 +71,9 @@ ElementType resolve_accumulator(Operation op, ElementType element, const DeviceI
     if (operation_info(op).accumulator == AccumulatorRule::real && !is_floating(chosen))
         throw InvalidArgument(std::string(operation_name(op)) + " accumulates in float32 or float64, got " +
                               std::string(type_name(chosen)));
-    if (op == Operation::count_nonzero && is_floating(chosen))
-        throw InvalidArgument("count_nonzero counts in an integer accumulator, got " + std::string(type_name(chosen)));
+    if (operation_info(op).accumulator == AccumulatorRule::count && is_floating(chosen))
+        throw InvalidArgument(std::string(operation_name(op)) + " counts in an integer accumulator, got " +
+                              std::string(type_name(chosen)));
     require_support(chosen, device);
     return chosen;
 }
@@ -164,6 +165,24 @@ void require_support(ElementType element, const DeviceInfo& device) {
 
 namespace {
 
+// The tuned entry's values a call can take, each checked as an override is: a value the call
+// would refuse (a work-group size whose states pass the local memory, a times out of range, a
+// segment team that is no power of two) is left out and the default takes its place, so that a
+// tuned entry never makes a call fail. (Its level 3 is checked against the plan where it is
+// picked; its segment team against the work-group size in segment_plan.cpp.)
+LaunchParams usable_tuned(LaunchParams t, const DeviceInfo& device, std::size_t state_bytes, std::size_t group_bytes) {
+    if (t.vector_width && (!is_power_of_two(*t.vector_width) || *t.vector_width > 16)) t.vector_width.reset();
+    if (t.work_group_size) {
+        const std::uint64_t wg = *t.work_group_size;
+        if (!is_power_of_two(wg) || wg > device.max_work_group_size ||
+            wg * state_bytes + group_bytes > device.local_mem_size || wg * state_bytes > state_room(device))
+            t.work_group_size.reset();
+    }
+    if (t.times && (*t.times < 1 || *t.times > kMaxTimes)) t.times.reset();
+    if (t.segment_team && !is_power_of_two(*t.segment_team)) t.segment_team.reset();
+    return t;
+}
+
 // Each value: the caller's override, else the tuned one, else the device default.
 template <class T, class Default>
 T pick(const std::optional<T>& override, const std::optional<T>* tuned, ParamSource tuned_source, ParamSource& source,
@@ -207,6 +226,9 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (async) check_async(overrides);
     if (segmented) check_segment_level3(overrides);
     require_support(element, device);
+    if (operation_info(op).integer_only && is_floating(element))
+        throw Unsupported(std::string(operation_name(op)) + " takes integer elements, not " +
+                          std::string(type_name(element)));
     if (operation_info(op).accumulator == AccumulatorRule::real && !is_floating(element) && type_size(element) == 8)
         throw Unsupported(std::string(operation_name(op)) + " of " + std::string(type_name(element)) +
                           " data: its double accumulator would round the extremes; use minmax, sum and "
@@ -274,7 +296,11 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const std::size_t state_bytes =
         expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
     const ParamSource from = tuned != nullptr ? tuned->source : ParamSource::tuned;
-    const LaunchParams* t = tuned != nullptr ? &tuned->params : nullptr;
+    // (The expansion path's work-group also holds its fixed-point sink.)
+    const std::size_t group_bytes = expansions ? exact_sink_size(plan.accumulator) : 0;
+    const LaunchParams usable =
+        tuned != nullptr ? usable_tuned(tuned->params, device, state_bytes, group_bytes) : LaunchParams{};
+    const LaunchParams* t = tuned != nullptr ? &usable : nullptr;
     if (tuned != nullptr) plan.tuned_n = tuned->n;
 
     plan.vector_width = pick(params.vector_width, t ? &t->vector_width : nullptr, from, plan.sources.vector_width, [&] {
@@ -304,8 +330,6 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
         throw InvalidArgument("work_group_size must be a power of two no larger than the device's maximum (" +
                               std::to_string(device.max_work_group_size) + "), got " +
                               std::to_string(plan.work_group_size));
-    // (The expansion path's work-group also holds its fixed-point sink.)
-    const std::size_t group_bytes = expansions ? exact_sink_size(plan.accumulator) : 0;
     if (std::uint64_t(plan.work_group_size) * state_bytes + group_bytes > device.local_mem_size)
         throw InvalidArgument("work_group_size " + std::to_string(plan.work_group_size) +
                               " needs more local memory than the device has");
@@ -343,6 +367,11 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     });
 
     plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
+    if (plan.groups > kMaxGroups && plan.sources.times == from) {  // a tuned times too small for n
+        plan.times = default_times(vectors, plan.work_group_size, device, small, expansions);
+        plan.sources.times = ParamSource::device_default;
+        plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
+    }
     if (plan.groups > kMaxGroups)
         throw InvalidArgument("n = " + std::to_string(n) + " needs " + std::to_string(plan.groups) +
                               " work-groups with times=" + std::to_string(plan.times) +
@@ -434,14 +463,7 @@ OpKernel plan_kernel(const LaunchPlan& plan) {
 
 LaunchPlan make_plan(const PlanRequest& request, const DeviceInfo& device, const LaunchParams& overrides,
                      const TunedParams* tuned) {
-    if (tuned == nullptr || is_empty(tuned->params)) return resolve(request, device, overrides, nullptr);
-    try {
-        return resolve(request, device, overrides, tuned);
-    } catch (const Error&) {
-        // The tuned values do not fit this call (e.g. an atomic finish the operation lacks);
-        // the overrides alone decide what is thrown.
-        return resolve(request, device, overrides, nullptr);
-    }
+    return resolve(request, device, overrides, tuned == nullptr || is_empty(tuned->params) ? nullptr : tuned);
 }
 
 LaunchPlan make_plan(Operation op, ElementType element, std::uint64_t n, const DeviceInfo& device,

@@ -246,10 +246,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     if (params.segment_team) {
         plan.segment_team = explicit_team(params, wg);
         plan.sources.segment_team = ParamSource::override;
-    } else if (tuned_team) {
-        LaunchParams tuned;
-        tuned.segment_team = *tuned_team;
-        plan.segment_team = explicit_team(tuned, wg);  // (make_plan falls back to the rule if it throws)
+    } else if (tuned_team && *tuned_team <= wg) {  // (a power of two: usable_tuned in planner.cpp)
+        plan.segment_team = *tuned_team;
         plan.sources.segment_team = tuned_source;
     } else {
         plan.sources.segment_team = ParamSource::device_default;

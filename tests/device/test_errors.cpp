@@ -194,9 +194,12 @@ TEST_CASE("the reported crash: a correctly rounded double sum in work-groups of 
     p.float_mode = FloatMode::correctly_rounded;
     if (r.device_info().has_int64_atomics && r.device_info().has_int64_min_max_atomics && r.device_info().has_fp64) {
         // The expansion path keeps 48-byte states in its tree: 1024 of them run where local
-        // memory holds them, else the refusal names the limit (an H100's 48 KiB: 49,704 bytes).
-        CHECK(r.plan(ElementType::float64, Operation::sum, v.size(), p).inter_group == InterGroup::exact_atomic);
+        // memory holds them, else the refusal names the limit, from the plan itself where the
+        // states and the group's sink pass the device's local memory (48 KiB on NVIDIA GPUs),
+        // or from the built kernel's own size.
         try {
+            const InterGroup level3 = r.plan(ElementType::float64, Operation::sum, v.size(), p).inter_group;
+            CHECK(level3 == InterGroup::exact_atomic);
             const double sum = r.sum(v, p);
             CHECK(sum == 2048.0);
         } catch (const InvalidArgument& e) {
