@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <clreduce/partial.hpp>
@@ -70,35 +71,21 @@ public:
     enum class Staging { automatic, always, never };
     void set_staging(Staging mode, std::uint64_t chunk_bytes = std::uint64_t(64) << 20);
 
-    // The single-device calls' results over the whole (host data or resident pieces).
-    template <class T, class Data>
-    sum_type_t<T> sum(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::sum, data, params).template sum<T>();
+    // The single-device calls' results over the whole: reduce<Op>(data) for a host range (the
+    // element type deduced), reduce<Op, T>(pieces) for resident pieces; every operation. The
+    // named forms, sum(data), min<T>(pieces), ..., are the same calls.
+    template <Operation Op, class T = void, class Data>
+    auto reduce(const Data& data, const LaunchParams& params = {}) const {
+        using E = std::conditional_t<std::is_void_v<T>, range_value_t<Data>, T>;
+        return whole<E>(Op, data, params).template value<Op, E>();
     }
-    template <class T, class Data>
-    T min(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::min, data, params).template min<T>();
+#define CLREDUCE_MULTI_NAMED(T_, NAME, R)                                \
+    template <class T = void, class Data>                                \
+    auto NAME(const Data& data, const LaunchParams& params = {}) const { \
+        return reduce<Operation::NAME, T>(data, params);                 \
     }
-    template <class T, class Data>
-    T max(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::max, data, params).template max<T>();
-    }
-    template <class T, class Data>
-    double mean(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::mean, data, params).template mean<T>();
-    }
-    template <class T, class Data>
-    ArgResult<T> argmin(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::argmin, data, params).template argmin<T>();
-    }
-    template <class T, class Data>
-    ArgResult<T> argmax(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::argmax, data, params).template argmax<T>();
-    }
-    template <class T, class Data>
-    Statistics<T> statistics(const Data& data, const LaunchParams& params = {}) const {
-        return whole<T>(Operation::statistics, data, params).template statistics<T>();
-    }
+    CLREDUCE_OPERATIONS(CLREDUCE_MULTI_NAMED, T)
+#undef CLREDUCE_MULTI_NAMED
 
 private:
     template <class T, class Data>

@@ -12,6 +12,7 @@
 #include <clreduce/element_type.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/operation.hpp>
+#include <clreduce/operation_result.hpp>
 #include <clreduce/results.hpp>
 
 namespace clreduce {
@@ -45,35 +46,17 @@ public:
 
     // The value, as the Reducer call of the partial's operation on the whole range returns it
     // (its errors too: an empty range of min, an overflow under IntegerOverflow::check). T must
-    // be the element type, and the operation the one named (InvalidArgument otherwise).
-    template <class T>
-    sum_type_t<T> sum() const;
-    template <class T>
-    sum_type_t<T> product() const;
-    template <class T>
-    T min() const;
-    template <class T>
-    T max() const;
-    template <class T>
-    MinMax<T> minmax() const;
-    template <class T>
-    ArgResult<T> argmin() const;
-    template <class T>
-    ArgResult<T> argmax() const;
-    template <class T>
-    std::uint64_t count_nonzero() const;
-    template <class T>
-    double mean() const;
-    template <class T>
-    square_sum_t<T> sum_of_squares() const;
-    template <class T>
-    double norm_l1() const;
-    template <class T>
-    double norm_l2() const;
-    template <class T>
-    double norm_inf() const;
-    template <class T>
-    Statistics<T> statistics() const;
+    // be the element type, and Op the partial's operation (InvalidArgument otherwise).
+    template <Operation Op, class T>
+    result_t<Op, T> value() const;
+    // The same by name: sum<T>() is value<Operation::sum, T>(), and so on for every operation.
+#define CLREDUCE_PARTIAL_VALUE(T_, NAME, R)     \
+    template <class T>                          \
+    result_t<Operation::NAME, T> NAME() const { \
+        return value<Operation::NAME, T>();     \
+    }
+    CLREDUCE_OPERATIONS(CLREDUCE_PARTIAL_VALUE, T)
+#undef CLREDUCE_PARTIAL_VALUE
 
 private:
     friend struct PartialAccess;  // src/api/partial_access.hpp: made by the reducer, read by the results

@@ -16,6 +16,7 @@
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
+#include <clreduce/operation_result.hpp>
 #include <clreduce/partial.hpp>
 #include <clreduce/result_delivery.hpp>
 #include <clreduce/results.hpp>
@@ -104,25 +105,160 @@ public:
     TuningDatabase tuning_database() const;
     std::vector<TunedEntry> tuned_entries() const;  // this device's entries in use
 
-    // Every operation comes in three forms:
-    //   op<T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer
-    //   op<T>(pointer, count)         host data, uploaded to a scratch buffer first
-    //   op(range)                     a contiguous host range (std::vector, std::array, ...)
-    // each with optional LaunchParams (launch shape, FloatMode, accumulator) and CallInfo.
-    // All block until the result is on the host. Supported T: int8_t, uint8_t, int16_t,
+    // The core call: operation Op (operation.hpp) over elements of type T, in each form of
+    // input. Every named call below is a thin wrapper of it, and every operation takes every
+    // form but where the table in docs/usage.md ("Operations and forms") says otherwise.
+    //   reduce<Op, T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer
+    //   reduce<Op>(pointer, count)            host data (streamed to the device; read in place
+    //                                         by a CPU device)
+    //   reduce<Op>(range)                     a contiguous host range (std::vector, std::array, ...)
+    //   reduce<Op, T>(buffer, image)          per channel of a pitched image (Image, results.hpp)
+    //   reduce<Op>(pointer, image)            the same from host data
+    //   reduce<Op, T>(buffer, offset, segments[, results])   one result per segment (segments.hpp)
+    // each with optional LaunchParams (launch shape, FloatMode, accumulator, overflow rule) and
+    // CallInfo. All block until the result is on the host. T: int8_t, uint8_t, int16_t,
     // uint16_t, int32_t, uint32_t, int64_t, uint64_t, half (cl_khr_fp16), float, double (fp64).
-
-    // Sum. count == 0 returns 0.
-    template <class T>
-    sum_type_t<T> sum(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                      const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    sum_type_t<T> sum(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                      CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    sum_type_t<T> sum(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return sum<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
+    // The result is result_t<Op, T> (operation_result.hpp); an empty range gives the
+    // operation's identity or, where it has none (min, max, minmax, argmin, argmax, mean,
+    // statistics), throws InvalidArgument.
+    template <Operation Op, class T>
+    result_t<Op, T> reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                           const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <Operation Op, class T>
+    result_t<Op, T> reduce(const T* data, std::uint64_t count, const LaunchParams& params = {},
+                           CallInfo* info = nullptr) const;
+    template <Operation Op, class Range, class T = range_value_t<Range>>
+    result_t<Op, T> reduce(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        return reduce<Op, T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
+    // Images: channel c reduces element c of every pixel (like cv::sum / cv::mean); argmin
+    // and argmax give the pixel's index in row-major order. Host pointers point at pixel
+    // (0, 0), and Image::offset must be 0 for them. CallInfo gets the plan every channel runs
+    // and the kernel events of all channels.
+    template <Operation Op, class T>
+    Channels<result_t<Op, T>> reduce(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
+                                     CallInfo* info = nullptr) const;
+    template <Operation Op, class T>
+    Channels<result_t<Op, T>> reduce(const T* data, const Image& image, const LaunchParams& params = {},
+                                     CallInfo* info = nullptr) const;
+    // Many reductions in one call (Segments, segments.hpp: batches, matrix rows and columns,
+    // CSR offsets, begin/end arrays): one result per segment in segment order, from one launch
+    // (two where groups share few, huge segments). The segments count elements from `offset`
+    // of `values` (a device buffer, or host data that is copied in first). Every element type
+    // and float mode as for one range (FloatMode::atomic runs as deterministic); argmin/argmax
+    // give the index inside the segment. An empty segment gives the empty range's result; where
+    // the operation has none, InvalidArgument names the segment. The mapping
+    // (LaunchParams::segment_team, groups_per_segment) follows the segments' average length;
+    // CallInfo::plan and plan(type, op, segments) say which.
+    // The form with `results` writes them into the caller's vector (resized to one per
+    // segment): a vector kept from call to call is written in place, so that a repeated call
+    // allocates no host memory (a fresh one costs the host its page faults, which for millions
+    // of segments take longer than the kernel). After an exception its contents are
+    // unspecified.
+    template <Operation Op, class T>
+    void reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                std::vector<result_t<Op, T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <Operation Op, class T>
+    std::vector<result_t<Op, T>> reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        std::vector<result_t<Op, T>> out;
+        reduce<Op, T>(values, offset, segments, out, params, info);
+        return out;
+    }
+    template <Operation Op, class T>
+    void reduce(const T* values, const Segments& segments, std::vector<result_t<Op, T>>& results,
+                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <Operation Op, class T>
+    std::vector<result_t<Op, T>> reduce(const T* values, const Segments& segments, const LaunchParams& params = {},
+                                        CallInfo* info = nullptr) const {
+        std::vector<result_t<Op, T>> out;
+        reduce<Op, T>(values, segments, out, params, info);
+        return out;
+    }
+
+// The named calls: NAME(...) is reduce<Operation::NAME>(...) in each form above.
+#define CLREDUCE_NAMED_OPERATION(NAME)                                                                                \
+    template <class T>                                                                                                \
+    result_t<Operation::NAME, T> NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,            \
+                                      const LaunchParams& params = {}, CallInfo * info = nullptr) const {             \
+        return reduce<Operation::NAME, T>(buffer, offset, count, params, info);                                       \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    result_t<Operation::NAME, T> NAME(const T* data, std::uint64_t count, const LaunchParams& params = {},            \
+                                      CallInfo * info = nullptr) const {                                              \
+        return reduce<Operation::NAME, T>(data, count, params, info);                                                 \
+    }                                                                                                                 \
+    template <class Range, class T = range_value_t<Range>>                                                            \
+    result_t<Operation::NAME, T> NAME(const Range& range, const LaunchParams& params = {}, CallInfo * info = nullptr) \
+        const {                                                                                                       \
+        return reduce<Operation::NAME, T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params,     \
+                                          info);                                                                      \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    Channels<result_t<Operation::NAME, T>> NAME(const cl::Buffer& buffer, const Image& image,                         \
+                                                const LaunchParams& params = {}, CallInfo * info = nullptr) const {   \
+        return reduce<Operation::NAME, T>(buffer, image, params, info);                                               \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    Channels<result_t<Operation::NAME, T>> NAME(const T* data, const Image& image, const LaunchParams& params = {},   \
+                                                CallInfo * info = nullptr) const {                                    \
+        return reduce<Operation::NAME, T>(data, image, params, info);                                                 \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    std::vector<result_t<Operation::NAME, T>> NAME(const cl::Buffer& values, std::uint64_t offset,                    \
+                                                   const Segments& segments, const LaunchParams& params = {},         \
+                                                   CallInfo * info = nullptr) const {                                 \
+        return reduce<Operation::NAME, T>(values, offset, segments, params, info);                                    \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    void NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,                               \
+              std::vector<result_t<Operation::NAME, T>>& results, const LaunchParams& params = {},                    \
+              CallInfo * info = nullptr) const {                                                                      \
+        reduce<Operation::NAME, T>(values, offset, segments, results, params, info);                                  \
+    }
+
+    // Sum (integers exact in the accumulator's 2^bits, or Overflow; docs/numerics.md). Empty: 0.
+    CLREDUCE_NAMED_OPERATION(sum)
+    // Product, in the accumulator (integers exact or Overflow, as sums). Empty: 1.
+    CLREDUCE_NAMED_OPERATION(product)
+    // Smallest element. Floats: NaN is ignored (like fmin); all-NaN gives NaN. Empty: InvalidArgument.
+    CLREDUCE_NAMED_OPERATION(min)
+    // Largest element; NaN as for min.
+    CLREDUCE_NAMED_OPERATION(max)
+    // Both extremes in one pass; NaN as for min.
+    CLREDUCE_NAMED_OPERATION(minmax)
+    // Smallest element and the lowest index holding it. NaN is ignored; all-NaN gives (NaN, 0).
+    CLREDUCE_NAMED_OPERATION(argmin)
+    // Largest element and the lowest index holding it; NaN as for argmin.
+    CLREDUCE_NAMED_OPERATION(argmax)
+    // Elements != 0 (NaN counts, -0.0 does not), like cv::countNonZero.
+    CLREDUCE_NAMED_OPERATION(count_nonzero)
+    // sum / count, in double. Empty range: InvalidArgument.
+    CLREDUCE_NAMED_OPERATION(mean)
+    // Sum of x*x: integers exactly in uint64 or Overflow, floats as sum.
+    CLREDUCE_NAMED_OPERATION(sum_of_squares)
+    // Sum of |x| as a double (integers: the correctly rounded double of the exact sum); like
+    // cv::norm(NORM_L1).
+    CLREDUCE_NAMED_OPERATION(norm_l1)
+    // sqrt(sum_of_squares), like cv::norm(NORM_L2).
+    CLREDUCE_NAMED_OPERATION(norm_l2)
+    // Largest |x| (NaN ignored), like cv::norm(NORM_INF).
+    CLREDUCE_NAMED_OPERATION(norm_inf)
+    // Count, extremes, sum, mean and variance in one pass (Statistics, results.hpp): what
+    // meanStdDev and a histogram's range need, for one read of the data. Accumulates in double
+    // (float without fp64; LaunchParams::accumulator may name float32 or float64); refused for
+    // 64-bit integers, whose extremes a double would round, and for an empty range.
+    CLREDUCE_NAMED_OPERATION(statistics)
+    // Bitwise and, or and xor of integer elements (floats: Unsupported), in the element type:
+    // the two's complement bits for signed types. Empty: all bits set (and), 0 (or, xor).
+    CLREDUCE_NAMED_OPERATION(bit_and)
+    CLREDUCE_NAMED_OPERATION(bit_or)
+    CLREDUCE_NAMED_OPERATION(bit_xor)
+    // Whether every element / some element is nonzero, as count_nonzero reads it (NaN is
+    // nonzero, -0.0 is not). Empty: true (all), false (any).
+    CLREDUCE_NAMED_OPERATION(all)
+    CLREDUCE_NAMED_OPERATION(any)
+#undef CLREDUCE_NAMED_OPERATION
 
     // Asynchronous sum, min and max of a cl::Buffer range: they enqueue and return, the host
     // waits for nothing and nothing is read back. The reduction's last kernel writes the
@@ -154,52 +290,6 @@ public:
                         const std::vector<cl::Event>& wait = {}, bool make_event = true,
                         CallInfo* info = nullptr) const;
 
-    // Product, in the accumulator (integers wrap around modulo 2^bits; empty range: 1).
-    template <class T>
-    sum_type_t<T> product(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                          const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    sum_type_t<T> product(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                          CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    sum_type_t<T> product(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return product<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Smallest element. Floats: NaN is ignored (like fmin); all-NaN gives NaN. Empty range: InvalidArgument.
-    template <class T>
-    T min(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
-          CallInfo* info = nullptr) const;
-    template <class T>
-    T min(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    T min(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return min<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Largest element; NaN as for min.
-    template <class T>
-    T max(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
-          CallInfo* info = nullptr) const;
-    template <class T>
-    T max(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    T max(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return max<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Both extremes in one pass; NaN as for min.
-    template <class T>
-    MinMax<T> minmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    MinMax<T> minmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                     CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    MinMax<T> minmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return minmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
     // The partial result of `op` over a range (partial.hpp): merged with the partials of the
     // ranges around it (other devices, processes, files), it gives the value of the whole.
     // Every operation but transform_reduce; a count of 0 gives a partial that merges as nothing.
@@ -212,115 +302,6 @@ public:
     template <class Range, class T = range_value_t<Range>>
     Partial partial(Operation op, const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return partial<T>(op, std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Count, extremes, sum, mean and variance in one pass (Statistics, results.hpp): what
-    // meanStdDev and a histogram's range need, for one read of the data. Accumulates in double
-    // (float without fp64; LaunchParams::accumulator may name float32 or float64); refused for
-    // 64-bit integers, whose extremes a double would round, and for an empty range.
-    template <class T>
-    Statistics<T> statistics(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    Statistics<T> statistics(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                             CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    Statistics<T> statistics(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return statistics<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Smallest element and the lowest index holding it. NaN is ignored; all-NaN gives (NaN, 0).
-    template <class T>
-    ArgResult<T> argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                        const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    ArgResult<T> argmin(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                        CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    ArgResult<T> argmin(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return argmin<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Largest element and the lowest index holding it; NaN as for argmin.
-    template <class T>
-    ArgResult<T> argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                        const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    ArgResult<T> argmax(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                        CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    ArgResult<T> argmax(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return argmax<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Elements != 0 (NaN counts, -0.0 does not), like cv::countNonZero.
-    template <class T>
-    std::uint64_t count_nonzero(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::uint64_t count_nonzero(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                                CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    std::uint64_t count_nonzero(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return count_nonzero<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // sum / count, in double. Empty range: InvalidArgument.
-    template <class T>
-    double mean(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
-                CallInfo* info = nullptr) const;
-    template <class T>
-    double mean(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    double mean(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return mean<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Sum of x*x: integers exactly in uint64 (wrapping modulo 2^64), floats as sum.
-    template <class T>
-    square_sum_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    square_sum_t<T> sum_of_squares(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                                   CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    square_sum_t<T> sum_of_squares(const Range& range, const LaunchParams& params = {},
-                                   CallInfo* info = nullptr) const {
-        return sum_of_squares<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Sum of |x|: integers in uint64 (exact below 2^64), floats as sum; like cv::norm(NORM_L1).
-    template <class T>
-    double norm_l1(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
-                   CallInfo* info = nullptr) const;
-    template <class T>
-    double norm_l1(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    double norm_l1(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return norm_l1<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // sqrt(sum_of_squares), like cv::norm(NORM_L2).
-    template <class T>
-    double norm_l2(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
-                   CallInfo* info = nullptr) const;
-    template <class T>
-    double norm_l2(const T* data, std::uint64_t count, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    double norm_l2(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return norm_l2<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
-    }
-
-    // Largest |x| (NaN ignored), like cv::norm(NORM_INF).
-    template <class T>
-    double norm_inf(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                    const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    double norm_inf(const T* data, std::uint64_t count, const LaunchParams& params = {},
-                    CallInfo* info = nullptr) const;
-    template <class Range, class T = range_value_t<Range>>
-    double norm_inf(const Range& range, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        return norm_inf<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
     // transform_reduce: `expression`, one expression in `x` of the transform language
@@ -348,38 +329,7 @@ public:
                                    params, info);
     }
 
-    // Images (2-D, pitched, 1-4 interleaved channels; see Image): per-channel results like
-    // cv::sum / cv::mean, and norms over all channels like cv::norm. Host pointers point at
-    // pixel (0, 0) and Image::offset must be 0 for them. CallInfo gets the plan every channel
-    // runs and the kernel events of all channels.
-    template <class T>
-    Channels<sum_type_t<T>> sum(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-                                CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<sum_type_t<T>> sum(const T* data, const Image& image, const LaunchParams& params = {},
-                                CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<double> mean(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-                          CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<double> mean(const T* data, const Image& image, const LaunchParams& params = {},
-                          CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<T> min(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-                    CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<T> min(const T* data, const Image& image, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<T> max(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-                    CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<T> max(const T* data, const Image& image, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<std::uint64_t> count_nonzero(const cl::Buffer& buffer, const Image& image, const LaunchParams& params = {},
-                                          CallInfo* info = nullptr) const;
-    template <class T>
-    Channels<std::uint64_t> count_nonzero(const T* data, const Image& image, const LaunchParams& params = {},
-                                          CallInfo* info = nullptr) const;
+    // The norm of a whole image, all channels together, like cv::norm.
     // norm_op: Operation::norm_l1, norm_l2 or norm_inf (else InvalidArgument).
     template <class T>
     double norm(const cl::Buffer& buffer, const Image& image, Operation norm_op, const LaunchParams& params = {},
@@ -388,116 +338,12 @@ public:
     double norm(const T* data, const Image& image, Operation norm_op, const LaunchParams& params = {},
                 CallInfo* info = nullptr) const;
 
-    // Many reductions in one call (Segments, segments.hpp: batches, matrix rows, CSR offsets,
-    // begin/end arrays): one result per segment in segment order, from one launch (two where
-    // groups share few, huge segments). The segments count elements from `offset` of `values`.
-    // Every element type and float mode as for one range (FloatMode::atomic runs as
-    // deterministic); argmin/argmax give the index inside the segment. An empty segment gives
-    // the empty range's result (sum 0, product 1, count 0, norms 0); min, max, minmax, argmin,
-    // argmax, mean and transform min/max of one throw InvalidArgument naming it. The mapping
-    // (LaunchParams::segment_team, groups_per_segment) follows the segments' average length;
-    // CallInfo::plan and plan(type, op, segments) say which.
-    template <class T>
-    std::vector<sum_type_t<T>> sum(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                   const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<sum_type_t<T>> product(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<T> min(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<T> max(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                       const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<MinMax<T>> minmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                  const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<Statistics<T>> statistics(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                          const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<ArgResult<T>> argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<ArgResult<T>> argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<std::uint64_t> count_nonzero(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<double> mean(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<square_sum_t<T>> sum_of_squares(const cl::Buffer& values, std::uint64_t offset,
-                                                const Segments& segments, const LaunchParams& params = {},
-                                                CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<double> norm_l1(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<double> norm_l2(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    std::vector<double> norm_inf(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    // transform_reduce per segment (the segmented forms of reduce<Op, T> above).
     template <class T>
     std::vector<transform_type_t<T>> transform_reduce(const cl::Buffer& values, std::uint64_t offset,
                                                       const Segments& segments, std::string_view expression,
                                                       Combine combine, const LaunchParams& params = {},
                                                       CallInfo* info = nullptr) const;
-    // The same, each result written into `results` (resized to one per segment): a vector kept
-    // from call to call is written in place, so that a repeated call allocates no host memory.
-    // A fresh vector costs the host its page faults, which for millions of segments take
-    // longer than the kernel (H100, 2^22 int32 rows of 64: a 0.37 ms kernel, 3.1 ms for the
-    // call into a kept vector, 19.7 ms into a fresh one). Where each segment's final state is
-    // its result (sums, products, counts, sums of squares; min and max of non-empty regular
-    // segments), the states are read straight into `results`. After an exception the
-    // contents of `results` are unspecified.
-    template <class T>
-    void sum(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-             std::vector<sum_type_t<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void product(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                 std::vector<sum_type_t<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void min(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<T>& results,
-             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void max(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<T>& results,
-             const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void minmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                std::vector<MinMax<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void statistics(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                    std::vector<Statistics<T>>& results, const LaunchParams& params = {},
-                    CallInfo* info = nullptr) const;
-    template <class T>
-    void argmin(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                std::vector<ArgResult<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void argmax(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                std::vector<ArgResult<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void count_nonzero(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                       std::vector<std::uint64_t>& results, const LaunchParams& params = {},
-                       CallInfo* info = nullptr) const;
-    template <class T>
-    void mean(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
-              const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void sum_of_squares(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                        std::vector<square_sum_t<T>>& results, const LaunchParams& params = {},
-                        CallInfo* info = nullptr) const;
-    template <class T>
-    void norm_l1(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
-                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void norm_l2(const cl::Buffer& values, std::uint64_t offset, const Segments& segments, std::vector<double>& results,
-                 const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    template <class T>
-    void norm_inf(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                  std::vector<double>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
     template <class T>
     void transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                           std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,

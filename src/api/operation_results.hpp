@@ -4,75 +4,58 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
+#include <clreduce/operation_result.hpp>
 #include <clreduce/reducer.hpp>
 
 #include "api/reducer_state.hpp"
 
 namespace clreduce {
 
+// The value of operation Op over elements of type T from a final state: the one place that
+// turns each operation's state into its result (operation_result.hpp gives its type).
 template <class T, class O>
-sum_type_t<T> sum_result(const O& o) {
-    return o.count == 0 ? sum_type_t<T>(0) : o.template value<sum_type_t<T>>();
+Statistics<T> statistics_result(const O& o);
+
+template <Operation Op, class T, class O>
+result_t<Op, T> operation_value(const O& o) {
+    using R = result_t<Op, T>;
+    constexpr auto op = Op;
+    if constexpr (op == Operation::sum || op == Operation::count_nonzero || op == Operation::sum_of_squares ||
+                  op == Operation::norm_l1 || op == Operation::norm_inf || op == Operation::bit_or ||
+                  op == Operation::bit_xor) {
+        return o.count == 0 ? R(0) : o.template value<R>();  // the empty range's identity is 0
+    } else if constexpr (op == Operation::product) {
+        return o.count == 0 ? R(1) : o.template value<R>();
+    } else if constexpr (op == Operation::bit_and) {
+        if constexpr (std::is_integral_v<R>)  // (the planner refuses float data)
+            if (o.count == 0) return static_cast<R>(~std::make_unsigned_t<R>(0));
+        return o.template value<R>();
+    } else if constexpr (op == Operation::all) {
+        return o.count == 0 || o.template value<std::uint64_t>() == o.count;
+    } else if constexpr (op == Operation::any) {
+        return o.count != 0 && o.template value<std::uint64_t>() != 0;
+    } else if constexpr (op == Operation::min || op == Operation::max) {
+        o.require_elements();
+        return o.template value<R>();
+    } else if constexpr (op == Operation::minmax) {
+        o.require_elements();
+        return state_pair<T>(o.plan.accumulator, o.bits);
+    } else if constexpr (op == Operation::argmin || op == Operation::argmax) {
+        o.require_elements();
+        return state_indexed<T>(o.plan.accumulator, o.bits);
+    } else if constexpr (op == Operation::mean) {
+        o.require_elements();
+        return o.finalized();
+    } else if constexpr (op == Operation::norm_l2) {
+        return o.count == 0 ? 0.0 : o.finalized();
+    } else {
+        static_assert(op == Operation::statistics, "an operation without its value here");
+        return statistics_result<T>(o);
+    }
 }
-template <class T, class O>
-sum_type_t<T> product_result(const O& o) {
-    return o.count == 0 ? sum_type_t<T>(1) : o.template value<sum_type_t<T>>();
-}
-template <class T, class O>
-T min_result(const O& o) {
-    o.require_elements();
-    return o.template value<T>();
-}
-template <class T, class O>
-T max_result(const O& o) {
-    o.require_elements();
-    return o.template value<T>();
-}
-template <class T, class O>
-MinMax<T> minmax_result(const O& o) {
-    o.require_elements();
-    return state_pair<T>(o.plan.accumulator, o.bits);
-}
-template <class T, class O>
-ArgResult<T> arg_result(const O& o) {
-    o.require_elements();
-    return state_indexed<T>(o.plan.accumulator, o.bits);
-}
-// The names the segmented entry points' macro looks for (segment_operations.cpp).
-template <class T, class O>
-ArgResult<T> argmin_result(const O& o) {
-    return arg_result<T>(o);
-}
-template <class T, class O>
-ArgResult<T> argmax_result(const O& o) {
-    return arg_result<T>(o);
-}
-template <class T, class O>
-std::uint64_t count_nonzero_result(const O& o) {
-    return o.count == 0 ? 0 : o.template value<std::uint64_t>();
-}
-template <class T, class O>
-double mean_result(const O& o) {
-    o.require_elements();
-    return o.finalized();
-}
-template <class T, class O>
-square_sum_t<T> sum_of_squares_result(const O& o) {
-    return o.count == 0 ? square_sum_t<T>(0) : o.template value<square_sum_t<T>>();
-}
-template <class T, class O>
-double norm_l1_result(const O& o) {
-    return o.count == 0 ? 0.0 : o.template value<double>();
-}
-template <class T, class O>
-double norm_l2_result(const O& o) {
-    return o.count == 0 ? 0.0 : o.finalized();
-}
-template <class T, class O>
-double norm_inf_result(const O& o) {
-    return o.count == 0 ? 0.0 : o.template value<double>();
-}
+
 template <class T, class O>
 Statistics<T> statistics_result(const O& o) {
     o.require_elements();

@@ -115,7 +115,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
 
 namespace {
 
-template <class V, class T, class F>
+template <class V, class F>
 Channels<V> per_channel(const std::array<Outcome, 4>& outcomes, std::uint32_t channels, F result) {
     Channels<V> out{};
     for (std::uint32_t c = 0; c < channels; ++c) out[c] = result(outcomes[c]);
@@ -126,18 +126,27 @@ Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 
 }  // namespace
 
-#define CLREDUCE_DEFINE_OPERATION(R, NAME, OP)                                                                       \
-    template <class T>                                                                                               \
-    R Reducer::NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params, \
-                    CallInfo* info) const {                                                                          \
-        return NAME##_result<T>(state().run<T>(job_of(OP), buffer, offset, count, params, info));                    \
-    }                                                                                                                \
-    template <class T>                                                                                               \
-    R Reducer::NAME(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {          \
-        return NAME##_result<T>(state().run<T>(job_of(OP), data, count, params, info));                              \
-    }
-CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_DEFINE_OPERATION)
-#undef CLREDUCE_DEFINE_OPERATION
+template <Operation Op, class T>
+result_t<Op, T> Reducer::reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                const LaunchParams& params, CallInfo* info) const {
+    return operation_value<Op, T>(state().run<T>(job_of(Op), buffer, offset, count, params, info));
+}
+template <Operation Op, class T>
+result_t<Op, T> Reducer::reduce(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    return operation_value<Op, T>(state().run<T>(job_of(Op), data, count, params, info));
+}
+template <Operation Op, class T>
+Channels<result_t<Op, T>> Reducer::reduce(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,
+                                          CallInfo* info) const {
+    return per_channel<result_t<Op, T>>(state().run_image<T>(job_of(Op), &buffer, nullptr, image, params, info),
+                                        image.channels, operation_value<Op, T, Outcome>);
+}
+template <Operation Op, class T>
+Channels<result_t<Op, T>> Reducer::reduce(const T* data, const Image& image, const LaunchParams& params,
+                                          CallInfo* info) const {
+    return per_channel<result_t<Op, T>>(state().run_image<T>(job_of(Op), nullptr, data, image, params, info),
+                                        image.channels, operation_value<Op, T, Outcome>);
+}
 
 template <class T>
 Partial Reducer::partial(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
@@ -173,25 +182,6 @@ cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std
 }
 
 template <class T>
-ArgResult<T> Reducer::argmin(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state().run<T>(job_of(Operation::argmin), buffer, offset, count, params, info));
-}
-template <class T>
-ArgResult<T> Reducer::argmin(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state().run<T>(job_of(Operation::argmin), data, count, params, info));
-}
-template <class T>
-ArgResult<T> Reducer::argmax(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state().run<T>(job_of(Operation::argmax), buffer, offset, count, params, info));
-}
-template <class T>
-ArgResult<T> Reducer::argmax(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
-    return arg_result<T>(state().run<T>(job_of(Operation::argmax), data, count, params, info));
-}
-
-template <class T>
 transform_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                               std::string_view expression, Combine combine, const LaunchParams& params,
                                               CallInfo* info) const {
@@ -204,25 +194,6 @@ transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count
     const Job job{combine_operation(combine), combine, transform_source(expression)};
     return transform_result<T>(state().run<T>(job, data, count, params, info), combine);
 }
-
-#define CLREDUCE_DEFINE_IMAGE(V, NAME, OP)                                                                             \
-    template <class T>                                                                                                 \
-    Channels<V> Reducer::NAME(const cl::Buffer& buffer, const Image& image, const LaunchParams& params,                \
-                              CallInfo* info) const {                                                                  \
-        return per_channel<V, T>(state().run_image<T>(job_of(OP), &buffer, nullptr, image, params, info),              \
-                                 image.channels, NAME##_result<T, Outcome>);                                           \
-    }                                                                                                                  \
-    template <class T>                                                                                                 \
-    Channels<V> Reducer::NAME(const T* data, const Image& image, const LaunchParams& params, CallInfo* info) const {   \
-        return per_channel<V, T>(state().run_image<T>(job_of(OP), nullptr, data, image, params, info), image.channels, \
-                                 NAME##_result<T, Outcome>);                                                           \
-    }
-CLREDUCE_DEFINE_IMAGE(sum_type_t<T>, sum, Operation::sum)
-CLREDUCE_DEFINE_IMAGE(double, mean, Operation::mean)
-CLREDUCE_DEFINE_IMAGE(T, min, Operation::min)
-CLREDUCE_DEFINE_IMAGE(T, max, Operation::max)
-CLREDUCE_DEFINE_IMAGE(std::uint64_t, count_nonzero, Operation::count_nonzero)
-#undef CLREDUCE_DEFINE_IMAGE
 
 namespace {
 
@@ -260,41 +231,24 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
                          norm_op);
 }
 
-#define CLREDUCE_INSTANTIATE_RANGE(R, NAME, T)                                                                   \
-    template R Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const LaunchParams&, CallInfo*) \
-        const;                                                                                                   \
-    template R Reducer::NAME<T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;
-#define CLREDUCE_INSTANTIATE_IMAGE(R, NAME, T)                                                          \
-    template R Reducer::NAME<T>(const cl::Buffer&, const Image&, const LaunchParams&, CallInfo*) const; \
-    template R Reducer::NAME<T>(const T*, const Image&, const LaunchParams&, CallInfo*) const;
+#define CLREDUCE_INSTANTIATE_OPERATION(T, NAME, R)                                                                   \
+    template R Reducer::reduce<Operation::NAME, T>(const cl::Buffer&, std::uint64_t, std::uint64_t,                  \
+                                                   const LaunchParams&, CallInfo*) const;                            \
+    template R Reducer::reduce<Operation::NAME, T>(const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;   \
+    template Channels<R> Reducer::reduce<Operation::NAME, T>(const cl::Buffer&, const Image&, const LaunchParams&,   \
+                                                             CallInfo*) const;                                       \
+    template Channels<R> Reducer::reduce<Operation::NAME, T>(const T*, const Image&, const LaunchParams&, CallInfo*) \
+        const;
 #define CLREDUCE_INSTANTIATE(T)                                                                                       \
-    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, sum, T)                                                                 \
-    CLREDUCE_INSTANTIATE_RANGE(sum_type_t<T>, product, T)                                                             \
-    CLREDUCE_INSTANTIATE_RANGE(T, min, T)                                                                             \
-    CLREDUCE_INSTANTIATE_RANGE(T, max, T)                                                                             \
-    CLREDUCE_INSTANTIATE_RANGE(MinMax<T>, minmax, T)                                                                  \
-    CLREDUCE_INSTANTIATE_RANGE(Statistics<T>, statistics, T)                                                          \
+    CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_OPERATION, T)                                                            \
     template Partial Reducer::partial<T>(Operation, const cl::Buffer&, std::uint64_t, std::uint64_t,                  \
                                          const LaunchParams&, CallInfo*) const;                                       \
     template Partial Reducer::partial<T>(Operation, const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;   \
-    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmin, T)                                                               \
-    CLREDUCE_INSTANTIATE_RANGE(ArgResult<T>, argmax, T)                                                               \
-    CLREDUCE_INSTANTIATE_RANGE(std::uint64_t, count_nonzero, T)                                                       \
-    CLREDUCE_INSTANTIATE_RANGE(double, mean, T)                                                                       \
-    CLREDUCE_INSTANTIATE_RANGE(square_sum_t<T>, sum_of_squares, T)                                                    \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_l1, T)                                                                    \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_l2, T)                                                                    \
-    CLREDUCE_INSTANTIATE_RANGE(double, norm_inf, T)                                                                   \
     template transform_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,        \
                                                               std::string_view, Combine, const LaunchParams&,         \
                                                               CallInfo*) const;                                       \
     template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,     \
                                                               const LaunchParams&, CallInfo*) const;                  \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<sum_type_t<T>>, sum, T)                                                       \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<double>, mean, T)                                                             \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, min, T)                                                                   \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<T>, max, T)                                                                   \
-    CLREDUCE_INSTANTIATE_IMAGE(Channels<std::uint64_t>, count_nonzero, T)                                             \
     template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*)      \
         const;                                                                                                        \
     template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;        \
@@ -309,7 +263,6 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
                                              CallInfo*) const;
 CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
-#undef CLREDUCE_INSTANTIATE_IMAGE
-#undef CLREDUCE_INSTANTIATE_RANGE
+#undef CLREDUCE_INSTANTIATE_OPERATION
 
 }  // namespace clreduce

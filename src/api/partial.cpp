@@ -9,19 +9,20 @@
 #include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/partial_access.hpp"
+#include "api/partial_ids.hpp"
 #include "ops/state_merge.hpp"
 
 namespace clreduce {
 namespace {
 
 constexpr char kMagic[4] = {'C', 'L', 'R', 'P'};
-// Version 1 numbers the enumerations as the headers of this version do (Operation,
-// ElementType, FloatMode, IntegerOverflow, and the plug-ins and maps of ops/operation_table.hpp);
-// a change of any of them is a new version.
-constexpr std::uint16_t kFormatVersion = 1;
-// magic, version, operation, element, accumulator, float mode, overflow, plug-in, map (u16 each
-// after the magic), count (u64), state bytes (u32)
-constexpr std::size_t kHeaderBytes = 4 + 8 * 2 + 8 + 4;
+// Version 2 numbers the enumerations by the fixed tables of partial_ids.hpp and names the
+// state's layout; version 1 (read, not written) had no layout field.
+constexpr std::uint16_t kFormatVersion = 2;
+// magic, version, operation, element, accumulator, float mode, overflow, plug-in, map, layout
+// (u16 each after the magic; version 1 without the layout), count (u64), state bytes (u32)
+constexpr std::size_t header_bytes(std::uint16_t version) { return 4 + (version == 1 ? 8 : 9) * 2 + 8 + 4; }
+constexpr std::size_t kHeaderBytes = header_bytes(kFormatVersion);
 
 static_assert(sizeof(std::uint64_t) == 8, "64-bit counts");
 
@@ -140,16 +141,18 @@ void Partial::merge(const Partial& later) {
 std::size_t Partial::encoded_size(std::size_t state_bytes) { return kHeaderBytes + state_bytes; }
 
 std::vector<std::uint8_t> Partial::to_bytes() const {
+    using namespace partial_ids;
     std::vector<std::uint8_t> out(kMagic, kMagic + 4);
     out.reserve(encoded_size(state_.size()));
     put(out, kFormatVersion);
-    put(out, static_cast<std::uint16_t>(operation_));
-    put(out, static_cast<std::uint16_t>(element_));
-    put(out, static_cast<std::uint16_t>(accumulator_));
-    put(out, static_cast<std::uint16_t>(float_mode_));
-    put(out, static_cast<std::uint16_t>(overflow_));
-    put(out, static_cast<std::uint16_t>(plugin_));
-    put(out, static_cast<std::uint16_t>(map_));
+    put(out, number_of(kOperations, operation_));
+    put(out, number_of(kElementTypes, element_));
+    put(out, number_of(kElementTypes, accumulator_));
+    put(out, number_of(kFloatModes, float_mode_));
+    put(out, number_of(kOverflowRules, overflow_));
+    put(out, number_of(kPlugins, static_cast<KernelOp>(plugin_)));
+    put(out, number_of(kMaps, static_cast<ElementMap>(map_)));
+    put(out, number_of(kLayouts, plugin_info(static_cast<KernelOp>(plugin_)).layout));
     put(out, count_);
     put(out, static_cast<std::uint32_t>(state_.size()));
     out.insert(out.end(), state_.begin(), state_.end());
@@ -157,42 +160,47 @@ std::vector<std::uint8_t> Partial::to_bytes() const {
 }
 
 Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
+    using namespace partial_ids;
     const auto bad = [](const std::string& why) { throw InvalidArgument("not a clreduce Partial: " + why); };
-    if (bytes == nullptr || size < kHeaderBytes) bad(std::to_string(size) + " bytes, fewer than its header's");
+    if (bytes == nullptr || size < header_bytes(1)) bad(std::to_string(size) + " bytes, fewer than its header's");
     if (std::memcmp(bytes, kMagic, 4) != 0) bad("no \"CLRP\" at its start");
-    if (get<std::uint16_t>(bytes + 4) != kFormatVersion)
-        bad("format version " + std::to_string(get<std::uint16_t>(bytes + 4)) + ", this library reads version " +
-            std::to_string(kFormatVersion));
+    const std::uint16_t version = get<std::uint16_t>(bytes + 4);
+    if (version != 1 && version != 2)
+        bad("format version " + std::to_string(version) + ", this library reads versions 1 and 2");
+    const std::size_t header = header_bytes(version);
+    if (size < header) bad(std::to_string(size) + " bytes, fewer than its header's");
     Partial p;
     const auto field = [&](int k) { return get<std::uint16_t>(bytes + 6 + 2 * k); };
-    const std::uint16_t op = field(0), element = field(1), accumulator = field(2), mode = field(3), overflow = field(4),
-                        plugin = field(5), map = field(6);
-    if (op > static_cast<std::uint16_t>(Operation::statistics)) bad("operation " + std::to_string(op));
-    if (element > static_cast<std::uint16_t>(ElementType::float16)) bad("element type " + std::to_string(element));
-    if (accumulator > static_cast<std::uint16_t>(ElementType::float16))
-        bad("accumulator " + std::to_string(accumulator));
-    if (mode > static_cast<std::uint16_t>(FloatMode::correctly_rounded)) bad("float mode " + std::to_string(mode));
-    if (overflow > static_cast<std::uint16_t>(IntegerOverflow::wrap)) bad("overflow rule " + std::to_string(overflow));
-    if (plugin > static_cast<std::uint16_t>(KernelOp::moments)) bad("plug-in " + std::to_string(plugin));
-    if (map > static_cast<std::uint16_t>(ElementMap::transform)) bad("element map " + std::to_string(map));
-    p.operation_ = static_cast<Operation>(op);
-    p.element_ = static_cast<ElementType>(element);
-    p.accumulator_ = static_cast<ElementType>(accumulator);
-    p.float_mode_ = static_cast<FloatMode>(mode);
-    p.overflow_ = static_cast<IntegerOverflow>(overflow);
-    p.plugin_ = plugin;
-    p.map_ = map;
-    p.count_ = get<std::uint64_t>(bytes + 4 + 8 * 2);
-    const std::uint32_t state_bytes = get<std::uint32_t>(bytes + 4 + 8 * 2 + 8);
-    const KernelOp kernel = static_cast<KernelOp>(plugin);
+    const auto decode = [&](const auto& table, int k, const char* what) {
+        const auto value = value_of(table, field(k), version);
+        if (!value) bad(std::string(what) + " " + std::to_string(field(k)));
+        return *value;
+    };
+    p.operation_ = decode(kOperations, 0, "operation");
+    p.element_ = decode(kElementTypes, 1, "element type");
+    p.accumulator_ = decode(kElementTypes, 2, "accumulator");
+    p.float_mode_ = decode(kFloatModes, 3, "float mode");
+    p.overflow_ = decode(kOverflowRules, 4, "overflow rule");
+    const KernelOp kernel = decode(kPlugins, 5, "plug-in");
+    const ElementMap element_map = decode(kMaps, 6, "element map");
+    const std::uint16_t plugin = field(5);
+    p.plugin_ = static_cast<std::uint32_t>(kernel);
+    p.map_ = static_cast<std::uint32_t>(element_map);
+    if (version >= 2 && decode(kLayouts, 7, "state layout") != plugin_info(kernel).layout)
+        bad("state layout " + std::to_string(field(7)) + " for plug-in " + std::to_string(plugin));
+    const std::size_t at = header - 12;  // the count, then the state's bytes
+    p.count_ = get<std::uint64_t>(bytes + at);
+    const std::uint32_t state_bytes = get<std::uint32_t>(bytes + at + 8);
     // Only the states a Partial holds: its operation's plug-in and map under its float mode and
     // accumulator (integer sums widened to add_int192), in an accumulator that plug-in takes.
     if (p.accumulator_ == ElementType::float16) bad("a half accumulator");
+    if (operation_info(p.operation_).integer_only && is_floating(p.element_))
+        bad(std::string(operation_name(p.operation_)) + " of " + std::string(type_name(p.element_)) + " data");
     const OpKernel expected = op_kernel(p.operation_, p.float_mode_, p.accumulator_);
     const bool widened = kernel == KernelOp::add_int192 && expected.op == KernelOp::add && !is_floating(p.accumulator_);
     if (kernel != expected.op && !widened)
         bad("plug-in " + std::to_string(plugin) + " for " + std::string(operation_name(p.operation_)));
-    if (static_cast<ElementMap>(map) != expected.map) bad("element map " + std::to_string(map));
+    if (element_map != expected.map) bad("element map " + std::to_string(field(6)));
     // Operations that compare or count keep the accumulator their rule gives (no device
     // changes it): the extremes are decoded as element values.
     const AccumulatorRule rule = operation_info(p.operation_).accumulator;
@@ -208,49 +216,22 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     const std::size_t want = kernel == KernelOp::add_int192 ? 24 : state_size(kernel, p.accumulator_);
     if (state_bytes != want)
         bad("a state of " + std::to_string(state_bytes) + " bytes where its plug-in's has " + std::to_string(want));
-    if (size != kHeaderBytes + state_bytes)
-        bad(std::to_string(size) + " bytes where its header and state take " +
-            std::to_string(kHeaderBytes + state_bytes));
-    p.state_.assign(bytes + kHeaderBytes, bytes + size);
+    if (size != header + state_bytes)
+        bad(std::to_string(size) + " bytes where its header and state take " + std::to_string(header + state_bytes));
+    p.state_.assign(bytes + header, bytes + size);
     return p;
 }
 
-#define CLREDUCE_PARTIAL_RESULT(R, NAME, OP)                 \
-    template <class T>                                       \
-    R Partial::NAME() const {                                \
-        const Outcome out = PartialAccess::outcome(*this);   \
-        return NAME##_result<T>(checked<T>(out, *this, OP)); \
-    }
-CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_PARTIAL_RESULT)
-#undef CLREDUCE_PARTIAL_RESULT
-
-template <class T>
-ArgResult<T> Partial::argmin() const {
+template <Operation Op, class T>
+result_t<Op, T> Partial::value() const {
     const Outcome out = PartialAccess::outcome(*this);
-    return arg_result<T>(checked<T>(out, *this, Operation::argmin));
-}
-template <class T>
-ArgResult<T> Partial::argmax() const {
-    const Outcome out = PartialAccess::outcome(*this);
-    return arg_result<T>(checked<T>(out, *this, Operation::argmax));
+    return operation_value<Op, T>(checked<T>(out, *this, Op));
 }
 
-#define CLREDUCE_INSTANTIATE(T)                                  \
-    template sum_type_t<T> Partial::sum<T>() const;              \
-    template sum_type_t<T> Partial::product<T>() const;          \
-    template T Partial::min<T>() const;                          \
-    template T Partial::max<T>() const;                          \
-    template MinMax<T> Partial::minmax<T>() const;               \
-    template ArgResult<T> Partial::argmin<T>() const;            \
-    template ArgResult<T> Partial::argmax<T>() const;            \
-    template std::uint64_t Partial::count_nonzero<T>() const;    \
-    template double Partial::mean<T>() const;                    \
-    template square_sum_t<T> Partial::sum_of_squares<T>() const; \
-    template double Partial::norm_l1<T>() const;                 \
-    template double Partial::norm_l2<T>() const;                 \
-    template double Partial::norm_inf<T>() const;                \
-    template Statistics<T> Partial::statistics<T>() const;
+#define CLREDUCE_INSTANTIATE_VALUE(T, NAME, R) template R Partial::value<Operation::NAME, T>() const;
+#define CLREDUCE_INSTANTIATE(T) CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_VALUE, T)
 CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
+#undef CLREDUCE_INSTANTIATE_VALUE
 
 }  // namespace clreduce

@@ -35,6 +35,14 @@ struct HostResults {
     ElementType type = ElementType::int64;
 };
 
+// The values a segmented call reads: `offset` elements into a device buffer, or host data
+// (copied in by the call, or read in place by a CPU device).
+struct SegmentValues {
+    const cl::Buffer* buffer = nullptr;
+    const void* host = nullptr;
+    std::uint64_t offset = 0;  // elements; device buffers only
+};
+
 // One final state as the value it stands for: `count` elements of a plan reduced by `kernel`.
 // (A call's Outcome, or one segment's state among a segmented call's.)
 struct StateView {
@@ -199,10 +207,14 @@ struct Reducer::State {
     // is given and each state's bits are its result, the states are read straight into it
     // and `take` is not called. Returns the plan.
     template <class T, class Take>
-    LaunchPlan run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+    LaunchPlan run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
                             const LaunchParams& params, CallInfo* call, Take take, const DeviceResult* device = nullptr,
                             ElementType result_type = ElementType::int64, const std::vector<cl::Event>& wait = {},
                             bool make_event = false, cl::Event* last = nullptr, const HostResults* direct = nullptr);
+    // A synchronous segmented call of Op: each segment's value into `results` (resized).
+    template <Operation Op, class T>
+    void run_segments_into(const SegmentValues& values, const Segments& segments, std::vector<result_t<Op, T>>& results,
+                           const LaunchParams& params, CallInfo* call);
     template <class T>
     std::array<Outcome, 4> run_image(const Job& job, const cl::Buffer* buffer, const T* data, const Image& image,
                                      const LaunchParams& params, CallInfo* call);

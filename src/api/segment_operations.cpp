@@ -73,7 +73,10 @@ bool identity_is_empty_result(Operation op) {
         case Operation::count_nonzero:
         case Operation::sum_of_squares:
         case Operation::norm_l1:
-        case Operation::norm_l2: return true;
+        case Operation::norm_l2:
+        case Operation::bit_and:
+        case Operation::bit_or:
+        case Operation::bit_xor: return true;
         default: return false;
     }
 }
@@ -99,7 +102,7 @@ Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 // The caller's vector as HostResults where its results are plain numbers (structs: none).
 template <class R>
 HostResults host_results(std::vector<R>& results) {
-    if constexpr (std::is_arithmetic_v<R>)
+    if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)  // (std::vector<bool> packs bits)
         return {reinterpret_cast<unsigned char*>(results.data()), element_traits<R>::type};
     else
         return {};
@@ -119,7 +122,10 @@ bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementT
         case Operation::sum:
         case Operation::product:
         case Operation::count_nonzero:
-        case Operation::sum_of_squares: return true;
+        case Operation::sum_of_squares:
+        case Operation::bit_and:
+        case Operation::bit_or:
+        case Operation::bit_xor: return true;
         case Operation::min:
         case Operation::max:
             return (s.kind() == Segments::Kind::batch || s.kind() == Segments::Kind::rows ||
@@ -132,13 +138,16 @@ bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementT
 }  // namespace
 
 template <class T, class Take>
-LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values, std::uint64_t offset,
-                                        const Segments& segments, const LaunchParams& params, CallInfo* call, Take take,
+LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
+                                        const LaunchParams& params, CallInfo* call, Take take,
                                         const DeviceResult* device, ElementType result_type,
                                         const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
                                         const HostResults* direct) {
     const std::uint64_t extent = segment_extent(segments, sizeof(T));
-    check_buffer(values, offset, extent, sizeof(T));
+    if (values.buffer != nullptr)
+        check_buffer(*values.buffer, values.offset, extent, sizeof(T));
+    else if (values.host == nullptr && extent > 0)
+        throw InvalidArgument("host pointer is null");
     const std::uint64_t count = segments.count();
     const PlanRequest request =
         segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
@@ -171,6 +180,14 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
     chain.wait_for(wait);
+    const cl::Buffer* input = values.buffer;
+    std::uint64_t offset = values.offset;
+    HostInput uploaded;
+    if (input == nullptr) {
+        uploaded = upload(*slot, chain, values.host, extent * sizeof(T));
+        input = &uploaded.buffer;
+        offset = uploaded.offset / sizeof(T);
+    }
 
     SegmentList list;
     list.extent = extent;
@@ -217,12 +234,12 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const cl::Buffer& values
     try {
         if (device != nullptr) {
             first.result_type = result_type;
-            launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, device);
+            launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, device);
             if (out_of_order) slot->pending = chain.last();
             if (last != nullptr) *last = chain.take_last();
             return plan;
         }
-        states = launch_segments(queue, info, plan, first, values, offset, list, *slot, chain, nullptr, states_out);
+        states = launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, nullptr, states_out);
     } catch (...) {
         queue.finish();
         throw;
@@ -276,30 +293,30 @@ LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segment
         params);
 }
 
+template <Operation Op, class T>
+void Reducer::State::run_segments_into(const SegmentValues& values, const Segments& segments,
+                                       std::vector<result_t<Op, T>>& results, const LaunchParams& params,
+                                       CallInfo* call) {
+    results.resize(segments.count());
+    const HostResults direct = host_results(results);
+    run_segments<T>(
+        job_of(Op), values, segments, params, call,
+        [&](std::uint64_t s, const StateView& v) { results[s] = operation_value<Op, T>(v); }, nullptr, direct.type, {},
+        false, nullptr, direct.data != nullptr ? &direct : nullptr);
+}
+
 // Each operation's results written into a vector the caller may keep (resized, so a vector of
-// the right size is written in place), and the form that returns a fresh one.
-#define CLREDUCE_DEFINE_SEGMENTED(R, NAME, OP)                                                                        \
-    template <class T>                                                                                                \
-    void Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,                      \
-                       std::vector<R>& results, const LaunchParams& params, CallInfo* info) const {                   \
-        results.resize(segments.count());                                                                             \
-        const HostResults direct = host_results(results);                                                             \
-        state().run_segments<T>(                                                                                      \
-            job_of(OP), values, offset, segments, params, info,                                                       \
-            [&](std::uint64_t s, const StateView& v) { results[s] = NAME##_result<T>(v); }, nullptr, direct.type, {}, \
-            false, nullptr, direct.data != nullptr ? &direct : nullptr);                                              \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    std::vector<R> Reducer::NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,            \
-                                 const LaunchParams& params, CallInfo* info) const {                                  \
-        std::vector<R> out;                                                                                           \
-        NAME<T>(values, offset, segments, out, params, info);                                                         \
-        return out;                                                                                                   \
-    }
-CLREDUCE_FOR_EACH_VALUE_OPERATION(CLREDUCE_DEFINE_SEGMENTED)
-CLREDUCE_DEFINE_SEGMENTED(ArgResult<T>, argmin, Operation::argmin)
-CLREDUCE_DEFINE_SEGMENTED(ArgResult<T>, argmax, Operation::argmax)
-#undef CLREDUCE_DEFINE_SEGMENTED
+// the right size is written in place).
+template <Operation Op, class T>
+void Reducer::reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                     std::vector<result_t<Op, T>>& results, const LaunchParams& params, CallInfo* info) const {
+    state().run_segments_into<Op, T>(SegmentValues{&values, nullptr, offset}, segments, results, params, info);
+}
+template <Operation Op, class T>
+void Reducer::reduce(const T* values, const Segments& segments, std::vector<result_t<Op, T>>& results,
+                     const LaunchParams& params, CallInfo* info) const {
+    state().run_segments_into<Op, T>(SegmentValues{nullptr, values, 0}, segments, results, params, info);
+}
 
 template <class T>
 void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
@@ -307,7 +324,7 @@ void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, c
                                const LaunchParams& params, CallInfo* info) const {
     const Job job{combine_operation(combine), combine, transform_source(expression)};
     results.resize(segments.count());
-    state().run_segments<T>(job, values, offset, segments, params, info,
+    state().run_segments<T>(job, SegmentValues{&values, nullptr, offset}, segments, params, info,
                             [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });
 }
 template <class T>
@@ -343,8 +360,8 @@ void require_result_room(std::uint64_t bytes, std::uint64_t result_offset, std::
         const DeviceResult destination{&result, result_offset * sizeof(R)};                                            \
         cl::Event last;                                                                                                \
         s.run_segments<T>(                                                                                             \
-            job_of(OP), values, offset, segments, params, info, [](std::uint64_t, const StateView&) {}, &destination,  \
-            element_traits<R>::type, wait, make_event, &last);                                                         \
+            job_of(OP), SegmentValues{&values, nullptr, offset}, segments, params, info,                               \
+            [](std::uint64_t, const StateView&) {}, &destination, element_traits<R>::type, wait, make_event, &last);   \
         return last;                                                                                                   \
     }
 CLREDUCE_DEFINE_SEGMENTED_ASYNC(sum_type_t<T>, sum, Operation::sum)
@@ -352,30 +369,17 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, min, Operation::min)
 CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
 #undef CLREDUCE_DEFINE_SEGMENTED_ASYNC
 
-#define CLREDUCE_INSTANTIATE_SEGMENTED(R, NAME, T)                                                                   \
-    template std::vector<R> Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const LaunchParams&, \
-                                             CallInfo*) const;                                                       \
-    template void Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, std::vector<R>&,               \
-                                   const LaunchParams&, CallInfo*) const;
+#define CLREDUCE_INSTANTIATE_SEGMENTED(T, NAME, R)                                                                     \
+    template void Reducer::reduce<Operation::NAME, T>(const cl::Buffer&, std::uint64_t, const Segments&,               \
+                                                      std::vector<R>&, const LaunchParams&, CallInfo*) const;          \
+    template void Reducer::reduce<Operation::NAME, T>(const T*, const Segments&, std::vector<R>&, const LaunchParams&, \
+                                                      CallInfo*) const;
 #define CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(NAME, T)                                                            \
     template cl::Event Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const cl::Buffer&,    \
                                         std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
                                         CallInfo*) const;
 #define CLREDUCE_INSTANTIATE(T)                                                                                        \
-    CLREDUCE_INSTANTIATE_SEGMENTED(sum_type_t<T>, sum, T)                                                              \
-    CLREDUCE_INSTANTIATE_SEGMENTED(sum_type_t<T>, product, T)                                                          \
-    CLREDUCE_INSTANTIATE_SEGMENTED(T, min, T)                                                                          \
-    CLREDUCE_INSTANTIATE_SEGMENTED(T, max, T)                                                                          \
-    CLREDUCE_INSTANTIATE_SEGMENTED(MinMax<T>, minmax, T)                                                               \
-    CLREDUCE_INSTANTIATE_SEGMENTED(Statistics<T>, statistics, T)                                                       \
-    CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmin, T)                                                            \
-    CLREDUCE_INSTANTIATE_SEGMENTED(ArgResult<T>, argmax, T)                                                            \
-    CLREDUCE_INSTANTIATE_SEGMENTED(std::uint64_t, count_nonzero, T)                                                    \
-    CLREDUCE_INSTANTIATE_SEGMENTED(double, mean, T)                                                                    \
-    CLREDUCE_INSTANTIATE_SEGMENTED(square_sum_t<T>, sum_of_squares, T)                                                 \
-    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_l1, T)                                                                 \
-    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_l2, T)                                                                 \
-    CLREDUCE_INSTANTIATE_SEGMENTED(double, norm_inf, T)                                                                \
+    CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_SEGMENTED, T)                                                             \
     template std::vector<transform_type_t<T>> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t,           \
                                                                            const Segments&, std::string_view, Combine, \
                                                                            const LaunchParams&, CallInfo*) const;      \

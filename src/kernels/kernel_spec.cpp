@@ -68,6 +68,7 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_WAVEFRONT=" + std::to_string(wavefront);
     o += " -DCLREDUCE_MAP=" + std::string(map_macro(map));
     o += " -DCLREDUCE_IS_MAX=" + std::string(plugin_info(op).is_max ? "1" : "0");
+    if (const int bit_op = plugin_info(op).bit_op) o += " -DCLREDUCE_BIT_OP=" + std::to_string(bit_op);
     if (const int limbs = wide_limbs(plugin_info(op).layout)) o += " -DCLREDUCE_WIDE_LIMBS=" + std::to_string(limbs);
     if (float_atomic) o += " -DCLREDUCE_FLOAT_ATOMIC=1";
     if (int64_min_max) o += " -DCLREDUCE_INT64_MIN_MAX=1";
@@ -196,7 +197,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.stride = plan.stride;
     spec.finish = first_finish(plan.inter_group, plan.groups, kernel.op);
     spec.float_atomic = spec.finish == Finish::atomic && is_floating(plan.accumulator);
-    spec.int64_min_max = spec.finish == Finish::atomic && (kernel.op == KernelOp::min || kernel.op == KernelOp::max) &&
+    spec.int64_min_max = spec.finish == Finish::atomic && plugin_info(kernel.op).atomic != AtomicKind::add &&
                          type_size(plan.accumulator) == 8;
     if (spec.finish == Finish::exact_atomic) spec.exact_copies = exact_copies_for(plan.groups, kernel.op);
     if (spec.finish == Finish::exact_atomic && kernel.op == KernelOp::add_exact)

@@ -30,7 +30,7 @@ struct KernelSpec {
     ElementMap map = ElementMap::identity;
     std::string transform;       // the user's expression, ElementMap::transform only
     bool float_atomic = false;   // CAS finish of a float add
-    bool int64_min_max = false;  // atom_min/atom_max finish (cl_khr_int64_extended_atomics)
+    bool int64_min_max = false;  // atom_min/max/and/or/xor finish (cl_khr_int64_extended_atomics)
     bool states_in = false;      // the second pass: the input is the first pass's states
     bool pitched = false;        // one channel of a pitched image
     ElementType element = ElementType::int32;

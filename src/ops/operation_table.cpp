@@ -21,7 +21,7 @@ using Fam = OperationFamily;
 // One row per operation: name, family, plug-in, element map, accumulator rule, whether the
 // plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize,
 // real result.
-constexpr std::array<OperationInfo, 14> kOperations{{
+constexpr std::array<OperationInfo, operation_count> kOperations{{
     {O::sum, "sum", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none},
     {O::product, "product", Fam::product, KernelOp::multiply, M::identity, A::sum, false, false, true, F::none},
     {O::min, "min", Fam::extremum, KernelOp::min, M::identity, A::compare, false, false, false, F::none},
@@ -40,10 +40,26 @@ constexpr std::array<OperationInfo, 14> kOperations{{
     {O::norm_inf, "norm_inf", Fam::extremum, KernelOp::max, M::abs, A::magnitude, false, false, true, F::none},
     {O::statistics, "statistics", Fam::additive, KernelOp::moments, M::identity, A::real, false, false, false, F::none,
      true},
+    {O::bit_and, "bit_and", Fam::extremum, KernelOp::bit_and, M::identity, A::compare, false, false, true, F::none,
+     false, true},
+    {O::bit_or, "bit_or", Fam::extremum, KernelOp::bit_or, M::identity, A::compare, false, false, true, F::none, false,
+     true},
+    {O::bit_xor, "bit_xor", Fam::extremum, KernelOp::bit_xor, M::identity, A::compare, false, false, true, F::none,
+     false, true},
+    {O::all, "all", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none},
+    {O::any, "any", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none},
 }};
 
+// Row k is Operation k, so that the list's order (operation.hpp) and the table's agree.
+constexpr bool rows_in_list_order() {
+    for (std::size_t k = 0; k < kOperations.size(); ++k)
+        if (static_cast<std::size_t>(kOperations[k].op) != k) return false;
+    return true;
+}
+static_assert(rows_in_list_order(), "kOperations' rows must follow CLREDUCE_OPERATIONS' order");
+
 // One row per plug-in: its file, its state's layout, its atomic finish.
-constexpr std::array<PluginInfo, 12> kPlugins{{
+constexpr std::array<PluginInfo, 15> kPlugins{{
     {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
     {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
     {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
@@ -56,6 +72,9 @@ constexpr std::array<PluginInfo, 12> kPlugins{{
     {KernelOp::argmin, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, false},
     {KernelOp::argmax, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, true},
     {KernelOp::moments, "ops/moments.cl", StateLayout::moments, AtomicKind::none, false},
+    {KernelOp::bit_and, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 1},
+    {KernelOp::bit_or, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 2},
+    {KernelOp::bit_xor, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 3},
 }};
 
 constexpr std::array<std::pair<OperationFamily, std::string_view>, 3> kFamilies{{
@@ -80,8 +99,8 @@ ElementType sum_accumulator(ElementType element, const DeviceInfo& device) {
 }  // namespace
 
 const OperationInfo& operation_info(Operation op) {
-    for (const auto& row : kOperations)
-        if (row.op == op) return row;
+    const auto k = static_cast<std::size_t>(op);
+    if (k < kOperations.size()) return kOperations[k];
     throw InvalidArgument("unknown Operation " + std::to_string(static_cast<int>(op)));
 }
 
@@ -180,6 +199,7 @@ bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, con
         case AtomicKind::none: return false;
         case AtomicKind::min:
         case AtomicKind::max:
+        case AtomicKind::bitwise:
             return !is_floating(accumulator) && (size == 4 || (size == 8 && device.has_int64_min_max_atomics));
         case AtomicKind::add:
             if (is_floating(accumulator) && mode != FloatMode::atomic) return false;
@@ -200,6 +220,10 @@ bool has_exact_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mod
 std::uint64_t atomic_identity(KernelOp op, ElementType accumulator) {
     const AtomicKind kind = plugin_info(op).atomic;
     if (kind == AtomicKind::add) return 0;  // 0 and 0.0 alike
+    if (kind == AtomicKind::bitwise) {      // and: all bits of the accumulator set; or, xor: 0
+        if (plugin_info(op).bit_op != 1) return 0;
+        return type_size(accumulator) == 4 ? 0xffffffffu : ~std::uint64_t(0);
+    }
     const bool is_min = kind == AtomicKind::min;
     switch (accumulator) {
         case ElementType::int32:

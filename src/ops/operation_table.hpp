@@ -29,7 +29,10 @@ enum class KernelOp {
     add_exact,
     add_int128,
     add_int192,
-    moments
+    moments,
+    bit_and,
+    bit_or,
+    bit_xor
 };
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).
@@ -65,14 +68,15 @@ enum class StateLayout {
 int wide_limbs(StateLayout layout);
 
 // The atomic a plug-in's level 3 can finish with (CLREDUCE_ATOMIC_FINISH in its file).
-enum class AtomicKind { none, add, min, max };
+enum class AtomicKind { none, add, min, max, bitwise };
 
 struct PluginInfo {
     KernelOp op;
     std::string_view file;  // under cl_kernels/
     StateLayout layout;
     AtomicKind atomic;
-    bool is_max;  // CLREDUCE_IS_MAX
+    bool is_max;     // CLREDUCE_IS_MAX
+    int bit_op = 0;  // CLREDUCE_BIT_OP of ops/bitwise.cl: 1 and, 2 or, 3 xor
 };
 
 struct OperationInfo {
@@ -89,6 +93,8 @@ struct OperationInfo {
     // The result is a real number (a double) also for integer data: kept exact and correctly
     // rounded whatever IntegerOverflow says.
     bool real_result = false;
+    // Offered for integer element types only (bitwise operations); floats are refused.
+    bool integer_only = false;
 };
 
 const OperationInfo& operation_info(Operation op);
@@ -119,7 +125,7 @@ ElementType transform_accumulator(ElementType element, const DeviceInfo& device)
 std::size_t state_size(KernelOp op, ElementType accumulator);
 // Whether level 3 can finish atomically: integer add (32-bit, or 64-bit with
 // cl_khr_int64_base_atomics), float add in FloatMode::atomic (compare-and-swap), and
-// integer min/max (32-bit, or 64-bit with cl_khr_int64_extended_atomics).
+// integer min/max/and/or/xor (32-bit, or 64-bit with cl_khr_int64_extended_atomics).
 bool has_atomic_finish(KernelOp op, ElementType accumulator, FloatMode mode, const DeviceInfo& device);
 // Whether level 3 can add the group results exactly into a fixed-point number
 // (InterGroup::exact_atomic): float add in FloatMode::deterministic, with

@@ -52,6 +52,15 @@ void merge_value(KernelOp op, unsigned char* into, const unsigned char* later) {
             return;
         case KernelOp::min:
         case KernelOp::max: store(into, extreme(a, b, plugin_info(op).is_max)); return;
+        case KernelOp::bit_and:
+        case KernelOp::bit_or:
+        case KernelOp::bit_xor:
+            if constexpr (std::is_integral_v<A>) {
+                const int bit_op = plugin_info(op).bit_op;
+                store(into, static_cast<A>(bit_op == 1 ? (a & b) : bit_op == 2 ? (a | b) : (a ^ b)));
+                return;
+            }
+            break;
         default: break;
     }
     throw Error("internal: no host merge of " + std::string(plugin_info(op).file) + "'s one-value state");

@@ -189,8 +189,8 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"InvalidArgument", "an accumulator other than int32, uint32, int64, uint64, float32 and float64",
          sum_with(with([](LaunchParams& p) { p.accumulator = ElementType::int8; }))},
-        {"InvalidArgument", "a floating-point accumulator for `count_nonzero`",
-         [&r] { r.count_nonzero(ints, with([](LaunchParams& p) { p.accumulator = ElementType::float32; })); }},
+        {"InvalidArgument", "a floating-point accumulator for `count_nonzero`, `all` or `any`",
+         [&r] { r.any(ints, with([](LaunchParams& p) { p.accumulator = ElementType::float32; })); }},
         {"InvalidArgument", "an integer accumulator for `statistics`",
          [&r] { r.statistics(ints, with([](LaunchParams& p) { p.accumulator = ElementType::int64; })); }},
         {"InvalidArgument",
@@ -258,6 +258,10 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"Unsupported", "`double` data on a device without `cl_khr_fp64`; `half` data without `cl_khr_fp16`",
          plan_on(no_fp64, ElementType::float64, 1000, {})},
+        {"Unsupported", "`bit_and`, `bit_or` or `bit_xor` of floating-point data",
+         [&r] {
+        r.bit_or(std::vector<float>{1.0f, 2.0f});
+         }},
         {"Unsupported", "`statistics` of int64 or uint64 data (its double accumulator would round their extremes)",
          [&r] {
         r.statistics(std::vector<std::uint64_t>{1, 2});
