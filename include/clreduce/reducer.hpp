@@ -137,7 +137,7 @@ public:
     // (its rounding is done on the host); asking for InterGroup::atomic is refused too. Sum
     // of an empty range writes 0; min/max of one throw InvalidArgument. With make_event false
     // (an in-order queue only; out of order it is ignored) the call returns an empty event and
-    // spares the driver one (about 2 µs on NVIDIA): for chains ordered by the queue itself.
+    // spares the driver creating one: for chains ordered by the queue itself.
     template <class T>
     cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},
@@ -448,11 +448,10 @@ public:
     // The same, each result written into `results` (resized to one per segment): a vector kept
     // from call to call is written in place, so that a repeated call allocates no host memory.
     // A fresh vector costs the host its page faults, which for millions of segments take
-    // longer than the kernel (H100, 2^22 int32 rows of 64: a 0.37 ms kernel, 3.1 ms for the
-    // call into a kept vector, 19.7 ms into a fresh one). Where each segment's final state is
-    // its result (sums, products, counts, sums of squares; min and max of non-empty regular
-    // segments), the states are read straight into `results`. After an exception the
-    // contents of `results` are unspecified.
+    // longer than the kernel (docs/performance.md, "Rows, columns and segments"). Where each
+    // segment's final state is its result (sums, products, counts, sums of squares; min and
+    // max of non-empty regular segments), the states are read straight into `results`. After
+    // an exception the contents of `results` are unspecified.
     template <class T>
     void sum(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
              std::vector<sum_type_t<T>>& results, const LaunchParams& params = {}, CallInfo* info = nullptr) const;
