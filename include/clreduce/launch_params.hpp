@@ -21,7 +21,7 @@ enum class Stride { global, local };
 //   tiles: a work-group per few consecutive segments (CSR offsets only, at most one a
 //          work-item), reading their elements as one stretch, a tile at a time, whatever the
 //          lengths; long segments' rests are shared by all groups. Only a caller's
-//          LaunchParams choose it (docs/performance.md, "Varying lengths")
+//          LaunchParams choose it (docs/performance.md, "Opt-in mappings")
 enum class SegmentMapping { teams, tiles };
 
 // Level 3: how the per-group results become one.
@@ -159,7 +159,7 @@ struct LaunchParams {
     // work-group's where it is smaller), so that one long segment does not keep a small team's
     // warp reading while its other teams are done. It pays only for lengths that span orders
     // of magnitude (power-law) read by small teams, and costs where lengths are alike
-    // (docs/performance.md, "Rows, columns and segments"); the planner cannot see the spread
+    // (docs/performance.md, "Many reductions per call"); the planner cannot see the spread
     // of device offsets, so it is never chosen by default. Any value gives the same
     // results in every mode but the deterministic float sums' last bits (each segment is still
     // reduced in one fixed order). 0: none (the default).

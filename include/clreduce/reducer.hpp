@@ -448,7 +448,7 @@ public:
     // The same, each result written into `results` (resized to one per segment): a vector kept
     // from call to call is written in place, so that a repeated call allocates no host memory.
     // A fresh vector costs the host its page faults, which for millions of segments take
-    // longer than the kernel (docs/performance.md, "Rows, columns and segments"). Where each
+    // longer than the kernel (docs/performance.md, "Many reductions per call"). Where each
     // segment's final state is its result (sums, products, counts, sums of squares; min and
     // max of non-empty regular segments), the states are read straight into `results`. After
     // an exception the contents of `results` are unspecified.

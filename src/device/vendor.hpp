@@ -13,7 +13,7 @@ namespace clreduce {
 // Work-items a group by default: 256 on GPUs (the paper's setting), 64 on CPU devices.
 std::uint32_t preferred_work_group_size(const DeviceInfo& device);
 // The largest default `times`: 64 on GPUs, 16 on CPU devices, where larger values were
-// measured slower (docs/performance.md, sweeps).
+// measured slower (docs/performance.md, "The inflection point").
 std::uint32_t max_default_times(const DeviceInfo& device);
 // The correctly rounded sum's expansion route's default shape: its fixed merge per work-item and
 // group wants longer runs and fewer groups than a sum. GPUs: `times` up to 512, about 4 groups
@@ -27,13 +27,13 @@ Stride expansion_stride(const DeviceInfo& device);
 // Bytes a work-item loads at once by default: 16 on GPUs (one 128-bit load per lane), 64 on
 // CPU devices (a cache line: PoCL 3.1 runs each work-item's loop on its own, so a narrower
 // load leaves the rest of the line to other work-items, fetched again later;
-// docs/performance.md, "PoCL's CPU device").
+// docs/performance.md, "CPU devices").
 std::uint32_t default_load_bytes(const DeviceInfo& device);
 // Host data up to this many bytes is reduced on the calling thread by default
 // (exec/host_reduction.hpp): on CPU devices 4 MiB, up to where the calling thread alone was
 // measured as fast as a launch, the device's threads and the result read (PoCL 3.1 on a
 // 2-core machine; above it the kernels' threads pull ahead in some runs; docs/performance.md,
-// "PoCL's CPU device"); 0 on GPUs.
+// "CPU devices"); 0 on GPUs.
 std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
 // Whether the deterministic float sums finish with the last group rather than the exact
 // atomic (both give the same bits run after run): on CPU devices, where PoCL 3.1's 64-bit
@@ -44,8 +44,8 @@ bool prefers_last_group_finish(const DeviceInfo& device);
 //  - tested: every vector's TwoSum error is tested (GPUs other than NVIDIA's: not measured);
 //  - untested_first: without tests first, checked once afterwards, the same vectors again
 //    where that did not hold. CPU devices, where a float converts to a double with its
-//    subnormals kept: their branches cost more than flops (docs/performance.md, "PoCL's CPU
-//    device");
+//    subnormals kept: their branches cost more than flops (docs/performance.md, "CPU
+//    devices");
 //  - anchored: NVIDIA GPUs. The work-group first agrees on the range of its work-items' first
 //    and last values, and goes straight to the later passes where that is too wide for the
 //    anchored pass. Each lane then adds from the work-group's anchor without a test, checked

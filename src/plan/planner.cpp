@@ -117,7 +117,7 @@ std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std
 // register), local stride (each group's vectors side by side) and long work-items: one
 // `times` for all these sizes (one program; the loops stop at the range's end), 1024 vectors,
 // which gives 1 to 64 groups: on PoCL 3.1 the fastest of the shapes measured for the host path
-// (docs/performance.md, "PoCL's CPU device").
+// (docs/performance.md, "CPU devices").
 constexpr std::uint32_t kCpuSmallWorkGroup = 4;
 constexpr std::uint32_t kCpuSmallTimes = 1024;
 bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {

@@ -33,7 +33,7 @@ constexpr std::uint64_t kMediumSplitVectorsPerLane = 32;
 // SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
 // stretch, the rest goes to chunks that every group shares; a group takes about kTileGroupTiles
 // tiles of elements: fewer tiles a group leave each group waiting on its chain of round trips,
-// more leave too few groups in flight (docs/performance.md, "Rows, columns and segments").
+// more leave too few groups in flight (docs/performance.md, "Many reductions per call").
 constexpr std::uint64_t kTileCapTiles = 2;
 constexpr std::uint64_t kTileGroupTiles = 8;
 
@@ -70,7 +70,7 @@ std::uint32_t explicit_team(const LaunchParams& params, std::uint32_t wg) {
 // a lane (registers). Floats widened to a double accumulator in segments of equal length keep
 // one load up to 4 vectors a lane (there the loads ahead cost more than they hide), but not in
 // listed ones, whose lanes' counts differ and where the loads ahead pay. Measured in
-// docs/performance.md, "Rows, columns and segments". `per_segment`: the vectors (for columns:
+// docs/performance.md, "Many reductions per call". `per_segment`: the vectors (for columns:
 // rows) of one segment, which its lanes and groups share.
 std::uint32_t segment_loads(const LaunchParams& params, const LaunchPlan& plan, double per_segment,
                             bool equal_lengths) {
@@ -150,7 +150,7 @@ bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, c
 }
 
 // SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
-// never by default (docs/performance.md, "Varying lengths").
+// never by default (docs/performance.md, "Opt-in mappings").
 bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                   const LaunchParams& params) {
     if (params.segment_mapping == SegmentMapping::tiles) {
