@@ -302,13 +302,10 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 // The bins, and for double data the tested lanes, load CLREDUCE_LATE_LOADS vectors before
 // they take any, where the work-item's vectors are whole and aligned (the common case;
 // elsewhere one at a time): each value's read-modify-write of the bins in local memory, and
-// the tested lanes' chain of TwoSums, would otherwise hold the next load. H200, 2^28 values,
-// times the deterministic sum, with 1 / 4 loads a work-item in flight: floats over 200
-// binades (bins) 1.14 / 1.10 (8 loads: 1.09); doubles over 300 binades (bins) 2.01 / 1.71;
-// doubles over 16 decades (tested lanes) 1.70 / 1.25. Not the float kernel's tested lanes:
-// there the loads ahead took every float data set from 1.08 to 1.52 (likely registers, which
-// the anchored pass in the same kernel would pay for), nor loops of both forms for every load and
-// bound (the anchored pass's kernel 1.09 -> 1.29).
+// the tested lanes' chain of TwoSums, would otherwise hold the next load. Not the float
+// kernel's tested lanes, nor loads of every form (unaligned, partial): both cost the anchored
+// pass in the same kernel more than they save, most likely in registers (docs/performance.md,
+// "Correctly rounded sums").
 #define CLREDUCE_LATE_LOADS 4
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
     if (aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {                          \

@@ -31,8 +31,8 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 
 #if CLREDUCE_MAP != CLREDUCE_MAP_TRANSFORM
 // Level 1 lane by lane: a sum and an error per lane of the vector, each lane's additions
-// independent of the others' (one state for all lanes made every element wait for the one
-// before it: on PoCL's CPU device 12-20 times the deterministic sum). The lanes are combined
+// independent of the others' (one state for all lanes would make every element wait for the
+// one before it). The lanes are combined
 // in order at the end, as clreduce_combine combines any two states.
 #define CLREDUCE_VECTOR_PATH 1
 typedef struct {

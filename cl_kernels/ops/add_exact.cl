@@ -416,23 +416,22 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v,
 #if CLREDUCE_EXACT_OPTIMISTIC
 // CPU devices, and NVIDIA GPUs for double data (the host passes CLREDUCE_EXACT_OPTIMISTIC=1,
 // src/device/vendor.hpp says where): a branch in the loop costs a CPU more than a few flops
-// (on PoCL a test of each vector's error made level 1 about three times slower), and on an
-// H100 two TwoSums of doubles untested cost less than one tested. So level 1 first takes the
+// (on PoCL a test of each vector's error made level 1 about three times slower), and on NVIDIA
+// GPUs two TwoSums of doubles untested cost less than one tested. So level 1 first takes the
 // work-item's vectors without any test (CLREDUCE_VECTOR_RETRY in reduce.cl) and checks once
 // afterwards that its lanes hold the exact sum; where not, the work-item takes the same
 // vectors again, in a pass that holds more, and last with clreduce_vaccumulate.
 
 // The optimistic passes' own state, apart from clreduce_vstate: no array in it and no address
-// taken, so that a GPU's compiler keeps it in registers (sharing clreduce_vstate, NVIDIA's
-// kept all of it in local memory, stored again at every vector: 6.6 times slower on an H100).
+// taken, so that a GPU's compiler keeps it in registers (NVIDIA's compiler keeps a state with an
+// array in local memory and stores it again at every vector).
 typedef struct {
     clreduce_dvec a0, a1;             // as in clreduce_vstate
     clreduce_lvec errors;             // every error past a1, or-ed (the folds: some term not -0.0)
     clreduce_uvec largest, smallest;  // the float magnitudes' bits
 #if CLREDUCE_ACC_SIZE == 8
-    // Only in double kernels: in the float kernels too, unused there, they made the floats'
-    // anchored pass 1.56 times the deterministic sum on an H200 at 2^28, against 1.08 without
-    // (docs/performance.md, "Double data over 16 decades").
+    // Only in double kernels: unused fields in the float kernels still cost the floats'
+    // anchored pass registers and time (docs/performance.md, "Correctly rounded sums").
     clreduce_dvec a2;                    // the GPUs' doubles: the third fold
     clreduce_ulvec dlargest, dsmallest;  // the GPUs' doubles: the magnitudes' bits
 #endif
@@ -580,8 +579,8 @@ inline bool clreduce_vtry_promising(clreduce_vtry_state s) { return s.promising 
 // docs/performance.md but the wide and whole ranges; those, and values far above the ends',
 // take the tested path over the same vectors. (A warp runs that path when any of its
 // work-items needs it, so the anchor is the group's rather than each work-item's: a margin
-// over one work-item's first vector failed some work-item of nearly every warp on cancelling
-// data, 2.4 times the deterministic sum on an H200 where the tested lanes took 1.7.) Where
+// over one work-item's first vector fails some work-item of nearly every warp on cancelling
+// data, and the warp then runs both paths.) Where
 // the ends' values alone already span more than that (wide ranges), the group goes straight
 // to the tested path (clreduce_vtry_promising).
 #define CLREDUCE_VECTOR_RETRY 1
@@ -742,10 +741,7 @@ inline clreduce_vstate clreduce_vtry_result(clreduce_vtry_state t, __local long*
 // cannot hold goes to the sink). The host turns the bins on where their 128 bytes a
 // work-item fit in local memory beside the group's tree and sink
 // (src/kernels/kernel_spec.cpp). NaN and infinities (exponent 255, in the last bin) leave
-// the pass not held; the tested lanes then take the same vectors. (Adding every work-item's
-// bins into the sink as whole numbers of their units after level 1 instead, with a barrier,
-// was slower on an H200: 2^24 floats of wide range 2.2 times the deterministic sum, against
-// 1.9, and every other data set paid for the zeroing and the barrier.)
+// the pass not held; the tested lanes then take the same vectors.
 #define CLREDUCE_VECTOR_BINS 1
 #define CLREDUCE_VBIN_T double  // bin j at word j
 #if CLREDUCE_TIMES * CLREDUCE_VEC > 8192
@@ -814,8 +810,8 @@ inline clreduce_vstate clreduce_vbins_result(clreduce_vbins_state s, __local dou
 // each work-item sums one bin of 16 work-items (below 2^57 units), then one work-item a bin sums
 // those (below 2^63 for up to 1024 work-items) and puts the total into the sink. No work-item
 // then adds its 16 bins into its expansion, and the tree of expansions carries only the sign of
-// a zero sum (the two steps this saves cost 2^24 floats of wide range on an H200 about 0.7 of
-// the deterministic sum's time: docs/performance.md). Every work-item of the group calls it
+// a zero sum (the two steps this saves are most of the cost of wide float data at 2^24:
+// docs/performance.md, "Correctly rounded sums"). Every work-item of the group calls it
 // (barriers); false, with the bins untouched, where some work-item's bins did not hold.
 #define CLREDUCE_GROUP_BINS 1
 inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uint lid) {
@@ -860,11 +856,9 @@ inline bool clreduce_vbins_group(clreduce_vbins_state s, __local long* sink, uin
 // Every finite double fits, NaN and infinities go to the sink's flags, so the pass always holds;
 // the group then adds its slices' words into the sink (clreduce_vbins_group).
 // Why 16-bit digits in 32-bit words: NVIDIA GPUs add 32-bit words in local memory in hardware,
-// where a 64-bit add (the sink's) is a loop of compare-and-swaps. H200, 2^28 doubles, times the
-// deterministic sum: over the whole range the tested lanes 8.6, every value's three 32-bit
-// digits straight into the sink's 64-bit limbs 7.7, these words 1.6; over 300 binades, 8 bins of
-// 48 binades a work-item (pairs of 64-bit words, no atomics) 1.79, these words 1.70; at 2^24,
-// 3.3 against 1.6. Narrower data the first pass (the three folds) or the tested lanes take faster.
+// where a 64-bit add (the sink's) is a loop of compare-and-swaps; the words beat both the tested
+// lanes and 64-bit words for data over hundreds of binades (docs/performance.md, "Correctly
+// rounded sums"). Narrower data the first pass (the three folds) or the tested lanes take faster.
 // The words take the bins' local memory (CLREDUCE_DIGITS_FIT: groups of 8 work-items and more).
 #define CLREDUCE_VECTOR_BINS 1
 #define CLREDUCE_VBIN_T long

@@ -21,7 +21,7 @@ enum class Stride { global, local };
 //   tiles: a work-group per few consecutive segments (CSR offsets only, at most one a
 //          work-item), reading their elements as one stretch, a tile at a time, whatever the
 //          lengths; long segments' rests are shared by all groups. Only a caller's
-//          LaunchParams choose it (docs/performance.md, "Varying lengths")
+//          LaunchParams choose it (docs/performance.md, "Opt-in mappings")
 enum class SegmentMapping { teams, tiles };
 
 // Level 3: how the per-group results become one.
@@ -157,12 +157,10 @@ struct LaunchParams {
     // Listed segments (offsets, begin/end arrays) in teams of fewer than 32 lanes: those longer
     // than segment_medium elements go to a second launch whose teams have 32 lanes (the
     // work-group's where it is smaller), so that one long segment does not keep a small team's
-    // warp reading while its other teams are done. For lengths that span orders of magnitude
-    // (power-law): on an H200, int32 at 2^28, 8 vectors a lane of the team (128 elements for
-    // teams of 4 lanes of 4-wide vectors) took them from 0.50 to 0.59 of the read-only kernel;
-    // an H100, whose teams there have 8 lanes, gained nothing.
-    // It costs where lengths are alike (uniform 0-512: 0.85 -> 0.63-0.67), and the planner cannot see
-    // the spread of device offsets, so it is never chosen by default. Any value gives the same
+    // warp reading while its other teams are done. It pays only for lengths that span orders
+    // of magnitude (power-law) read by small teams, and costs where lengths are alike
+    // (docs/performance.md, "Many reductions per call"); the planner cannot see the spread
+    // of device offsets, so it is never chosen by default. Any value gives the same
     // results in every mode but the deterministic float sums' last bits (each segment is still
     // reduced in one fixed order). 0: none (the default).
     std::optional<std::uint64_t> segment_medium;

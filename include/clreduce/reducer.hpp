@@ -273,7 +273,7 @@ public:
     // (its rounding is done on the host); asking for InterGroup::atomic is refused too. Sum
     // of an empty range writes 0; min/max of one throw InvalidArgument. With make_event false
     // (an in-order queue only; out of order it is ignored) the call returns an empty event and
-    // spares the driver one (about 2 µs on NVIDIA): for chains ordered by the queue itself.
+    // spares the driver creating one: for chains ordered by the queue itself.
     template <class T>
     cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
                         std::uint64_t result_offset = 0, const LaunchParams& params = {},

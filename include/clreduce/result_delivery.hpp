@@ -12,10 +12,10 @@ namespace clreduce {
 //                 when issued near its end.
 //   polled        opt-in: the read is enqueued without blocking into pinned memory, and the
 //                 caller's thread spins on that memory until the result's words have all
-//                 changed (then up to 2 ms more before it falls back to clFinish). OpenCL
-//                 does not define that memory's contents before the read's event completes;
-//                 NVIDIA's driver writes the words once, 3-4 us before a blocking read
-//                 returns. It keeps a host core busy until the result arrives.
+//                 changed (then a bounded wait more before it falls back to clFinish).
+//                 OpenCL does not define that memory's contents before the read's event
+//                 completes; NVIDIA's driver writes the words once, a few microseconds before
+//                 a blocking read returns. It keeps a host core busy until the result arrives.
 //   polled_paced  polled, with the paced wait before the read is enqueued.
 // Every way gives the same bits; they differ in latency and in the host core they use.
 enum class ResultDelivery { automatic, blocking, paced, polled, polled_paced };

@@ -174,7 +174,7 @@ struct Reducer::State {
     // The launch sequence (exec/launch_sequence.hpp) on this reducer's queue and delivery.
     // `after_copy`: the launch waits for host data being copied in. Such a call reads unpaced:
     // its read wait would include the copy, and a paced read learns it for the kernel's next
-    // calls (measured on the H100: buffer sums at 2^20 waited 350 us after host-data sums).
+    // calls, which would then wait far longer than their kernel.
     void reduce(const LaunchPlan& plan, const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                 std::uint64_t count, ExecutionSlot& slot, Chain& chain, unsigned char* result_bits,
                 const Pitch* pitch = nullptr, const DeviceResult* device = nullptr, bool after_copy = false) {

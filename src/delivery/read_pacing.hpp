@@ -1,10 +1,10 @@
 #pragma once
 // When a synchronous call issues its read. NVIDIA's blocking OpenCL read waits for the kernel
-// by spinning briefly, then sleeping: a read issued after the kernel has ended returns in
-// about 7.3 us, one issued a little before it ends returns when it ends (the spin), one issued
-// earlier still sleeps and returns 15-16 us after it was issued (H200, `clreduce-perf floor`'s
-// wait rows). So a call whose kernel ends a little after the enqueue returns (device times of
-// about 6-15 us) costs 20-23 us where 14-17 would do, if the read goes out at once.
+// by spinning briefly, then sleeping: a read issued after the kernel has ended returns soon,
+// one issued a little before it ends returns when it ends (the spin), one issued earlier still
+// sleeps and returns well after the kernel's end (`clreduce-perf floor`'s wait rows;
+// docs/performance.md, "What bounds a call"). So a call whose kernel ends a little after the
+// enqueue returns costs several microseconds more than it needs to if the read goes out at once.
 //
 // ReadPacing learns, per kernel, whether to pace its reads and by how much. A kernel starts
 // unpaced: the read goes out at once. Two reads in a row that slept (a lone slow one is as
@@ -15,16 +15,16 @@
 // read that slept, in steps of 1, 2, 4, ... us while they keep sleeping; it comes down after
 // one that found the kernel done, in steps of 1/8, 1/4, ... us while they keep finding it
 // done; it is kept after one the driver's spin caught. A turn starts the steps again, so a
-// sleep (about 8 us lost) is followed by several small steps down (fractions of a
+// sleep (several microseconds lost) is followed by several small steps down (fractions of a
 // microsecond each): near the best wait, about one call in five sleeps (the unit tests'
-// simulated kernels). The wait is a busy wait, at most kMaxDelayUs: a polled read spins
-// while the kernel runs anyway, and 2^30 doubles take 1.8 ms on an H200.
+// simulated kernels). The wait is a busy wait, at most kMaxDelayUs, which covers the longest
+// kernels of large GPUs: a polled read spins while the kernel runs anyway.
 // Paced calls must pay: once a few have been timed, pacing stops whenever their average
 // time (from the enqueue to the result) is above that of the unpaced ones, for 8 calls, then
 // 16, ... up to 1024 (each time it did not pay); the learned wait is kept for when it starts
 // again. What "slept" and "done" mean is relative to the fastest read seen (any kernel, the
 // caller's to keep): a read of a finished kernel, which depends on the host and on how the
-// result is read (7.3 us blocking on one H200 machine, 9-10 on another; 4.5 polled). A read
+// result is read (blocking or polled). A read
 // slept when it took kSleepGapUs more than that (and at most kSleptUs), and found the kernel
 // done when it was within kDoneMarginUs of it. A kernel's first read (programs loading)
 // teaches nothing.

@@ -2,9 +2,9 @@
 // How a synchronous call brings its result from the device into the slot's pinned host memory.
 //
 // A blocking read returns when the driver has seen the read complete. On NVIDIA's OpenCL that
-// is 3-4 us after the copy has landed in pinned memory (H200, `clreduce-perf floor`'s polled
-// rows): its in-order queue starts the copy when the kernel ends, but the blocking call wakes
-// up later. A polled read enqueues the same copy without blocking, flushes, and spins on the
+// is a few microseconds after the copy has landed in pinned memory (`clreduce-perf floor`'s
+// polled rows): its in-order queue starts the copy when the kernel ends, but the blocking call
+// wakes up later. A polled read enqueues the same copy without blocking, flushes, and spins on the
 // pinned words until each differs from the sentinel the call wrote there first. Each word is
 // written once by the copy, so when none holds its sentinel all hold the result. A result that
 // happens to equal its sentinel (a 64-bit or 32-bit random value per call) is still right: the

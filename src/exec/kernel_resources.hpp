@@ -17,7 +17,7 @@ constexpr std::uint64_t kCpuPrivateBytesPerGroup = 2ull << 20;
 // CL_KERNEL_LOCAL_MEM_SIZE above the device's local memory, and on a CPU device
 // CL_KERNEL_WORK_GROUP_SIZE below it or CL_KERNEL_PRIVATE_MEM_SIZE x work_group_size above
 // kCpuPrivateBytesPerGroup. GPUs are not held to CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's driver
-// (H100, 580.159.04) reports 256 for reduction kernels it launches and runs correctly at 512
+// (580.159.04) reports 256 for reduction kernels it launches and runs correctly at 512
 // and 1024, the tuned shapes of large sums; a shape a GPU really cannot run fails at the
 // enqueue with the driver's error (OpenCLError naming CL_INVALID_WORK_GROUP_SIZE or
 // CL_OUT_OF_RESOURCES and the call), never a crash.

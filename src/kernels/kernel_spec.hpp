@@ -101,9 +101,10 @@ struct KernelSpec {
 };
 
 // Copies of the exact atomic finish's number for `groups` work-groups: one up to 4096
-// groups, then one per 4096 groups up to 32. Atomics on one word queue at one L2 slice (on
-// an H100, 131,072 groups adding into one number took 180 us more than the kernel's 340). The
-// correctly rounded sum (op add_exact), whose groups add several terms each: one per 32 groups.
+// groups, then one per 4096 groups up to 32. Atomics on one word queue at one L2 slice, so a
+// large sum's 100,000 groups adding into one number would take half again the kernel's time.
+// The correctly rounded sum (op add_exact), whose groups add several terms each: one per 32
+// groups.
 std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add);
 
 // For the tests and experiments: puts every device on one of the correctly rounded sum's level

@@ -103,7 +103,7 @@ ElementType resolve_exact(Operation op, ElementType element, ElementType accumul
 // A tuned `times` serves sizes below its bucket with as many work-groups as it had there
 // (down to times 1, rounded down to a power of two so that few programs are built): the same
 // times over fewer elements would leave a few groups looping where the bucket had many in
-// parallel (int32 at 2^10 with the 2^12 entry: one group, 7.5 µs instead of 6).
+// parallel (int32 at 2^10 with the 2^12 entry would run one group).
 std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n,
                                 std::uint32_t vector_width, std::uint32_t work_group_size) {
     const std::uint64_t per_group = std::uint64_t(work_group_size) * times;
@@ -117,8 +117,8 @@ std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std
 // buffer and host data give the same bits): a few work-items (each of its lanes is a host
 // register), local stride (each group's vectors side by side) and long work-items: one
 // `times` for all these sizes (one program; the loops stop at the range's end), 1024 vectors,
-// which gives 1 to 64 groups. Measured on PoCL 3.1 (2-core AVX-512 Xeon), float32 at 2^16 on
-// the host: 6.6 us so, 7.3 with 64 work-items, 15 with the 16 groups of 64 the large sizes use.
+// which gives 1 to 64 groups: on PoCL 3.1 the fastest of the shapes measured for the host path
+// (docs/performance.md, "CPU devices").
 constexpr std::uint32_t kCpuSmallWorkGroup = 4;
 constexpr std::uint32_t kCpuSmallTimes = 1024;
 bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
@@ -270,8 +270,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
                           "result modulo 2^64");
     // FloatMode::atomic finishes with a compare-and-swap loop on one word, which slows down
     // with every group that queues on it: tuned shapes, measured with the deterministic
-    // finishes (on the H200 up to 32,768 groups at 2^28, 140x slower with the loop), do not
-    // carry over, and the defaults keep the groups few.
+    // finishes (up to tens of thousands of groups), do not carry over, and the defaults keep
+    // the groups few.
     if (is_floating(plan.accumulator) && plan.float_mode == FloatMode::atomic) tuned = nullptr;
     // The correctly rounded sum pays a fixed cost per work-item and group (its expansions'
     // merge, its sink) that the deterministic shapes tuning measures do not: its own defaults.
@@ -279,10 +279,10 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const OpKernel kernel = plan_kernel(plan);
     // So do the fused statistics' state (a shift, two sums, two extremes; its combine divides)
     // and the compensated sum's (a sum and an error per vector lane, combined by TwoSums): a
-    // sum's tuned shape has many short work-items and groups (H100, 2^26-2^28: times 2, up to
-    // 131,072 groups), whose per-item and per-group work outweighs the reads for them.
-    // Statistics, float32 at 2^28: 1323 us so, 469 us with its defaults (times 64, 4,096
-    // groups); compensated, float64 at 2^26: 3.5x the deterministic sum so, 1.07x at times 64.
+    // sum's tuned shape has many short work-items and groups (on large GPUs, times 2 and over
+    // 100,000 groups), whose per-item and per-group work outweighs the reads for them; their
+    // defaults (times up to 64, a few groups per compute unit) take a fraction of that time
+    // (docs/performance.md, "Float modes and fused statistics").
     if (kernel.op == KernelOp::moments || kernel.op == KernelOp::add_compensated) tuned = nullptr;
     // Columns keep their own rule: their lanes split rows, which no segment entry measures.
     if (request.columns) tuned = nullptr;

@@ -21,22 +21,19 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b
 
 // A whole group per segment reads kVectorsPerItem vectors per work-item or more before more
 // groups share a segment; shared segments aim at kGroupsPerUnit groups per compute unit in all,
-// and no more: a few groups past one wave of them leave the device idle for a second wave
-// (H100, 64 rows of 2^22 int32: 1,088 groups 0.80 of the read-only kernel; 16 rows of 2^24
-// in 1,056 groups, 0.99).
+// and no more: a few groups past one wave of them leave the device idle for a second wave.
 constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
 // LaunchParams::segment_medium: the second launch's teams keep up to this many vectors a lane
-// of a segment, the rest goes to the chunks (H200, int32 at 2^28, power-law lengths, of the
-// read-only kernel's speed: 16 / 32 / 64 vectors 0.58 / 0.59 / 0.59 in groups of 64 or 128,
-// 256 / 1024 0.55 / 0.45; the teams' own 64 vectors of 4 lanes 0.53).
+// of a segment, the rest goes to the chunks: more a lane leaves a team walking one segment
+// while the others wait, fewer costs the chunks' extra launches.
 constexpr std::uint64_t kMediumSplitVectorsPerLane = 32;
 // SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
 // stretch, the rest goes to chunks that every group shares; a group takes about kTileGroupTiles
-// tiles of elements (H200, int32 at 2^28, power-law lengths, of the read-only kernel's speed:
-// 0.42, where 256 segments a group gave 0.35 and a tile's worth 0.22; docs/performance.md).
+// tiles of elements: fewer tiles a group leave each group waiting on its chain of round trips,
+// more leave too few groups in flight (docs/performance.md, "Many reductions per call").
 constexpr std::uint64_t kTileCapTiles = 2;
 constexpr std::uint64_t kTileGroupTiles = 8;
 
@@ -68,17 +65,13 @@ std::uint32_t explicit_team(const LaunchParams& params, std::uint32_t wg) {
 
 // Vectors a lane loads before it adds any (segments.cl's CLREDUCE_SEGMENT_UNROLL), from the
 // vectors it reads on average: a loop that loads and adds one at a time waits a memory round
-// trip an iteration. Measured on the H200 (int32, 2^28 elements, vec 4, /r-o: of the read-only
-// kernel): 4 loads take 2^16 segments of 4096 from 0.99 to 1.03, lengths uniform in 0-2048 0.90
-// -> 0.97, 0-32 / 0-64 / 0-256 (1, 2, 8 lanes) 0.59 / 0.54 / 0.58 -> 0.69 / 0.68 / 0.73; where a
-// lane reads two vectors or fewer (batches of 16 with 2 lanes, rows of 64 with 8, lengths 0-8
-// with 1) the unused loads' bound checks cost more than they hide: 0.95 / 0.87 / 0.50 with one,
-// 0.80 / 0.72 / 0.36 with 4. No more than 16 elements a lane (registers). Floats widened to a
-// double accumulator in segments of equal length keep one load up to 4 vectors a lane (H200,
-// float32, 2^20 segments of 256 with teams of 16, 4 vectors a lane: 0.95-0.97 with one load,
-// 0.84-0.86 with 2 or 4), but not in listed ones, whose lanes' counts differ (lengths uniform
-// in 0-512, the same shape: 0.61 with one load, 0.81 with 4). `per_segment`: the vectors (for
-// columns: rows) of one segment, which its lanes and groups share.
+// trip an iteration. Several loads pay where a lane reads several vectors; where it reads two
+// or fewer, the unused loads' bound checks cost more than they hide. No more than 16 elements
+// a lane (registers). Floats widened to a double accumulator in segments of equal length keep
+// one load up to 4 vectors a lane (there the loads ahead cost more than they hide), but not in
+// listed ones, whose lanes' counts differ and where the loads ahead pay. Measured in
+// docs/performance.md, "Many reductions per call". `per_segment`: the vectors (for columns:
+// rows) of one segment, which its lanes and groups share.
 std::uint32_t segment_loads(const LaunchParams& params, const LaunchPlan& plan, double per_segment,
                             bool equal_lengths) {
     if (params.segment_loads) {
@@ -157,7 +150,7 @@ bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, c
 }
 
 // SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
-// never by default (docs/performance.md, "Varying lengths").
+// never by default (docs/performance.md, "Opt-in mappings").
 bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                   const LaunchParams& params) {
     if (params.segment_mapping == SegmentMapping::tiles) {
@@ -237,11 +230,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     const ParamSource tuned_source = shape.tuned_source;
     // Vectors per segment on average, and a team of lanes to read each segment in a few
     // coalesced steps: half as many lanes as vectors for short segments, about 2 sqrt(average)
-    // in between, a quarter for long ones, two lanes at least from two vectors on. Measured on
-    // the H100, 2^28 float32 elements, lanes: 16-element segments 0.97 of the read-only
-    // kernel with 2, 0.93 with 4, 0.57 with 1; 64-element 0.97 with 8, 0.91 with 16, 0.81 with
-    // 4; 256-element 0.99 with 16; 4096-element 1.00 with 256; uniform 0-2048 0.91 / 0.88 with
-    // 32 / 64; power-law (19 vectors on average) 0.53 / 0.49 / 0.46 with 8 / 16 / 4.
+    // in between, a quarter for long ones, two lanes at least from two vectors on: the team
+    // sizes that measured fastest per length on NVIDIA GPUs, where tuning does not say otherwise.
     const std::uint64_t average = segments == 0 ? 0 : ceil_div(ceil_div(extent, segments), plan.vector_width);
     if (params.segment_team) {
         plan.segment_team = explicit_team(params, wg);

@@ -12,7 +12,7 @@
 // `clreduce-perf tune --check` measures how close. Re-timing builds nothing (at most 12
 // candidates x 15 calls, a fraction of a second even at 2^30 elements), and re-timing all
 // rather than the fastest first times keeps a candidate whose first time was unlucky. The
-// sweep builds only the `times` values the descent has not (50-100 ms each on NVIDIA);
+// sweep builds only the `times` values the descent has not (a program build is the stage's cost);
 // programs are cached by the reducer, so buckets of one type share them.
 #include "tuning/tuner.hpp"
 

@@ -3,9 +3,8 @@
 // reduce segments fastest, per element type, average segment length and kind (equal lengths:
 // batches and rows; varying: listed segments, CSR offsets or begin/end arrays). The rule of
 // segment_plan.cpp picks a team from the average alone and the device's work-group size; real
-// offsets vary in length, and which shape then wins depends on the device (H100, int32: lengths
-// uniform in 0-64 best with 2 lanes, the rule's 4 at 0.97 of that; H200, equal lengths of 16:
-// work-groups of 128 at 0.95 of the read-only kernel, 256 at 0.85). Each length is measured
+// offsets vary in length, and which shape then wins, work-group size included, depends on the
+// device (docs/tuning.md, "Segment shapes"). Each length is measured
 // over the tuner's data (tuning_data.hpp), equal or uniform in [0, 2 * length]: every team from
 // an eighth of the rule's to eight times it, then work-group sizes for the fastest, each result
 // of every segment checked; all are then re-timed in 15 interleaved rounds with the rule's and
@@ -29,19 +28,16 @@
 namespace clreduce {
 
 // The average lengths the stage measures, every power of 2 (with powers of 4, calls halfway
-// between two took the longer one's team: H200, float32 lengths uniform in 0-256 0.55 -> 0.44
-// of the read-only kernel); teams for lengths outside [2, 8192] come from the rule.
+// between two would take the longer one's team, which can be much slower); teams for lengths
+// outside [2, 8192] come from the rule.
 constexpr std::uint64_t kTunedSegmentLengths[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
 // A shape replaces the rule's only when its re-timed median is 10 % lower: the stage measures
 // uniform lengths, and a shape a little faster there can be slower on other lengths of the
-// same average (H200, int32 at 2^28: team 4 in groups of 128 for average 64, 1.05x the rule's
-// team 8 in groups of 256 on uniform lengths, took power-law lengths of average 77 from 0.42
-// to 0.39 of the read-only kernel; with a 3 % margin an earlier run kept a team 1.00x the rule's).
+// same average (power-law lengths, say); a smaller margin keeps shapes within the noise.
 constexpr double kSegmentTeamMargin = 0.90;
 // The stage's size: the largest tuning bucket, at most this many elements. Its entries serve
-// calls up to twice that size (tuning_table.hpp): the best shape moves with the size (H200,
-// int32 batches of 16 with a work-item per segment: 0.96 of the read-only kernel at 2^26
-// elements, 0.74 at 2^28, 0.46 at 2^30; with two, 0.86, 0.83, 0.81).
+// calls up to twice that size (tuning_table.hpp): the best shape moves with the size (a shape
+// that wins at 2^26 elements can lose at 2^28 and more; docs/tuning.md, "Segment shapes").
 constexpr std::uint64_t kSegmentStageMaxN = 1ull << 28;
 
 // What the segment stage needs of the search: a stop test, and bookkeeping around each
@@ -96,8 +92,7 @@ struct SegmentShape {
 // The best team and work-group size for segments averaging `length` elements of `values` (the
 // tuner's data from element 0, at least n of them), equal or varying, or nullopt when stopped
 // or nothing ran correctly. Teams first at the rule's work-group size, then the work-group
-// sizes 64 .. 1024 for the fastest team (H200, int32 batches of 16: work-groups of 128 0.95 of
-// the read-only kernel, the rule's 256 0.85).
+// sizes 64 .. 1024 for the fastest team (the work-group size alone can move a shape by 10 %).
 template <class T>
 std::optional<TunedEntry> tune_segment_team(const Reducer& r, const cl::Buffer& values, std::uint64_t n,
                                             std::uint64_t length, bool equal, std::uint64_t seed,
