@@ -13,6 +13,7 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
+#include <clreduce/host_staging.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
@@ -82,6 +83,12 @@ public:
     void set_result_delivery(ResultDelivery delivery);
     ResultDelivery result_delivery() const;
 
+    // How the host-data forms bring host memory to the device (host_staging.hpp): on GPUs,
+    // streamed through pinned memory by default. InvalidArgument for a chunk_bytes of 0. Safe
+    // to change while other threads call; each call reads it once.
+    void set_host_staging(const HostStaging& staging);
+    HostStaging host_staging() const;
+
     // The parameters a sum of `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
     // The parameters a call of `op` would use: `params` first, then this device's tuned entry
@@ -106,7 +113,9 @@ public:
 
     // Every operation comes in three forms:
     //   op<T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer
-    //   op<T>(pointer, count)         host data, uploaded to a scratch buffer first
+    //   op<T>(pointer, count)         host data, uploaded to a scratch buffer first (streamed
+    //                                 through pinned memory: set_host_staging), read in place
+    //                                 by a CPU device
     //   op(range)                     a contiguous host range (std::vector, std::array, ...)
     // each with optional LaunchParams (launch shape, FloatMode, accumulator) and CallInfo.
     // All block until the result is on the host. Supported T: int8_t, uint8_t, int16_t,
