@@ -3,7 +3,7 @@
 // partial of the same values resident in a buffer, at sizes on and around chunk boundaries and
 // from a pointer one element into an allocation; repeated calls allocate nothing; the settings
 // are validated. A CPU device reads host data in place unless staging is forced, which these
-// tests do.
+// tests do. MultiReducer's host data below single_device_below() gives one device's bits.
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -224,6 +224,41 @@ TEST_CASE("host staging settings: read back, validated, never streams", "[host_s
     params.host_path_bytes = 0;
     const std::vector<std::int32_t> values = op_values<std::int32_t>(5000, seed_for(41, 7));
     CHECK(r.sum(values, params) == reducer().sum(values, params));
+}
+
+TEST_CASE("several devices: host data below single_device_below() is one device's, the same bits",
+          "[multi][host_staging]") {
+    MultiReducer m;
+    CHECK(m.single_device_below() == MultiReducer::kSingleDeviceBelow);
+    const std::uint64_t seed = seed_for(41, 9);
+    INFO("data seed " << seed << ", " << m.size() << " device(s)");
+    const std::vector<float> values = wide_values<float>(100003, seed, 60);
+    const std::vector<std::int32_t> ints = op_values<std::int32_t>(100003, seed + 1);
+    m.set_single_device_below(std::uint64_t(1) << 30);
+    // Uneven weights: the largest one's device takes it.
+    std::vector<double> weights(m.size(), 1.0);
+    weights.back() = 3.0;
+    m.set_weights(weights);
+    const Reducer& one = m.reducer(m.size() - 1);
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    CHECK(same_bits(m.sum<float>(values), one.sum(values)));
+    CHECK(same_bits(m.sum<float>(values, exact), one.sum(values, exact)));
+    CHECK(m.sum<std::int32_t>(ints) == one.sum(ints));
+    CHECK(m.argmin<float>(values).index == one.argmin(values).index);
+    CHECK(m.argmax<std::int32_t>(ints).index == one.argmax(ints).index);
+    // Only that device ran them: the others (a fresh MultiReducer's) have built or loaded nothing.
+    for (std::size_t d = 0; d + 1 < m.size(); ++d) {
+        INFO("device " << d);
+        const Counters c = m.reducer(d).counters();
+        CHECK(c.programs_built + c.programs_loaded + c.kernels_created == 0);
+    }
+    CHECK(one.counters().kernels_created > 0);
+    // Split again from 0 on: the correctly rounded sum and the integers keep their bits.
+    m.set_single_device_below(0);
+    CHECK(same_bits(m.sum<float>(values, exact), one.sum(values, exact)));
+    CHECK(m.sum<std::int32_t>(ints) == one.sum(ints));
+    CHECK(m.argmin<float>(values).index == one.argmin(values).index);
 }
 
 }  // namespace
