@@ -80,6 +80,22 @@ std::string outcome(F call) {
     }
 }
 
+// Always streamed (CPU devices too), in chunks of `chunk_bytes`.
+HostStaging always_staged(std::uint64_t chunk_bytes) {
+    HostStaging s;
+    s.mode = HostStaging::Mode::always;
+    s.chunk_bytes = chunk_bytes;
+    return s;
+}
+
+// Default parameters but the host path off: on a CPU device small host data would be reduced
+// on the calling thread, not streamed.
+LaunchParams no_host_path() {
+    LaunchParams params;
+    params.host_path_bytes = 0;
+    return params;
+}
+
 template <class T>
 void check_staged_equals_resident(const Reducer& staged, const Reducer& resident, std::uint64_t chunk_bytes,
                                   const LaunchParams& params, const std::string& label) {
@@ -109,17 +125,12 @@ TEST_CASE("host data streamed through pinned memory in chunks gives the resident
           "[host_staging]") {
     const Reducer& resident = reducer();
     Reducer staged(resident.context(), resident.queue());
-    LaunchParams params;
-    params.host_path_bytes = 0;  // on a CPU device small data would be reduced on the host
-    HostStaging s;
-    s.mode = HostStaging::Mode::always;
-    s.chunk_bytes = 65536;  // larger chunks, copied by several threads (parts of 256 KiB and up)
-    staged.set_host_staging(s);
-    check_staged_equals_resident<float>(staged, resident, s.chunk_bytes, params, "default params");
+    const LaunchParams params = no_host_path();
+    staged.set_host_staging(always_staged(65536));
+    check_staged_equals_resident<float>(staged, resident, 65536, params, "default params");
     {
         const std::uint64_t chunk_bytes = 4096;
-        s.chunk_bytes = chunk_bytes;
-        staged.set_host_staging(s);
+        staged.set_host_staging(always_staged(chunk_bytes));
         check_staged_equals_resident<std::int32_t>(staged, resident, chunk_bytes, params, "default params");
         check_staged_equals_resident<std::uint8_t>(staged, resident, chunk_bytes, params, "default params");
         check_staged_equals_resident<float>(staged, resident, chunk_bytes, params, "default params");
@@ -139,23 +150,20 @@ TEST_CASE("host data streamed in chunks of 1 MiB, each copied by several host th
           "[host_staging]") {
     const Reducer& resident = reducer();
     Reducer staged(resident.context(), resident.queue());
-    HostStaging s;
-    s.mode = HostStaging::Mode::always;
-    s.chunk_bytes = std::uint64_t(1) << 20;  // parts of 256 KiB and more go to the copy pool's threads
-    staged.set_host_staging(s);
+    // Parts of 256 KiB and more go to the copy pool's threads.
+    const std::uint64_t chunk_bytes = std::uint64_t(1) << 20;
+    staged.set_host_staging(always_staged(chunk_bytes));
     const std::uint64_t seed = seed_for(41, 11);
-    const std::uint64_t n = 3 * (s.chunk_bytes / sizeof(float)) + 5;
+    const std::uint64_t n = 3 * (chunk_bytes / sizeof(float)) + 5;
     INFO("data seed " << seed << ", n " << n << ", from one element into the allocation");
     const std::vector<float> all = wide_values<float>(n + 1, seed, 40);
     const std::vector<float> values(all.begin() + 1, all.end());
     const cl::Buffer buffer = device_copy(resident, values);
-    LaunchParams exact;
+    const LaunchParams params = no_host_path();
+    LaunchParams exact = params;
     exact.float_mode = FloatMode::correctly_rounded;
-    exact.host_path_bytes = 0;
     CHECK(same_bits(staged.sum(all.data() + 1, n, exact), resident.sum<float>(buffer, 0, n, exact)));
     CHECK(same_bits(staged.sum(all.data() + 1, n, exact), exact_sum_of_values(values.data(), n).to_double()));
-    LaunchParams params;
-    params.host_path_bytes = 0;
     const auto got = staged.argmax(all.data() + 1, n, params);
     const auto want = resident.argmax<float>(buffer, 0, n, params);
     CHECK(got.index == want.index);
@@ -165,12 +173,8 @@ TEST_CASE("host data streamed in chunks of 1 MiB, each copied by several host th
 
 TEST_CASE("host data streamed in chunks: values against the exact references, an empty range", "[host_staging]") {
     Reducer staged(reducer().context(), reducer().queue());
-    HostStaging s;
-    s.mode = HostStaging::Mode::always;
-    s.chunk_bytes = 8192;
-    staged.set_host_staging(s);
-    LaunchParams params;
-    params.host_path_bytes = 0;
+    staged.set_host_staging(always_staged(8192));
+    const LaunchParams params = no_host_path();
     const std::uint64_t seed = seed_for(41, 3);
     INFO("data seed " << seed);
     const std::vector<std::int64_t> values = op_values<std::int64_t>(100003, seed);
@@ -185,12 +189,8 @@ TEST_CASE("host data streamed in chunks: values against the exact references, an
 
 TEST_CASE("host data streamed through pinned memory: repeated calls allocate nothing", "[host_staging]") {
     Reducer staged(reducer().context(), reducer().queue());
-    HostStaging s;
-    s.mode = HostStaging::Mode::always;
-    s.chunk_bytes = 16384;
-    staged.set_host_staging(s);
-    LaunchParams params;
-    params.host_path_bytes = 0;
+    staged.set_host_staging(always_staged(16384));
+    const LaunchParams params = no_host_path();
     const std::vector<float> values = op_values<float>(200000, seed_for(41, 5));
     const double first = staged.sum(values, params);
     const Counters after_first = staged.counters();
@@ -220,8 +220,7 @@ TEST_CASE("host staging settings: read back, validated, never streams", "[host_s
     never.mode = HostStaging::Mode::never;
     r.set_host_staging(never);
     CHECK(r.host_staging().mode == HostStaging::Mode::never);
-    LaunchParams params;
-    params.host_path_bytes = 0;
+    const LaunchParams params = no_host_path();
     const std::vector<std::int32_t> values = op_values<std::int32_t>(5000, seed_for(41, 7));
     CHECK(r.sum(values, params) == reducer().sum(values, params));
 }
