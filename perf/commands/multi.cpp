@@ -75,13 +75,75 @@ void check_value(const Reference& ref, long double value, ElementType accumulato
     }
 }
 
+// The sums of one element type, each under its label's parameters (float32 and float32-cr share
+// the data, its copies on the devices and the references).
+using Variants = std::vector<std::pair<std::string, LaunchParams>>;
+
+// One size of one variant: resident data and host data, one device against all.
 template <class T>
-void measure_type(const MultiOptions& o, MultiReducer& multi, const std::string& label, const LaunchParams& params,
-                  std::vector<MultiRow>& rows) {
-    const std::uint64_t largest = o.sizes.back();
-    std::cerr << fmt::format("clreduce-perf multi: {} data of {} elements\n", label, largest);
-    const std::vector<T> host = testing::random_values<T>(largest, o.seed);
+void measure_size(const MultiOptions& o, MultiReducer& multi, const std::vector<T>& host,
+                  const std::vector<cl::Buffer>& copies, const Reference& ref, std::uint64_t n,
+                  const std::string& label, const LaunchParams& params, std::vector<MultiRow>& rows) {
     const Reducer& one = multi.reducer(0);
+    const ElementType accumulator = one.plan(element_traits<T>::type, n, params).accumulator;
+    const bool exact = params.float_mode == FloatMode::correctly_rounded;
+    for (const bool resident : {true, false}) {
+        if (resident ? !o.resident : !o.host) continue;
+        MultiRow row;
+        row.type = label;
+        row.data = resident ? "resident" : "host";
+        row.n = n;
+        long double one_value = 0, all_value = 0;
+        if (resident) {
+            const auto cuts = multi.split(n);
+            std::vector<MultiReducer::Piece> pieces;
+            for (std::size_t d = 0; d < multi.size(); ++d)
+                pieces.push_back({d, copies[d], cuts[d], cuts[d + 1] - cuts[d]});
+            std::tie(row.one_us, one_value) =
+                median_call(o.repeats, [&] { return one.sum<T>(copies[0], 0, n, params); });
+            std::tie(row.all_us, all_value) = median_call(o.repeats, [&] { return multi.sum<T>(pieces, params); });
+        } else {
+            std::tie(row.one_us, one_value) =
+                median_call(o.repeats, [&] { return one.sum<T>(host.data(), n, params); });
+            multi.set_single_device_below(MultiReducer::kSingleDeviceBelow);
+            std::tie(row.all_us, all_value) = median_call(o.repeats, [&] {
+                return multi.partial<T>(Operation::sum, host.data(), n, params).template sum<T>();
+            });
+            multi.set_single_device_below(0);
+            long double split_value = 0;
+            double split_us = 0;
+            std::tie(split_us, split_value) = median_call(o.repeats, [&] {
+                return multi.partial<T>(Operation::sum, host.data(), n, params).template sum<T>();
+            });
+            row.all_split_us = split_us;
+            check_value(ref, split_value, accumulator, row, "all devices, split");
+            if (exact && split_value != one_value) {
+                row.correct = false;
+                row.problem = "correctly rounded sums differ: one device / all devices split";
+            }
+        }
+        check_value(ref, one_value, accumulator, row, "one device");
+        check_value(ref, all_value, accumulator, row, "all devices");
+        if (exact && all_value != one_value && row.correct) {
+            row.correct = false;
+            row.problem = "correctly rounded sums differ between one device and all";
+        }
+        std::cerr << fmt::format("  {:<10} {:<8} n = {:>10}: one {:.1f} us, all {:.1f} us{}{}\n", label, row.data, n,
+                                 row.one_us, row.all_us,
+                                 row.all_split_us ? fmt::format(", all split {:.1f} us", *row.all_split_us) : "",
+                                 row.correct ? "" : "  WRONG: " + row.problem);
+        rows.push_back(row);
+    }
+}
+
+// Every size of every variant of one element type on one data set.
+template <class T>
+void measure_type(const MultiOptions& o, MultiReducer& multi, const Variants& variants, std::vector<MultiRow>& rows) {
+    if (variants.empty()) return;
+    const std::uint64_t largest = o.sizes.back();
+    std::cerr << fmt::format("clreduce-perf multi: {} data of {} elements\n", type_name(element_traits<T>::type),
+                             largest);
+    const std::vector<T> host = testing::random_values<T>(largest, o.seed);
     // The whole on every device: device 0's copy for the one-device call, each device's piece of
     // its own copy for the call on all.
     std::vector<cl::Buffer> copies;
@@ -94,57 +156,9 @@ void measure_type(const MultiOptions& o, MultiReducer& multi, const std::string&
             check(r.queue().enqueueWriteBuffer(copies.back(), CL_TRUE, 0, largest * sizeof(T), host.data()),
                   "clEnqueueWriteBuffer");
         }
-    const ElementType accumulator = one.plan(element_traits<T>::type, largest, params).accumulator;
-    const bool exact = params.float_mode == FloatMode::correctly_rounded;
     for (std::uint64_t n : o.sizes) {
         const Reference ref = reference_of(host.data(), n);
-        for (const bool resident : {true, false}) {
-            if (resident ? !o.resident : !o.host) continue;
-            MultiRow row;
-            row.type = label;
-            row.data = resident ? "resident" : "host";
-            row.n = n;
-            long double one_value = 0, all_value = 0;
-            if (resident) {
-                const auto cuts = multi.split(n);
-                std::vector<MultiReducer::Piece> pieces;
-                for (std::size_t d = 0; d < multi.size(); ++d)
-                    pieces.push_back({d, copies[d], cuts[d], cuts[d + 1] - cuts[d]});
-                std::tie(row.one_us, one_value) =
-                    median_call(o.repeats, [&] { return one.sum<T>(copies[0], 0, n, params); });
-                std::tie(row.all_us, all_value) = median_call(o.repeats, [&] { return multi.sum<T>(pieces, params); });
-            } else {
-                std::tie(row.one_us, one_value) =
-                    median_call(o.repeats, [&] { return one.sum<T>(host.data(), n, params); });
-                multi.set_single_device_below(MultiReducer::kSingleDeviceBelow);
-                std::tie(row.all_us, all_value) = median_call(o.repeats, [&] {
-                    return multi.partial<T>(Operation::sum, host.data(), n, params).template sum<T>();
-                });
-                multi.set_single_device_below(0);
-                long double split_value = 0;
-                double split_us = 0;
-                std::tie(split_us, split_value) = median_call(o.repeats, [&] {
-                    return multi.partial<T>(Operation::sum, host.data(), n, params).template sum<T>();
-                });
-                row.all_split_us = split_us;
-                check_value(ref, split_value, accumulator, row, "all devices, split");
-                if (exact && split_value != one_value) {
-                    row.correct = false;
-                    row.problem = "correctly rounded sums differ: one device / all devices split";
-                }
-            }
-            check_value(ref, one_value, accumulator, row, "one device");
-            check_value(ref, all_value, accumulator, row, "all devices");
-            if (exact && all_value != one_value && row.correct) {
-                row.correct = false;
-                row.problem = "correctly rounded sums differ between one device and all";
-            }
-            std::cerr << fmt::format("  {:<10} {:<8} n = {:>10}: one {:.1f} us, all {:.1f} us{}{}\n", label, row.data,
-                                     n, row.one_us, row.all_us,
-                                     row.all_split_us ? fmt::format(", all split {:.1f} us", *row.all_split_us) : "",
-                                     row.correct ? "" : "  WRONG: " + row.problem);
-            rows.push_back(row);
-        }
+        for (const auto& [label, params] : variants) measure_size(o, multi, host, copies, ref, n, label, params, rows);
     }
 }
 
@@ -165,18 +179,21 @@ int run_multi(const MultiOptions& options) {
         "one = device 0's Reducer; all = the MultiReducer over every device (host data: small data on one "
         "device below {} bytes); all split = host data split at every size\n",
         MultiReducer::kSingleDeviceBelow);
-    std::vector<MultiRow> rows;
+    Variants ints, floats;
     for (const std::string& type : o.types) {
         LaunchParams params;
         if (type == "int32") {
-            measure_type<std::int32_t>(o, multi, type, params, rows);
+            ints.emplace_back(type, params);
         } else if (type == "float32" || type == "float32-cr") {
             if (type == "float32-cr") params.float_mode = FloatMode::correctly_rounded;
-            measure_type<float>(o, multi, type, params, rows);
+            floats.emplace_back(type, params);
         } else {
             throw InvalidArgument("multi: unknown type '" + type + "' (int32, float32 or float32-cr)");
         }
     }
+    std::vector<MultiRow> rows;
+    measure_type<std::int32_t>(o, multi, ints, rows);
+    measure_type<float>(o, multi, floats, rows);
     fmt::print("\n{:<11}{:<9}{:>11}{:>12}{:>12}{:>9}{:>14}{:>9}  {}\n", "type", "data", "n", "one_us", "all_us", "x",
                "all_split_us", "x split", "check");
     bool all_correct = true;
