@@ -1,6 +1,7 @@
 #pragma once
 // Several devices in one process: one Reducer per device, each with its own context and queue,
-// working at once (one host thread per device, started with the MultiReducer), their partials
+// working at once (the calling thread drives the first device, a host thread started with the
+// MultiReducer each other one), their partials
 // (partial.hpp) merged in the data's order. Integers and extremes exact, argmin/argmax the
 // index in the whole, correctly rounded sums the same bits as one device's whatever the split;
 // deterministic float sums the same bits for the same split and devices.
@@ -44,9 +45,10 @@ public:
     Partial partial(Operation op, const std::vector<Piece>& pieces, const LaunchParams& params = {}) const;
 
     // (b) Host data, split into one piece per device in proportion to weights(), each reduced
-    // by its device at once. A device that does not share the host's memory (staging()) takes its
-    // piece in chunks through two buffers of its own: chunk k + 1 is copied in on a second queue
-    // while chunk k is reduced. A CPU device reads its piece in place.
+    // by its device at once, as its Reducer's pointer form reduces it: streamed through pinned
+    // memory to a device that does not share the host's memory (set_staging), read in place by a
+    // CPU device. Data of fewer than single_device_below() bytes is not split: the device of the
+    // largest weight takes it all, on the calling thread, with that device's bits.
     template <class T>
     Partial partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params = {}) const;
     template <class Range, class T = range_value_t<Range>>
@@ -64,12 +66,21 @@ public:
     // [split[k], split[k + 1]). Pieces start at multiples of 64 elements where they can.
     std::vector<std::uint64_t> split(std::uint64_t count) const;
 
-    // How host data reaches the devices: automatic (staged in chunks on every device but CPU
-    // devices), always staged, or never (each piece uploaded whole by the Reducer's host-data
-    // call). chunk_bytes: the size of each of a device's two staging buffers (InvalidArgument
-    // for 0), 64 MiB by default.
+    // How host data reaches the devices, set on every device's Reducer (HostStaging,
+    // host_staging.hpp): automatic (streamed through pinned memory on every device but CPU
+    // devices, from HostStaging::min_bytes on), always streamed, or never (each piece written
+    // from the caller's memory). chunk_bytes: the size of each of a call's two pinned staging
+    // buffers (InvalidArgument for 0), 64 MiB by default.
     enum class Staging { automatic, always, never };
     void set_staging(Staging mode, std::uint64_t chunk_bytes = std::uint64_t(64) << 20);
+
+    // Host data below this many bytes goes to one device (kSingleDeviceBelow by default; 0:
+    // always split). Below it, a second device's fixed cost per call (its launch, its read, its
+    // hand-over) is more than the half of the transfer it saves; `clreduce-perf multi` measures
+    // the crossover on a machine.
+    static constexpr std::uint64_t kSingleDeviceBelow = std::uint64_t(4) << 20;
+    void set_single_device_below(std::uint64_t bytes);
+    std::uint64_t single_device_below() const;
 
     // The single-device calls' results over the whole: reduce<Op>(data) for a host range (the
     // element type deduced), reduce<Op, T>(pieces) for resident pieces; every operation. The

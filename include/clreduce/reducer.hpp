@@ -13,6 +13,7 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
+#include <clreduce/host_staging.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
@@ -83,6 +84,12 @@ public:
     void set_result_delivery(ResultDelivery delivery);
     ResultDelivery result_delivery() const;
 
+    // How the host-data forms bring host memory to the device (host_staging.hpp): on GPUs,
+    // streamed through pinned memory by default. InvalidArgument for a chunk_bytes of 0. Safe
+    // to change while other threads call; each call reads it once.
+    void set_host_staging(const HostStaging& staging);
+    HostStaging host_staging() const;
+
     // The parameters a sum of `count` elements of `type` would use.
     LaunchPlan plan(ElementType type, std::uint64_t count, const LaunchParams& params = {}) const;
     // The parameters a call of `op` would use: `params` first, then this device's tuned entry
@@ -109,8 +116,9 @@ public:
     // input. Every named call below is a thin wrapper of it, and every operation takes every
     // form but where the table in docs/usage.md ("Operations and forms") says otherwise.
     //   reduce<Op, T>(buffer, offset, count)  elements [offset, offset + count) of a cl::Buffer
-    //   reduce<Op>(pointer, count)            host data (streamed to the device; read in place
-    //                                         by a CPU device)
+    //   reduce<Op>(pointer, count)            host data (streamed to the device through pinned
+    //                                         memory: set_host_staging; read in place by a CPU
+    //                                         device)
     //   reduce<Op>(range)                     a contiguous host range (std::vector, std::array, ...)
     //   reduce<Op, T>(buffer, image)          per channel of a pitched image (Image, results.hpp)
     //   reduce<Op>(pointer, image)            the same from host data

@@ -148,6 +148,21 @@ struct StatisticsOptions {
     std::string json;
 };
 int run_statistics(const StatisticsOptions& options);
+
+// clreduce-perf multi (multi.cpp): one device against all of a MultiReducer's.
+struct MultiOptions {
+    std::string devices;  // MultiReducer's specs ("0:0,0:1"); empty: its default devices
+    std::vector<std::string> types = {"int32", "float32", "float32-cr"};
+    std::vector<std::uint64_t> sizes;  // filled from min_log..max_log when empty
+    int min_log = 20;
+    int max_log = 31;
+    bool resident = true;
+    bool host = true;
+    int repeats = 15;
+    std::uint64_t seed = 20261121;
+    std::string json;
+};
+int run_multi(const MultiOptions& options);
 int run_tune(const TuneCommandOptions& options);
 // tune --check (called by run_tune): measures, prints the table and the summary, writes
 // o.out.csv / o.out.json. Returns 0 (also when buckets fail the 2%), 1 when some candidate

@@ -152,6 +152,30 @@ int main(int argc, char** argv) {
     statistics_cmd->add_option("--seed", statistics.seed, "Random seed of the data")->capture_default_str();
     statistics_cmd->add_option("--json", statistics.json, "Also write the rows as JSON to this file");
 
+    clreduce::perf::MultiOptions multi;
+    std::string multi_data = "resident,host";
+    auto* multi_cmd = app.add_subcommand(
+        "multi",
+        "One device against all of a MultiReducer's: int32, float32 and correctly rounded float32 sums of "
+        "data resident on the devices and of host data, 2^min-log .. 2^max-log elements");
+    multi_cmd->add_option("--devices", multi.devices,
+                          "Device specs separated by commas (default: every GPU of the default platform)");
+    multi_cmd->add_option("-t,--types", multi.types, "int32, float32, float32-cr (correctly rounded)")
+        ->delimiter(',')
+        ->capture_default_str();
+    multi_cmd->add_option("--min-log", multi.min_log, "Smallest n, as a power of 2")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 40));
+    multi_cmd->add_option("--max-log", multi.max_log, "Largest n, as a power of 2 (every even power up to it, and it)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 40));
+    multi_cmd->add_option("--data", multi_data, "resident, host or both (resident,host)")->capture_default_str();
+    multi_cmd->add_option("-r,--repeats", multi.repeats, "Timed calls per row (after one warm-up)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    multi_cmd->add_option("--seed", multi.seed, "Random seed of the data")->capture_default_str();
+    multi_cmd->add_option("--json", multi.json, "Also write the rows as JSON to this file");
+
     clreduce::perf::TuneCommandOptions tune;
     auto* tune_cmd =
         app.add_subcommand("tune",
@@ -215,6 +239,16 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("statistics")) {
             statistics.type = clreduce::parse_type(statistics_type);
             return clreduce::perf::run_statistics(statistics);
+        }
+        if (app.got_subcommand("multi")) {
+            if (multi.min_log > multi.max_log) throw clreduce::InvalidArgument("multi: --min-log above --max-log");
+            for (int k = multi.min_log; k <= multi.max_log; ++k)
+                if ((k - multi.min_log) % 2 == 0 || k == multi.max_log) multi.sizes.push_back(std::uint64_t(1) << k);
+            multi.resident = multi_data.find("resident") != std::string::npos;
+            multi.host = multi_data.find("host") != std::string::npos;
+            if (!multi.resident && !multi.host)
+                throw clreduce::InvalidArgument("multi: --data must name resident, host or both");
+            return clreduce::perf::run_multi(multi);
         }
         if (app.got_subcommand("compare")) {
             compare.type = clreduce::parse_type(compare_type);

@@ -33,6 +33,8 @@ struct Measurement {
     // Worst-case rounding of its floating-point accumulation: float32 or float64.
     ElementType accumulator = ElementType::float64;
     std::string note;  // e.g. the launch plan used
+    // A copy of the data, not a sum (the link's rows beside clreduce-host): no result to check.
+    bool copy = false;
     // Out-of-process competitors: FNV-1a of the data they summed (perf/report/fingerprint.hpp).
     std::optional<std::string> data_fingerprint;
 };
@@ -73,6 +75,8 @@ std::unique_ptr<Competitor> make_clreduce_correctly_rounded_competitor(const Com
 std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_naive_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_mat_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup);

@@ -56,6 +56,11 @@ std::optional<double> CompareResult::device_gbps(const CompareRow& row) const {
     return double(row.n) * double(type_size(type)) / (*row.device_us * 1e3);
 }
 
+std::optional<double> CompareResult::wall_gbps(const CompareRow& row) const {
+    if (!row.ran() || !(row.wall_us > 0)) return std::nullopt;
+    return double(row.n) * double(type_size(type)) / (row.wall_us * 1e3);
+}
+
 std::optional<double> CompareResult::read_only_fraction(const CompareRow& row) const {
     const ReadOnlyRow* bound = find_read_only(row.n);
     const auto gbps = device_gbps(row);
@@ -84,6 +89,38 @@ std::string optional_number(const std::optional<double>& v, const char* format) 
 std::string value_text(long double v) {
     if (std::floor(v) == v && std::fabs(v) < 0x1p64L) return fmt::format("{:.0f}", v);
     return fmt::format("{:.17g}", static_cast<double>(v));
+}
+
+}  // namespace
+
+std::optional<double> CompareResult::host_link_fraction(std::uint64_t n) const {
+    const CompareRow* host = find(n, "clreduce-host");
+    const CompareRow* pinned = find(n, "pinned write");
+    if (!host || !pinned || !(host->wall_us > 0)) return std::nullopt;
+    return pinned->wall_us / host->wall_us;
+}
+
+namespace {
+
+// Host data: clreduce-host's GB/s (n * sizeof(T) / wall time) beside the link's (pinned and
+// pageable writes) and the host's own read, per n, and clreduce-host / the pinned write.
+void print_host_data_summary(const CompareResult& r, std::ostream& out) {
+    const char* names[] = {"clreduce-host", "pinned write", "pageable write", "host read"};
+    bool any = false;
+    for (std::uint64_t n : r.sizes) any = any || r.host_link_fraction(n).has_value();
+    if (!any) return;
+    fmt::print(out, "\nhost data, GB/s of the synchronous call (n * {} bytes / wall time):\n{:>11}", type_size(r.type),
+               "n");
+    for (const char* name : names) fmt::print(out, "{:>16}", name);
+    fmt::print(out, "{:>22}\n", "clreduce-host/pinned");
+    for (std::uint64_t n : r.sizes) {
+        fmt::print(out, "{:>11}", size_label(n));
+        for (const char* name : names) {
+            const CompareRow* row = r.find(n, name);
+            fmt::print(out, "{:>16}", row ? optional_number(r.wall_gbps(*row), "{:.2f}") : "-");
+        }
+        fmt::print(out, "{:>22}\n", optional_number(r.host_link_fraction(n), "{:.3f}"));
+    }
 }
 
 }  // namespace
@@ -135,6 +172,12 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
             fmt::print(out, "{:>11} {:<9}  failed: {}\n", n_text, row.competitor, row.error);
             continue;
         }
+        if (row.copy) {
+            fmt::print(out, "{:>11} {:<9}{:>12.1f}{:>12}{:>10}{:>9}{:>9}{:>9}  {:<10}{:>10}  {}\n", n_text,
+                       row.competitor, row.wall_us, "-", "-", "-", optional_number(r.speedup_wall(row), "{:.3g}"), "-",
+                       "copy", "-", optional_number(r.wall_gbps(row), "{:.1f} GB/s"));
+            continue;
+        }
         fmt::print(out, "{:>11} {:<9}{:>12.1f}{:>12}{:>10}{:>9}{:>9}{:>9}  {:<10}{:>10.1e}  {}\n", n_text,
                    row.competitor, row.wall_us, optional_number(row.device_us, "{:.1f}"),
                    optional_number(r.device_gbps(row), "{:.1f}"), optional_number(r.read_only_fraction(row), "{:.3f}"),
@@ -151,6 +194,7 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
             if (const auto f = r.read_only_fraction(row))
                 fractions += fmt::format("{}{} {:.3f}", fractions.empty() ? "" : ", ", size_label(row.n), *f);
     if (!fractions.empty()) fmt::print(out, "\nclreduce's device GB/s / the read-only kernel's: {}\n", fractions);
+    print_host_data_summary(r, out);
     bool any_wrong = false;
     for (const CompareRow& row : r.rows) any_wrong = any_wrong || (row.ran() && row.verdict == Verdict::wrong);
     fmt::print(out, "\n{}{}\n",
@@ -177,7 +221,9 @@ void write_compare_csv(const CompareResult& r, const std::string& path) {
                      optional_number(row.device_us, "{:.3f}"), optional_number(r.device_gbps(row), "{:.3f}"),
                      optional_number(r.read_only_fraction(row), "{:.4f}"),
                      optional_number(r.speedup_wall(row), "{:.4f}"), optional_number(r.speedup_device(row), "{:.4f}"),
-                     row.ran() ? std::string(to_string(row.verdict)) : "failed",
+                     !row.ran() ? "failed"
+                     : row.copy ? "copy"
+                                : std::string(to_string(row.verdict)),
                      row.ran() ? fmt::format("{:.3e}", row.relative_error) : "", row.ran() ? value_text(row.value) : "",
                      row.problem, row.note, row.error});
     }
@@ -209,6 +255,21 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
         j["read_only_fraction"] = fraction ? nlohmann::json(*fraction) : nlohmann::json(nullptr);
         j["speedup_wall"] = sw ? nlohmann::json(*sw) : nlohmann::json(nullptr);
         j["speedup_device"] = sd ? nlohmann::json(*sd) : nlohmann::json(nullptr);
+        if (row.copy) {
+            j["check"] = "copy";
+            j["wall_gbps"] = *r.wall_gbps(row);
+            if (!row.note.empty()) j["note"] = row.note;
+            rows.push_back(j);
+            continue;
+        }
+        if (row.competitor == "clreduce-host" || row.competitor == "host read") {
+            const auto gbps = r.wall_gbps(row);
+            j["wall_gbps"] = gbps ? nlohmann::json(*gbps) : nlohmann::json(nullptr);
+        }
+        if (row.competitor == "clreduce-host") {
+            const auto link = r.host_link_fraction(row.n);
+            j["of_pinned_write"] = link ? nlohmann::json(*link) : nlohmann::json(nullptr);
+        }
         j["check"] = to_string(row.verdict) == "WRONG" ? "wrong" : std::string(to_string(row.verdict));
         j["correct"] = row.verdict == Verdict::correct;
         j["relative_error"] = row.relative_error;

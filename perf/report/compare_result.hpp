@@ -37,7 +37,8 @@ struct CompareRow {
     Verdict verdict = Verdict::correct;
     std::string problem;  // why it is not correct
     double relative_error = 0;
-    std::string note;  // e.g. the plan clreduce used
+    std::string note;   // e.g. the plan clreduce used
+    bool copy = false;  // a copy of the data (the link's rows), no result
 
     bool ran() const { return error.empty(); }
 };
@@ -71,12 +72,17 @@ struct CompareResult {
     const ReadOnlyRow* find_read_only(std::uint64_t n) const;
     // n * sizeof(T) / the row's device time, in GB/s; empty without a device time.
     std::optional<double> device_gbps(const CompareRow& row) const;
+    // n * sizeof(T) / the row's wall time, in GB/s.
+    std::optional<double> wall_gbps(const CompareRow& row) const;
     // device_gbps / the read-only kernel's GB/s at the same n (clreduce's target: >= 0.97 at
     // n = 2^30); empty when either is missing.
     std::optional<double> read_only_fraction(const CompareRow& row) const;
     // competitor time / clreduce time at the same n; empty when either is missing.
     std::optional<double> speedup_wall(const CompareRow& row) const;
     std::optional<double> speedup_device(const CompareRow& row) const;
+    // Host data: the pinned write's time / clreduce-host's at n (clreduce-host's share of the
+    // link's ceiling; 1 would be a sum at the speed of the copy alone); empty when either is missing.
+    std::optional<double> host_link_fraction(std::uint64_t n) const;
     bool clreduce_correct() const;  // every clreduce row ran and is correct
 };
 

@@ -136,6 +136,13 @@ void Reducer::set_result_delivery(ResultDelivery delivery) {
 }
 ResultDelivery Reducer::result_delivery() const { return state().delivery.load(std::memory_order_relaxed); }
 
+void Reducer::set_host_staging(const HostStaging& staging) {
+    if (staging.chunk_bytes == 0) throw InvalidArgument("set_host_staging: chunk_bytes must be positive");
+    const std::lock_guard<std::mutex> lock(state().staging_mutex);
+    state().staging = staging;
+}
+HostStaging Reducer::host_staging() const { return state().host_staging(); }
+
 void Reducer::use_tuning_database(const TuningDatabase& database) { state().tuning.load(database, state().info); }
 TuningDatabase Reducer::tuning_database() const { return state().tuning.database(); }
 std::vector<TunedEntry> Reducer::tuned_entries() const { return state().tuning.entries(); }

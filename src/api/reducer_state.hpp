@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -183,7 +184,7 @@ struct Reducer::State {
         launch_reduction(queue, info, way, plan, first, input, offset, count, slot, chain, result_bits, pitch, device);
     }
     HostInput upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
-        return host_data_buffer(context, queue, info, slot, chain, data, bytes);
+        return host_data_buffer(context, queue, info, slot, chain, data, bytes, host_staging());
     }
 
     template <class T>
@@ -229,6 +230,13 @@ struct Reducer::State {
     SlotPool slots;
     bool out_of_order = false;
     std::atomic<ResultDelivery> delivery{ResultDelivery::automatic};
+    // How host data reaches the device (set_host_staging); each call reads it once.
+    HostStaging host_staging() const {
+        const std::lock_guard<std::mutex> lock(staging_mutex);
+        return staging;
+    }
+    mutable std::mutex staging_mutex;
+    HostStaging staging;
     ReducerTuning tuning;
 };
 

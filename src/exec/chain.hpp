@@ -35,6 +35,15 @@ public:
         last_ = std::move(next_);
         next_ = cl::Event();
     }
+    // Several commands with no order among them (the chunks of one upload) were enqueued with
+    // events: the next command waits for all of them.
+    void after(const std::vector<cl::Event>& events) {
+        if (ordered_)
+            wait_ = events;
+        else
+            wait_.clear();
+        if (!events.empty()) last_ = events.back();
+    }
     const cl::Event& last() const { return last_; }
     cl::Event take_last() { return std::move(last_); }
     CallInfo* info() const { return info_; }

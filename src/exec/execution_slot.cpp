@@ -18,31 +18,42 @@ ExecutionSlot::ExecutionSlot(cl::Context context, cl::CommandQueue queue, Progra
       counters_(counters) {}
 
 ExecutionSlot::~ExecutionSlot() {
-    if (host_ == nullptr) return;
-    // Unmapped before release; a failure here has nobody to report to.
-    if (queue_.enqueueUnmapMemObject(host_buffer_, host_) == CL_SUCCESS) queue_.finish();
+    host_.release(queue_);
+    for (MappedBuffer& m : pinned_staging_) m.release(queue_);
+}
+
+unsigned char* MappedBuffer::reserve(const cl::Context& context, cl::CommandQueue& queue, std::uint64_t size,
+                                     AtomicCounters& counters) {
+    if (host != nullptr && size <= bytes) return host;
+    release(queue);
+    cl_int err = CL_SUCCESS;
+    buffer = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(size), nullptr, &err);
+    check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+    counters.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
+    void* mapped = queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, static_cast<size_t>(size),
+                                          nullptr, nullptr, &err);
+    check(err, "clEnqueueMapBuffer");
+    host = static_cast<unsigned char*>(mapped);
+    bytes = size;
+    return host;
+}
+
+void MappedBuffer::release(cl::CommandQueue& queue) noexcept {
+    if (host != nullptr && queue.enqueueUnmapMemObject(buffer, host) == CL_SUCCESS) queue.finish();
+    host = nullptr;
+    bytes = 0;
+    buffer = cl::Buffer();
 }
 
 std::uint64_t ExecutionSlot::next_sentinel() { return tuning_mix(++sentinels_); }
 
 unsigned char* ExecutionSlot::host_result(std::uint64_t bytes) {
-    if (host_ != nullptr && bytes <= host_bytes_) return host_;
-    if (host_ != nullptr) {
-        check(queue_.enqueueUnmapMemObject(host_buffer_, host_), "clEnqueueUnmapMemObject");
-        host_ = nullptr;
-    }
-    const std::uint64_t size = std::max<std::uint64_t>(bytes, 64);
-    cl_int err = CL_SUCCESS;
-    host_buffer_ =
-        cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(size), nullptr, &err);
-    check(err, "clCreateBuffer");
-    counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
-    void* mapped = queue_.enqueueMapBuffer(host_buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                           static_cast<size_t>(size), nullptr, nullptr, &err);
-    check(err, "clEnqueueMapBuffer");
-    host_ = static_cast<unsigned char*>(mapped);
-    host_bytes_ = size;
-    return host_;
+    return host_.reserve(context_, queue_, std::max<std::uint64_t>(bytes, 64), counters_);
+}
+
+std::array<MappedBuffer, 2>& ExecutionSlot::pinned_staging(std::uint64_t bytes) {
+    for (MappedBuffer& m : pinned_staging_) m.reserve(context_, queue_, bytes, counters_);
+    return pinned_staging_;
 }
 
 cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {

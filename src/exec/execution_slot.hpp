@@ -25,6 +25,20 @@ struct AtomicCounters {
     std::atomic<std::uint64_t> buffers_allocated{0};
 };
 
+// Pinned host memory: a CL_MEM_ALLOC_HOST_PTR buffer mapped once, for as long as it is kept.
+// A read into it or a write from it skips the driver's own staging copy.
+struct MappedBuffer {
+    cl::Buffer buffer;
+    unsigned char* host = nullptr;
+    std::uint64_t bytes = 0;
+
+    // At least `bytes` (the old buffer unmapped and released first where it is smaller).
+    unsigned char* reserve(const cl::Context& context, cl::CommandQueue& queue, std::uint64_t bytes,
+                           AtomicCounters& counters);
+    // Unmapped before release; a failure here has nobody to report to.
+    void release(cl::CommandQueue& queue) noexcept;
+};
+
 // The device resources of one call in flight: kernel objects (clSetKernelArg is not
 // thread-safe, so each slot has its own), the result words, the partials of a second
 // pass, the upload scratch for host data and pinned host memory the result is read into.
@@ -59,6 +73,9 @@ public:
     // Pinned host memory of at least `bytes` (mapped once), where results are read to: a
     // read into pinned memory skips the driver's staging copy.
     unsigned char* host_result(std::uint64_t bytes);
+    // Two pinned buffers of at least `bytes` each, which host data is streamed through
+    // (exec/host_stream.hpp).
+    std::array<MappedBuffer, 2>& pinned_staging(std::uint64_t bytes);
 
     // The kernels ping-pong between two result words: a call uses word `next_word` and
     // resets the other to the identity for the call after it, so the atomic finish needs
@@ -76,10 +93,9 @@ private:
 
     cl::Context context_;
     cl::CommandQueue queue_;
-    cl::Buffer host_buffer_;
+    MappedBuffer host_;
+    std::array<MappedBuffer, 2> pinned_staging_;
     cl::Buffer done_;
-    unsigned char* host_ = nullptr;
-    std::uint64_t host_bytes_ = 0;
     ProgramCache& programs_;
     const KernelSources& sources_;
     AtomicCounters& counters_;

@@ -9,6 +9,7 @@
 #include <clreduce/error.hpp>
 
 #include "delivery/result_read.hpp"
+#include "exec/host_stream.hpp"
 #include "ops/exact_state.hpp"
 #include "ops/operation_table.hpp"
 
@@ -127,7 +128,8 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
 }
 
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
-                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                           const HostStaging& staging) {
     if (bytes > info.max_alloc_size)
         throw InvalidArgument(std::to_string(bytes) + " bytes of host data exceed the device's largest buffer (" +
                               std::to_string(info.max_alloc_size) + " bytes)");
@@ -137,7 +139,8 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     // starts at the device's base alignment at or below the data (PoCL copies a host pointer
     // that is not aligned so, on every launch: +40 % at 2^22 floats), which is on the same
     // memory page; the kernels read from `offset` on only.
-    if ((info.type & CL_DEVICE_TYPE_CPU) != 0) {
+    const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
+    if (cpu && staging.mode != HostStaging::Mode::always) {
         const std::uintptr_t align = std::clamp<std::uintptr_t>(info.base_address_alignment, 1, 4096);
         const auto address = reinterpret_cast<std::uintptr_t>(data);
         const std::uintptr_t offset = address % align;
@@ -147,9 +150,16 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
         check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
         return {std::move(wrapped), offset};
     }
-    const cl::Buffer& staging = slot.staging(bytes);
+    const cl::Buffer& device = slot.staging(bytes);
+    const bool streamed = staging.mode == HostStaging::Mode::always ||
+                          (staging.mode == HostStaging::Mode::automatic && bytes >= staging.min_bytes);
+    if (streamed) {
+        stream_host_data(queue, slot, chain, device, data, bytes, staging);
+        return {device, 0, true};
+    }
     try {
-        check(queue.enqueueWriteBuffer(staging, CL_FALSE, 0, static_cast<size_t>(bytes), data, nullptr, chain.event()),
+        check(queue.enqueueWriteBuffer(device, CL_FALSE, 0, static_cast<size_t>(bytes), data, chain.wait(),
+                                       chain.event()),
               "clEnqueueWriteBuffer");
     } catch (...) {
         // The write may still be reading `data`; do not return before it stops.
@@ -157,7 +167,7 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
         throw;
     }
     chain.done(false);
-    return {staging, 0, true};
+    return {device, 0, true};
 }
 
 }  // namespace clreduce

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <clreduce/device_info.hpp>
+#include <clreduce/host_staging.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 
@@ -35,9 +36,11 @@ struct HostInput {
     bool copied = false;       // a copy into the staging buffer was enqueued ahead of the kernels
 };
 // On a CPU device the memory itself (CL_MEM_USE_HOST_PTR: a buffer object per call, nothing
-// copied or allocated); elsewhere a copy in the slot's staging buffer (enqueued without
-// blocking; the chain orders it).
+// copied or allocated), unless `staging` says always; elsewhere a copy in the slot's staging
+// buffer (the chain orders it): streamed through pinned memory (exec/host_stream.hpp) where
+// `staging` says so, else one write straight from `data`, enqueued without blocking.
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
-                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes);
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                           const HostStaging& staging);
 
 }  // namespace clreduce

@@ -1,12 +1,31 @@
 #include "multi/device_workers.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 
 namespace clreduce {
+namespace {
+
+// How long a worker looks for its next task before it sleeps: long enough to span the gap
+// between calls in a row (the caller's merge and its next call), short enough that an idle
+// MultiReducer gives its cores back at once.
+constexpr std::chrono::microseconds kSpin{200};
+
+void run_one(const std::function<void()>& task, std::exception_ptr& error) {
+    try {
+        task();
+    } catch (...) {
+        error = std::current_exception();
+    }
+}
+
+}  // namespace
 
 DeviceWorkers::DeviceWorkers(std::size_t devices) {
     for (std::size_t k = 0; k < devices; ++k) {
         workers_.push_back(std::make_unique<Worker>());
+        if (k == 0) continue;  // the caller's own
         Worker& w = *workers_.back();
         w.thread = std::thread([this, &w] { loop(w); });
     }
@@ -20,50 +39,65 @@ DeviceWorkers::~DeviceWorkers() {
         }
         w->wake.notify_one();
     }
-    for (auto& w : workers_) w->thread.join();
+    for (auto& w : workers_)
+        if (w->thread.joinable()) w->thread.join();
 }
 
 void DeviceWorkers::loop(Worker& w) {
     for (;;) {
-        std::function<void()> task;
+        const auto until = std::chrono::steady_clock::now() + kSpin;
+        while (w.queued.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until)
+            std::this_thread::yield();
+        Handoff* handoff = nullptr;
         {
             std::unique_lock<std::mutex> lock(w.mutex);
-            w.wake.wait(lock, [&] { return w.stop || !w.queue.empty(); });
+            if (w.queue.empty() && !w.stop) {
+                w.sleeping = true;
+                w.wake.wait(lock, [&] { return w.stop || !w.queue.empty(); });
+                w.sleeping = false;
+            }
             if (w.queue.empty()) return;  // stopping, nothing left
-            task = std::move(w.queue.front());
+            handoff = w.queue.front();
             w.queue.pop_front();
+            w.queued.store(w.queue.size(), std::memory_order_relaxed);
         }
-        task();
+        run_one(*handoff->task, *handoff->error);
+        handoff->done.store(true, std::memory_order_release);
     }
 }
 
 void DeviceWorkers::run(const std::vector<std::function<void()>>& tasks, std::vector<std::exception_ptr>& errors) {
     errors.assign(tasks.size(), nullptr);
-    // The call's own count of tasks still running, on its stack: every task ends before run
-    // returns, so the references stay valid.
-    std::mutex mutex;
-    std::condition_variable done;
-    std::size_t running = 0;
-    for (std::size_t k = 0; k < tasks.size() && k < workers_.size(); ++k) running += tasks[k] ? 1 : 0;
-    for (std::size_t k = 0; k < tasks.size() && k < workers_.size(); ++k) {
+    const std::size_t n = std::min(tasks.size(), workers_.size());
+    // The first task stays on this thread; the others go to their workers first.
+    std::size_t own = n;
+    for (std::size_t k = 0; k < n; ++k)
+        if (tasks[k]) {
+            own = k;
+            break;
+        }
+    std::vector<Handoff> handoffs(n);
+    for (std::size_t k = own + 1; k < n; ++k) {
         if (!tasks[k]) continue;
+        Handoff& h = handoffs[k];
+        h.task = &tasks[k];
+        h.error = &errors[k];
         Worker& w = *workers_[k];
+        bool wake = false;
         {
             const std::lock_guard<std::mutex> lock(w.mutex);
-            w.queue.push_back([&, k] {
-                try {
-                    tasks[k]();
-                } catch (...) {
-                    errors[k] = std::current_exception();
-                }
-                const std::lock_guard<std::mutex> finished(mutex);
-                if (--running == 0) done.notify_all();
-            });
+            w.queue.push_back(&h);
+            w.queued.store(w.queue.size(), std::memory_order_release);
+            wake = w.sleeping;
         }
-        w.wake.notify_one();
+        if (wake) w.wake.notify_one();
     }
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return running == 0; });
+    if (own < n) run_one(tasks[own], errors[own]);
+    // Spinning, not sleeping: a sleeping caller is woken 10-20 us late.
+    for (std::size_t k = own + 1; k < n; ++k) {
+        if (!tasks[k]) continue;
+        while (!handoffs[k].done.load(std::memory_order_acquire)) std::this_thread::yield();
+    }
 }
 
 }  // namespace clreduce

@@ -1,5 +1,6 @@
-// MultiReducer: one Reducer and one host thread per device; every call runs each device's
-// pieces on its thread and merges the partials in the data's order.
+// MultiReducer: one Reducer per device and one host thread per device but the first; every call
+// runs the first device's pieces on the calling thread and the others' on their threads
+// (device_workers.hpp), and merges the partials in the data's order.
 #include <clreduce/multi_reducer.hpp>
 
 #include <algorithm>
@@ -16,28 +17,19 @@
 
 namespace clreduce {
 
-// A device's staging: a second queue that copies chunks in while the reducer's queue reduces,
-// and two buffers, made on its first staged call. Only the device's own thread touches it.
-struct StagingArea {
-    cl::CommandQueue copies;
-    cl::Buffer buffers[2];
-    std::uint64_t bytes = 0;
-};
-
 struct MultiReducer::State {
     std::vector<std::unique_ptr<Reducer>> reducers;
     std::vector<std::string> names;
     mutable std::mutex weights_mutex;  // weights and staging settings
     std::vector<double> weights;
-    Staging staging = Staging::automatic;
-    std::uint64_t chunk_bytes = std::uint64_t(64) << 20;
-    std::vector<StagingArea> areas;
+    // Host data of fewer bytes is reduced by one device (single_device()), on the calling thread.
+    std::uint64_t single_device_below = kSingleDeviceBelow;
     // Per device, the lock its platform's devices share where they take turns
     // (devices_take_turns in device/vendor.hpp); null where devices work at once.
     std::vector<std::shared_ptr<std::mutex>> turns;
     DeviceWorkers workers;
 
-    explicit State(const std::vector<cl::Device>& devices) : areas(devices.size()), workers(devices.size()) {
+    explicit State(const std::vector<cl::Device>& devices) : workers(devices.size()) {
         for (const cl::Device& d : devices) {
             if (d() == nullptr) throw InvalidArgument("MultiReducer: a null device");
             reducers.push_back(std::make_unique<Reducer>(d));
@@ -59,49 +51,13 @@ struct MultiReducer::State {
         }
     }
 
-    // Device d's partial of host data[0, count): in chunks of `chunk` elements through its two
-    // staging buffers, chunk k + 1 copied while chunk k is reduced; merged in order.
-    template <class T>
-    Partial staged(std::size_t d, Operation op, const T* data, std::uint64_t count, std::uint64_t chunk_bytes,
-                   const LaunchParams& params) {
-        const Reducer& r = *reducers[d];
-        if (count == 0) return r.partial<T>(op, data, 0, params);
-        StagingArea& area = areas[d];
-        const std::uint64_t chunk = std::max<std::uint64_t>(1, chunk_bytes / sizeof(T));
-        const std::uint64_t bytes = chunk * sizeof(T);
-        if (area.copies() == nullptr) area.copies = cl::CommandQueue(r.context(), r.queue().getInfo<CL_QUEUE_DEVICE>());
-        if (area.bytes != bytes) {
-            for (cl::Buffer& b : area.buffers)
-                b = cl::Buffer(r.context(), CL_MEM_READ_ONLY, static_cast<size_t>(bytes));
-            area.bytes = bytes;
-        }
-        Partial whole;
-        const std::uint64_t chunks = (count + chunk - 1) / chunk;
-        const auto upload = [&](std::uint64_t k, cl::Event* done) {
-            const std::uint64_t n = std::min(chunk, count - k * chunk);
-            check(area.copies.enqueueWriteBuffer(area.buffers[k % 2], CL_FALSE, 0, static_cast<size_t>(n * sizeof(T)),
-                                                 data + k * chunk, nullptr, done),
-                  "clEnqueueWriteBuffer");
-            check(area.copies.flush(), "clFlush");
-        };
-        cl::Event ready;
-        try {
-            upload(0, &ready);
-            for (std::uint64_t k = 0; k < chunks; ++k) {
-                check(ready.wait(), "clWaitForEvents");
-                // Buffer (k + 1) % 2 held chunk k - 1, whose reduction has returned.
-                if (k + 1 < chunks) upload(k + 1, &ready);
-                const std::uint64_t n = std::min(chunk, count - k * chunk);
-                whole.merge(r.partial<T>(op, area.buffers[k % 2], 0, n, params));
-            }
-        } catch (...) {
-            area.copies.finish();  // no copy left reading the caller's memory
-            throw;
-        }
-        return whole;
+    // The device that takes host data too small to split: the largest weight, the first of equals.
+    std::size_t single_device() const {
+        const std::lock_guard<std::mutex> lock(weights_mutex);
+        return static_cast<std::size_t>(std::max_element(weights.begin(), weights.end()) - weights.begin());
     }
 
-    // Runs tasks[k] on device k's thread; a failure is thrown again naming its device (the
+    // Runs tasks[k] for device k (device_workers.hpp); a failure is thrown again naming its device (the
     // lowest-numbered one that failed), after every device's task has ended.
     void run(const std::vector<std::function<void()>>& tasks) {
         std::vector<std::function<void()>> taking_turns(tasks.size());
@@ -204,9 +160,23 @@ void MultiReducer::set_weights(const std::vector<double>& weights) {
 
 void MultiReducer::set_staging(Staging mode, std::uint64_t chunk_bytes) {
     if (chunk_bytes == 0) throw InvalidArgument("set_staging: chunk_bytes must be positive");
+    HostStaging staging;
+    staging.mode = mode == Staging::always  ? HostStaging::Mode::always
+                   : mode == Staging::never ? HostStaging::Mode::never
+                                            : HostStaging::Mode::automatic;
+    staging.chunk_bytes = chunk_bytes;
     const std::lock_guard<std::mutex> lock(state_->weights_mutex);
-    state_->staging = mode;
-    state_->chunk_bytes = chunk_bytes;
+    for (const auto& r : state_->reducers) r->set_host_staging(staging);
+}
+
+void MultiReducer::set_single_device_below(std::uint64_t bytes) {
+    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    state_->single_device_below = bytes;
+}
+
+std::uint64_t MultiReducer::single_device_below() const {
+    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    return state_->single_device_below;
 }
 
 void MultiReducer::calibrate(ElementType type, std::uint64_t n) {
@@ -284,24 +254,20 @@ Partial MultiReducer::partial(Operation op, const std::vector<Piece>& pieces, co
 template <class T>
 Partial MultiReducer::partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params) const {
     if (data == nullptr && count > 0) throw InvalidArgument("host pointer is null");
-    const std::vector<std::uint64_t> cuts = split(count);
-    Staging mode;
-    std::uint64_t chunk_bytes;
-    {
-        const std::lock_guard<std::mutex> lock(state_->weights_mutex);
-        mode = state_->staging;
-        chunk_bytes = state_->chunk_bytes;
+    if (count < single_device_below() / sizeof(T) || size() == 1) {
+        const std::size_t d = state_->single_device();
+        std::vector<std::function<void()>> tasks(d + 1);
+        Partial whole;
+        tasks[d] = [&] { whole = state_->reducers[d]->partial<T>(op, data, count, params); };
+        state_->run(tasks);  // on this thread, its errors named like the split's
+        return whole;
     }
+    const std::vector<std::uint64_t> cuts = split(count);
     std::vector<Partial> parts(size());
     std::vector<std::function<void()>> tasks(size());
     for (std::size_t d = 0; d < size(); ++d)
         tasks[d] = [&, d] {
-            const Reducer& r = *state_->reducers[d];
-            const bool cpu = (r.device_info().type & CL_DEVICE_TYPE_CPU) != 0;
-            const bool staged = mode == Staging::always || (mode == Staging::automatic && !cpu);
-            const std::uint64_t n = cuts[d + 1] - cuts[d];
-            parts[d] = staged ? state_->staged<T>(d, op, data + cuts[d], n, chunk_bytes, params)
-                              : r.partial<T>(op, data + cuts[d], n, params);
+            parts[d] = state_->reducers[d]->partial<T>(op, data + cuts[d], cuts[d + 1] - cuts[d], params);
         };
     state_->run(tasks);
     Partial whole;

@@ -17,8 +17,13 @@ namespace {
 
 using namespace clreduce::testing;
 
+// Host data is split from the first element on (small data would go to one device).
 MultiReducer& multi() {
-    static MultiReducer instance;
+    static MultiReducer instance = [] {
+        MultiReducer m;
+        m.set_single_device_below(0);
+        return m;
+    }();
     return instance;
 }
 
@@ -96,9 +101,9 @@ TEST_CASE("several devices: host data split by weight gives the single device's 
     CHECK_THROWS_AS(m.set_weights(std::vector<double>(m.size(), -1.0)), InvalidArgument);
 }
 
-TEST_CASE("several devices: host data staged in chunks (copied while the last is reduced) gives the same values",
-          "[multi]") {
+TEST_CASE("several devices: host data streamed in chunks through pinned memory gives the same values", "[multi]") {
     MultiReducer m;  // its own: the staging settings are the reducer's
+    m.set_single_device_below(0);
     const std::uint64_t seed = seed_for(4, 93);
     INFO("data seed " << seed << ", " << m.size() << " device(s)");
     const std::vector<float> floats = op_values<float>(300007, seed);

@@ -1,9 +1,11 @@
 // clreduce-perf compare's data and report: 8- and 16-bit data over the type's whole range with
-// int8 sums checked exactly, and the device bandwidth and read-only fraction of a row.
+// int8 sums checked exactly, the device bandwidth and read-only fraction of a row, and the
+// host-data summary (clreduce-host beside the pinned write).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 
 #include "measure/read_only_kernel.hpp"
 #include "measure/result_check.hpp"
@@ -96,4 +98,33 @@ TEST_CASE("the read-only kernel reads whole 16-byte vectors", "[compare]") {
     CHECK(ReadOnlyKernel::bytes_read(4095) == 4080);
     CHECK(ReadOnlyKernel::bytes_read(4096) == 4096);
     CHECK(ReadOnlyKernel::bytes_read(15) == 0);
+}
+
+TEST_CASE("host data: wall GB/s, clreduce-host's share of the pinned write, the summary", "[compare]") {
+    CompareResult r;
+    r.type = ElementType::int32;
+    r.sizes = {1 << 20, 1 << 22};
+    const auto row = [](std::uint64_t n, std::string name, double wall_us, bool copy) {
+        CompareRow x;
+        x.n = n;
+        x.competitor = std::move(name);
+        x.wall_us = wall_us;
+        x.copy = copy;
+        return x;
+    };
+    r.rows = {row(1 << 20, "clreduce-host", 400.0, false), row(1 << 20, "pinned write", 100.0, true),
+              row(1 << 20, "pageable write", 800.0, true), row(1 << 20, "host read", 200.0, false),
+              row(1 << 22, "clreduce-host", 1000.0, false)};
+    REQUIRE(r.wall_gbps(r.rows[0]));
+    CHECK(*r.wall_gbps(r.rows[0]) == Approx(4194304.0 / 400e3));
+    REQUIRE(r.host_link_fraction(1 << 20));
+    CHECK(*r.host_link_fraction(1 << 20) == Approx(0.25));
+    CHECK_FALSE(r.host_link_fraction(1 << 22));  // no pinned write there
+    std::ostringstream out;
+    print_compare_table(r, out);
+    const std::string text = out.str();
+    INFO(text);
+    CHECK(text.find("clreduce-host/pinned") != std::string::npos);
+    CHECK(text.find("0.250") != std::string::npos);
+    CHECK(text.find("copy") != std::string::npos);  // the copy rows say what they are
 }

@@ -1,0 +1,136 @@
+#include "exec/copy_pool.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace clreduce {
+namespace {
+
+// Parts below this size cost more to hand over than they save.
+constexpr std::size_t kMinPart = std::size_t(256) << 10;
+
+// One copy, on its caller's stack. Every field but the bytes themselves is read and written
+// under the pool's mutex, and the caller returns only when `done` reached `parts` (seen under
+// the mutex), after which no worker touches it.
+struct CopyJob {
+    unsigned char* dst = nullptr;
+    const unsigned char* src = nullptr;
+    std::size_t bytes = 0;
+    std::size_t parts = 0;
+    std::size_t next = 0;  // the next part to take
+    std::size_t done = 0;  // parts copied
+};
+
+class CopyPool {
+public:
+    CopyPool() {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        threads_ = std::min(8u, cores);
+        for (unsigned k = 1; k < threads_; ++k) workers_.emplace_back([this] { loop(); });
+    }
+    ~CopyPool() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& t : workers_) t.join();
+    }
+    unsigned threads() const { return threads_; }
+
+    void copy(void* dst, const void* src, std::size_t bytes, unsigned threads) {
+        if (bytes == 0) return;
+        const unsigned use = threads == 0 ? threads_ : std::min(threads, threads_);
+        CopyJob job;
+        job.dst = static_cast<unsigned char*>(dst);
+        job.src = static_cast<const unsigned char*>(src);
+        job.bytes = bytes;
+        job.parts = std::clamp<std::size_t>(bytes / kMinPart, 1, use);
+        if (job.parts > 1) {
+            {
+                const std::lock_guard<std::mutex> lock(mutex_);
+                jobs_.push_back(&job);
+            }
+            wake_.notify_all();
+        }
+        // The caller copies parts too, until none is left to take.
+        for (;;) {
+            std::size_t part = 0;
+            {
+                const std::lock_guard<std::mutex> lock(mutex_);
+                if (!take(job, part)) break;
+            }
+            copy_part(job, part);
+            const std::lock_guard<std::mutex> lock(mutex_);
+            ++job.done;
+        }
+        std::unique_lock<std::mutex> lock(mutex_);
+        finished_.wait(lock, [&] { return job.done == job.parts; });
+    }
+
+private:
+    // Takes the job's next part (under mutex_); drops the job from the list when that was its last.
+    bool take(CopyJob& job, std::size_t& part) {
+        if (job.next == job.parts) return false;
+        part = job.next++;
+        if (job.next == job.parts) {
+            const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
+            if (it != jobs_.end()) jobs_.erase(it);
+        }
+        return true;
+    }
+    static void copy_part(const CopyJob& job, std::size_t part) {
+        // Parts of whole 4 KiB pages, the last one taking the rest.
+        const std::size_t size = job.bytes / job.parts / 4096 * 4096;
+        const std::size_t begin = part * size;
+        const std::size_t end = part + 1 == job.parts ? job.bytes : begin + size;
+        std::memcpy(job.dst + begin, job.src + begin, end - begin);
+    }
+    void loop() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+            if (stop_) return;
+            CopyJob& job = *jobs_.front();
+            std::size_t part = 0;
+            take(job, part);
+            lock.unlock();
+            copy_part(job, part);
+            lock.lock();
+            if (++job.done == job.parts) finished_.notify_all();
+        }
+    }
+
+    unsigned threads_ = 1;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable finished_;
+    std::deque<CopyJob*> jobs_;
+    bool stop_ = false;
+    std::vector<std::thread> workers_;
+};
+
+CopyPool& pool() {
+    static CopyPool instance;
+    return instance;
+}
+
+}  // namespace
+
+void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads) {
+    if (bytes < 2 * kMinPart || threads == 1) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    pool().copy(dst, src, bytes, threads);
+}
+
+unsigned copy_pool_threads() { return pool().threads(); }
+
+}  // namespace clreduce

@@ -1,0 +1,27 @@
+#pragma once
+// Host data streamed into a device buffer through pinned memory (HostStaging): the host copies
+// chunk k + 1 into one of the execution slot's two pinned buffers (several host threads,
+// exec/copy_pool.hpp) while the device takes chunk k from the other. A write from pageable
+// memory runs at a fraction of the link's speed (the driver stages it through pinned memory of
+// its own, one thread copying); from pinned memory it runs at the link's.
+#include <cstdint>
+
+#include <clreduce/host_staging.hpp>
+#include <clreduce/opencl.hpp>
+
+#include "exec/chain.hpp"
+#include "exec/execution_slot.hpp"
+
+namespace clreduce {
+
+// The chunk size a stream of `bytes` uses: at most settings.chunk_bytes, and small enough that
+// a stream has about eight chunks to overlap (not below 1 MiB), in whole 4 KiB pages.
+std::uint64_t stream_chunk_bytes(std::uint64_t bytes, const HostStaging& settings);
+
+// Enqueues the copy of host bytes [0, bytes) into [0, bytes) of `device`, chunk by chunk, and
+// returns when the last chunk is enqueued (the host has copied every byte out of `data`; the
+// device may still be taking the last chunks). The chain's next command runs after all of them.
+void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain, const cl::Buffer& device,
+                      const void* data, std::uint64_t bytes, const HostStaging& settings);
+
+}  // namespace clreduce
