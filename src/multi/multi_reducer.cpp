@@ -178,7 +178,16 @@ MultiReducer::~MultiReducer() = default;
 MultiReducer::MultiReducer(MultiReducer&&) noexcept = default;
 MultiReducer& MultiReducer::operator=(MultiReducer&&) noexcept = default;
 
-std::size_t MultiReducer::size() const { return state_->reducers.size(); }
+MultiReducer::State& MultiReducer::state() const {
+    if (!state_)
+        throw InvalidArgument(
+            "this MultiReducer was moved from; it has no devices (assign a MultiReducer to it first)");
+    return *state_;
+}
+
+// Every other public call starts with size(), weights() or set_staging(), so a moved-from
+// MultiReducer throws before its state is touched.
+std::size_t MultiReducer::size() const { return state().reducers.size(); }
 
 const Reducer& MultiReducer::reducer(std::size_t device) const {
     if (device >= size())
@@ -187,7 +196,7 @@ const Reducer& MultiReducer::reducer(std::size_t device) const {
 }
 
 std::vector<double> MultiReducer::weights() const {
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
     return state_->weights;
 }
 
@@ -204,7 +213,7 @@ void MultiReducer::set_weights(const std::vector<double>& weights) {
 
 void MultiReducer::set_staging(Staging mode, std::uint64_t chunk_bytes) {
     if (chunk_bytes == 0) throw InvalidArgument("set_staging: chunk_bytes must be positive");
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
     state_->staging = mode;
     state_->chunk_bytes = chunk_bytes;
 }
@@ -243,7 +252,11 @@ void MultiReducer::calibrate(ElementType type, std::uint64_t n) {
 }
 
 std::vector<std::uint64_t> MultiReducer::split(std::uint64_t count) const {
-    const std::vector<double> w = weights();
+    // Each weight over the largest: in (0, 1], so the total stays finite however large the
+    // weights (three of DBL_MAX would overflow it and give inf / inf shares).
+    std::vector<double> w = weights();
+    const double largest = *std::max_element(w.begin(), w.end());
+    for (double& x : w) x /= largest;
     const double total = std::accumulate(w.begin(), w.end(), 0.0);
     std::vector<std::uint64_t> cuts{0};
     double share = 0;
