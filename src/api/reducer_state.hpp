@@ -48,7 +48,8 @@ struct StateView {
         return operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.accumulator);
     }
     // The value of a one-value state: integer sums exact and checked (integer_result.hpp) or
-    // correctly rounded to a double; a float accumulator's sum of integers checked likewise.
+    // correctly rounded to a double; a float accumulator's sum or product of integers checked
+    // likewise.
     template <class R>
     R value() const {
         if constexpr (std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>) {
@@ -62,8 +63,8 @@ struct StateView {
             if (integer_sum() && (plan.exact_integer_bits != 0 || plan.overflow == IntegerOverflow::check))
                 return checked_integer<R>(state_integer(kernel.op, plan.accumulator, bits), plan.operation,
                                           plan.element);
-            if (operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.element) &&
-                is_floating(plan.accumulator))
+            // Sums and products alike: the Overflow names the operation and the element type.
+            if (!is_floating(plan.element) && is_floating(plan.accumulator))
                 return integer_from_float<R>(state_value<double>(kernel.op, plan.accumulator, bits), plan.overflow,
                                              plan.operation, plan.element);
         } else if constexpr (std::is_floating_point_v<R>) {
