@@ -159,7 +159,17 @@ struct Reducer::State {
 
     void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                       std::size_t element_size) const;
+    // transform_reduce's job: the expression parsed and checked where x is of the type it
+    // computes in (the accumulator named, else transform_type_t's; operations.cpp).
+    Job transform_job(std::string_view expression, Combine combine, ElementType element,
+                      const LaunchParams& params) const;
     std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
+    // A segmented call's description against its buffers (segment_operations.cpp), with
+    // overflow-safe arithmetic, before anything is allocated or enqueued: the segments' extent
+    // within `values` from `offset`, device offsets or ranges within their buffers, and no more
+    // segments than a vector of `result_size`-byte results can hold. Returns the extent.
+    std::uint64_t check_segments(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                 std::size_t element_size, std::size_t result_size) const;
     // The plan and kernel of one call, recorded in `call` when asked for.
     Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params, CallForm form,
                     CallInfo* call) const;
