@@ -276,7 +276,8 @@ public:
         return mean<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
-    // Sum of x*x: integers exactly in uint64 (wrapping modulo 2^64), floats as sum.
+    // Sum of x*x: integers exact as a uint64 (Overflow where it does not fit, IntegerOverflow
+    // in launch_params.hpp), floats as sum.
     template <class T>
     square_sum_t<T> sum_of_squares(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                    const LaunchParams& params = {}, CallInfo* info = nullptr) const;
@@ -289,7 +290,8 @@ public:
         return sum_of_squares<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params, info);
     }
 
-    // Sum of |x|: integers in uint64 (exact below 2^64), floats as sum; like cv::norm(NORM_L1).
+    // Sum of |x|: integers the correctly rounded double of the exact sum, floats as sum; like
+    // cv::norm(NORM_L1).
     template <class T>
     double norm_l1(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const LaunchParams& params = {},
                    CallInfo* info = nullptr) const;
@@ -328,11 +330,12 @@ public:
     // evaluated for every element and combined with `combine`. `x` is the element converted to
     // the accumulator first, as numpy's dtype= promotes before it operates: long for integers up
     // to 32 bits (so "x * x" of int32 data is exact, and "x - 150" of uint8 data negative),
-    // ulong for uint64, double for floats (float without fp64), or LaunchParams::accumulator.
-    // The result is transform_type_t<T>. It is compiled and cached like the built-in
-    // operations. Text that is not one expression of the language throws InvalidArgument
-    // naming the column and the token; an expression the compiler rejects throws BuildError
-    // with the build log. Min/max ignore NaN as min() does.
+    // ulong for uint64, double for floats (float without fp64), or LaunchParams::accumulator
+    // (also where the sum is kept exact in a wider state). The result is transform_type_t<T>.
+    // It is compiled and cached like the built-in operations. Text that is not one expression
+    // of the language, a float-only built-in over integers (exp(x) of integer x) and a literal
+    // outside its type's range throw InvalidArgument naming the column; another expression the
+    // compiler rejects throws BuildError with the build log. Min/max ignore NaN as min() does.
     template <class T>
     transform_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                          std::string_view expression, Combine combine, const LaunchParams& params = {},
