@@ -134,7 +134,7 @@ std::string literal_fault(std::string_view text) {
     const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     if (!hex && (text.empty() || !(is_decimal(text[0]) || (text[0] == '.' && text.size() > 1 && is_decimal(text[1])))))
         return "not a number";
-    const std::string fault = hex ? hexadecimal(c) : decimal(c);
+    std::string fault = hex ? hexadecimal(c) : decimal(c);
     if (!fault.empty() || is_integer_literal(text)) return fault;
     return float_range_fault(text, hex);
 }
