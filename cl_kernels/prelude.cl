@@ -113,7 +113,9 @@
 #define clreduce_vmap(v) CLREDUCE_TO_ACC_VEC(-((v) != (CLREDUCE_T_VEC)0))
 #endif
 #elif CLREDUCE_MAP == CLREDUCE_MAP_TRANSFORM
-#define clreduce_map(x) clreduce_transform(CLREDUCE_TO_ACC(x))  // typed like the reduction
+// typed like the reduction: CLREDUCE_X is the accumulator, or the one named where the sum is
+// kept in a wider exact state (defined with clreduce_transform)
+#define clreduce_map(x) CLREDUCE_TO_ACC(clreduce_transform(CLREDUCE_TO_X(x)))
 #else
 #error "unknown CLREDUCE_MAP"
 #endif

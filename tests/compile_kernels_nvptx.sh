@@ -15,7 +15,8 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
     shift
     cat "$dir/prelude.cl" "$dir/fixed_point.cl" >"$work/k.cl"
     case " $* " in *" -DCLREDUCE_MAP=4 "*)
-        echo 'inline CLREDUCE_ACC clreduce_transform(CLREDUCE_T x) { return CLREDUCE_TO_ACC((x > 0 ? x : 0)); }' >>"$work/k.cl" ;;
+        printf '%s\n' '#define CLREDUCE_X CLREDUCE_ACC' '#define CLREDUCE_TO_X(v) CLREDUCE_TO_ACC(v)' \
+            'inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((x > 0 ? x : 0)); }' >>"$work/k.cl" ;;
     esac
     cat "$dir/ops/$op.cl" "$dir/reduce.cl" >>"$work/k.cl"
     total=$((total + 1))

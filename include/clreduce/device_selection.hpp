@@ -14,7 +14,7 @@ std::vector<cl::Device> all_devices();
 //   "N"     N-th device of all_devices()
 //   other   first device whose "platform name / device name" contains it, case-insensitive
 //           (e.g. "nvidia", "pthread")
-// Throws InvalidArgument listing the devices when nothing matches.
+// Throws InvalidArgument listing the devices for an empty spec and when nothing matches.
 cl::Device select_device(std::string_view spec);
 
 // $CLREDUCE_DEVICE if set (same spec), else the first GPU, else the first device.

@@ -34,10 +34,12 @@ struct half {
 };
 
 // The C++ element types clreduce reduces, with the type their sum is returned in.
-// By default integer sums are computed modulo 2^64 in a 64-bit accumulator (signed types in
-// int64, unsigned in uint64: int8/16/32 cannot overflow it below 2^32 elements, int64/uint64
-// wrap around modulo 2^64); half and float sums in double where the device has fp64
-// (otherwise in float) and returned as double. LaunchParams::accumulator chooses another.
+// Integer sums are exact and returned as int64 (signed types) or uint64 (unsigned): in a 64-bit
+// accumulator where it cannot overflow for the count, else in a 128-bit state; a sum that does
+// not fit the result type throws Overflow, or wraps modulo 2^bits of the accumulator under
+// IntegerOverflow::wrap (launch_params.hpp, docs/numerics.md). half and float sums in double
+// where the device has fp64 (otherwise in float), returned as double. LaunchParams::accumulator
+// chooses another.
 template <class T>
 struct element_traits;
 

@@ -184,6 +184,10 @@ struct LaunchPlan {
     std::uint64_t groups = 1;  // work-groups of the first launch
     CallForm form = CallForm::sync;
     bool transform = false;  // transform_reduce: the user's expression is the element map
+    // transform_reduce: the type `x` and the expression compute in (docs/expression-language.md):
+    // the accumulator named, else transform_type_t's, also where an exact integer sum is kept
+    // in a wider state (exact_integer_bits), which adds the expression's values.
+    ElementType expression_type = ElementType::int64;
     Reproducibility reproducibility = Reproducibility::everywhere;
     IntegerOverflow overflow = IntegerOverflow::check;
     // 128 or 192: an integer additive reduction kept exact in a state of that many bits (the

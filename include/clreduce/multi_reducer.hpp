@@ -26,6 +26,8 @@ public:
     // Devices by spec (device_selection.hpp), separated by commas: "0:0,0:1", "nvidia".
     explicit MultiReducer(std::string_view specs);
     ~MultiReducer();
+    // A MultiReducer that was moved from has no devices: every call on it but destruction and
+    // assignment throws InvalidArgument.
     MultiReducer(MultiReducer&&) noexcept;
     MultiReducer& operator=(MultiReducer&&) noexcept;
 
@@ -109,6 +111,8 @@ private:
 
     struct State;  // the reducers, the weights, the device threads (multi/multi_reducer.cpp)
     std::unique_ptr<State> state_;
+    // The state, or InvalidArgument for a MultiReducer that was moved from.
+    State& state() const;
 };
 
 }  // namespace clreduce

@@ -27,18 +27,23 @@ public:
     FloatMode float_mode() const { return float_mode_; }
     // Elements it covers.
     std::uint64_t count() const { return count_; }
+    // Whether it is a Partial of nothing (default-constructed): no operation, no result. A
+    // Partial of an empty range is not empty(): it is its operation's, with count() 0, and gives
+    // that operation's result for no elements.
     bool empty() const { return state_.empty(); }
 
     // This partial becomes that of this range followed by `later`'s (argmin/argmax indices of
     // `later` move up by count()). Both must come from the same operation, element type, float
-    // mode and accumulator (InvalidArgument otherwise); an empty Partial merges as nothing.
+    // mode and accumulator (InvalidArgument otherwise), a Partial of an empty range too (it adds
+    // nothing); only a Partial of nothing (empty()) merges with any partial, as nothing.
     // Not commutative for argmin/argmax ties and for float sums' last bits: merge in the data's
     // order.
     void merge(const Partial& later);
 
     // A self-describing byte string: "CLRP", format version 1, the fields above, the integer
     // overflow rule and the state, every number little-endian. from_bytes() checks all of it
-    // and throws InvalidArgument naming what is wrong.
+    // and throws InvalidArgument naming what is wrong, also a state that no reduction of its
+    // operation leaves (an index past the count, say). A Partial of nothing round-trips.
     std::vector<std::uint8_t> to_bytes() const;
     static Partial from_bytes(const std::uint8_t* bytes, std::size_t size);
     // Bytes of to_bytes() for a state of `state_bytes` (all partials of one plan are one size).

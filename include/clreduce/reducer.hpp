@@ -227,7 +227,8 @@ public:
 
     // Sum (integers exact in the accumulator's 2^bits, or Overflow; docs/numerics.md). Empty: 0.
     CLREDUCE_NAMED_OPERATION(sum)
-    // Product, in the accumulator (integers exact or Overflow, as sums). Empty: 1.
+    // Product, in the accumulator (integers modulo 2^bits of it; from a floating-point
+    // accumulator, Overflow outside the result type). Empty: 1.
     CLREDUCE_NAMED_OPERATION(product)
     // Smallest element. Floats: NaN is ignored (like fmin); all-NaN gives NaN. Empty: InvalidArgument.
     CLREDUCE_NAMED_OPERATION(min)
@@ -243,7 +244,8 @@ public:
     CLREDUCE_NAMED_OPERATION(count_nonzero)
     // sum / count, in double. Empty range: InvalidArgument.
     CLREDUCE_NAMED_OPERATION(mean)
-    // Sum of x*x: integers exactly in uint64 or Overflow, floats as sum.
+    // Sum of x*x: integers exact as a uint64 (Overflow where it does not fit, IntegerOverflow
+    // in launch_params.hpp), floats as sum.
     CLREDUCE_NAMED_OPERATION(sum_of_squares)
     // Sum of |x| as a double (integers: the correctly rounded double of the exact sum); like
     // cv::norm(NORM_L1).
@@ -317,11 +319,12 @@ public:
     // evaluated for every element and combined with `combine`. `x` is the element converted to
     // the accumulator first, as numpy's dtype= promotes before it operates: long for integers up
     // to 32 bits (so "x * x" of int32 data is exact, and "x - 150" of uint8 data negative),
-    // ulong for uint64, double for floats (float without fp64), or LaunchParams::accumulator.
-    // The result is transform_type_t<T>. It is compiled and cached like the built-in
-    // operations. Text that is not one expression of the language throws InvalidArgument
-    // naming the column and the token; an expression the compiler rejects throws BuildError
-    // with the build log. Min/max ignore NaN as min() does.
+    // ulong for uint64, double for floats (float without fp64), or LaunchParams::accumulator
+    // (also where the sum is kept exact in a wider state). The result is transform_type_t<T>.
+    // It is compiled and cached like the built-in operations. Text that is not one expression
+    // of the language, a float-only built-in over integers (exp(x) of integer x) and a literal
+    // outside its type's range throw InvalidArgument naming the column; another expression the
+    // compiler rejects throws BuildError with the build log. Min/max ignore NaN as min() does.
     template <class T>
     transform_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                          std::string_view expression, Combine combine, const LaunchParams& params = {},

@@ -181,17 +181,23 @@ cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std
                                    make_event, info);
 }
 
+Job Reducer::State::transform_job(std::string_view expression, Combine combine, ElementType element,
+                                  const LaunchParams& params) const {
+    const ElementType x = params.accumulator.value_or(transform_accumulator(element, info));
+    return Job{combine_operation(combine), combine, transform_source(expression, opencl_type_name(x))};
+}
+
 template <class T>
 transform_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                               std::string_view expression, Combine combine, const LaunchParams& params,
                                               CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, transform_source(expression)};
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
     return transform_result<T>(state().run<T>(job, buffer, offset, count, params, info), combine);
 }
 template <class T>
 transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
                                               Combine combine, const LaunchParams& params, CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, transform_source(expression)};
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
     return transform_result<T>(state().run<T>(job, data, count, params, info), combine);
 }
 

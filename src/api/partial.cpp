@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/partial_access.hpp"
 #include "api/partial_ids.hpp"
+#include "api/partial_validation.hpp"
 #include "ops/state_merge.hpp"
 
 namespace clreduce {
@@ -125,6 +127,9 @@ void Partial::merge(const Partial& later) {
         state_.size() != later.state_.size())
         differ("accumulators", type_name(accumulator_), type_name(later.accumulator_));
     if (later.count_ == 0) return;  // its state is no identity: nothing was reduced
+    if (later.count_ > std::numeric_limits<std::uint64_t>::max() - count_)
+        throw InvalidArgument("partials of " + std::to_string(count_) + " and " + std::to_string(later.count_) +
+                              " elements do not merge: together more than 2^64 - 1");
     if (count_ == 0) {
         state_ = later.state_;
         count_ = later.count_;
@@ -213,11 +218,16 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
         layout == StateLayout::exact || layout == StateLayout::compensated || layout == StateLayout::moments;
     if (floating_only && !is_floating(p.accumulator_))
         bad("an integer accumulator for plug-in " + std::to_string(plugin));
+    // A Partial of nothing (Partial(), empty()) has no state, and decodes as one.
+    if (state_bytes == 0 && p.count_ == 0 && size == kHeaderBytes) return Partial();
     const std::size_t want = kernel == KernelOp::add_int192 ? 24 : state_size(kernel, p.accumulator_);
     if (state_bytes != want)
         bad("a state of " + std::to_string(state_bytes) + " bytes where its plug-in's has " + std::to_string(want));
     if (size != header + state_bytes)
         bad(std::to_string(size) + " bytes where its header and state take " + std::to_string(header + state_bytes));
+    const std::string fault = partial_state_fault(p.operation_, p.element_, p.accumulator_, kernel, element_map,
+                                                  p.count_, bytes + header, state_bytes);
+    if (!fault.empty()) bad("a " + fault);
     p.state_.assign(bytes + header, bytes + size);
     return p;
 }

@@ -64,6 +64,7 @@ Outcome Reducer::State::prepare(const Job& job, ElementType element, std::uint64
 KernelSpec Reducer::State::first_spec(const Job& job, const Outcome& out) const {
     KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
     first.transform = job.transform;
+    first.expression_type = out.plan.expression_type;
     return first;
 }
 

@@ -57,7 +57,8 @@ struct StateView {
         return operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.accumulator);
     }
     // The value of a one-value state: integer sums exact and checked (integer_result.hpp) or
-    // correctly rounded to a double; a float accumulator's sum of integers checked likewise.
+    // correctly rounded to a double; a float accumulator's sum or product of integers checked
+    // likewise.
     template <class R>
     R value() const {
         if constexpr (std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>) {
@@ -71,8 +72,8 @@ struct StateView {
             if (integer_sum() && (plan.exact_integer_bits != 0 || plan.overflow == IntegerOverflow::check))
                 return checked_integer<R>(state_integer(kernel.op, plan.accumulator, bits), plan.operation,
                                           plan.element);
-            if (operation_family(plan.operation) == OperationFamily::additive && !is_floating(plan.element) &&
-                is_floating(plan.accumulator))
+            // Sums and products alike: the Overflow names the operation and the element type.
+            if (!is_floating(plan.element) && is_floating(plan.accumulator))
                 return integer_from_float<R>(state_value<double>(kernel.op, plan.accumulator, bits), plan.overflow,
                                              plan.operation, plan.element);
         } else if constexpr (std::is_floating_point_v<R>) {
@@ -167,7 +168,17 @@ struct Reducer::State {
 
     void check_buffer(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                       std::size_t element_size) const;
+    // transform_reduce's job: the expression parsed and checked where x is of the type it
+    // computes in (the accumulator named, else transform_type_t's; operations.cpp).
+    Job transform_job(std::string_view expression, Combine combine, ElementType element,
+                      const LaunchParams& params) const;
     std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
+    // A segmented call's description against its buffers (segment_operations.cpp), with
+    // overflow-safe arithmetic, before anything is allocated or enqueued: the segments' extent
+    // within `values` from `offset`, device offsets or ranges within their buffers, and no more
+    // segments than a vector of `result_size`-byte results can hold. Returns the extent.
+    std::uint64_t check_segments(const SegmentValues& values, const Segments& segments, std::size_t element_size,
+                                 std::size_t result_size) const;
     // The plan and kernel of one call, recorded in `call` when asked for.
     Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params, CallForm form,
                     CallInfo* call) const;

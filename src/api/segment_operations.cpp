@@ -3,6 +3,7 @@
 // state through the same result functions as one range (operation_results.hpp).
 #include <clreduce/reducer.hpp>
 
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -99,6 +100,32 @@ std::vector<std::uint64_t> read_uint64s(cl::CommandQueue& queue, const cl::Buffe
 
 Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
 
+}  // namespace
+
+std::uint64_t Reducer::State::check_segments(const SegmentValues& values, const Segments& segments,
+                                             std::size_t element_size, std::size_t result_size) const {
+    const std::uint64_t extent = segment_extent(segments, element_size);
+    if (values.buffer != nullptr)
+        check_buffer(*values.buffer, values.offset, extent, element_size);
+    else if (values.host == nullptr && extent > 0)
+        throw InvalidArgument("host pointer is null");
+    const std::uint64_t count = segments.count();
+    if (count == 0) return extent;
+    if (segments.kind() == Segments::Kind::device_offsets)
+        require_uint64s(buffer_bytes(segments.begins()), segments.first(), count + 1, "CSR offsets");
+    if (segments.kind() == Segments::Kind::device_ranges) {
+        require_uint64s(buffer_bytes(segments.begins()), 0, count, "segment begins");
+        require_uint64s(buffer_bytes(segments.ends()), 0, count, "segment ends");
+    }
+    const std::uint64_t most = std::uint64_t(std::numeric_limits<std::ptrdiff_t>::max()) / result_size;
+    if (count > most)
+        throw InvalidArgument(std::to_string(count) + " segments: more results of " + std::to_string(result_size) +
+                              " bytes than a vector can hold (" + std::to_string(most) + ")");
+    return extent;
+}
+
+namespace {
+
 // The caller's vector as HostResults where its results are plain numbers (structs: none).
 template <class R>
 HostResults host_results(std::vector<R>& results) {
@@ -142,11 +169,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
                                         const DeviceResult* device, ElementType result_type,
                                         const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
                                         const HostResults* direct) {
-    const std::uint64_t extent = segment_extent(segments, sizeof(T));
-    if (values.buffer != nullptr)
-        check_buffer(*values.buffer, values.offset, extent, sizeof(T));
-    else if (values.host == nullptr && extent > 0)
-        throw InvalidArgument("host pointer is null");
+    const std::uint64_t extent = check_segments(values, segments, sizeof(T), 1);
     const std::uint64_t count = segments.count();
     const PlanRequest request =
         segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
@@ -166,15 +189,10 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     if (count == 0) return plan;
 
     const Segments::Kind kind = segments.kind();
-    if (kind == Segments::Kind::device_offsets)
-        require_uint64s(buffer_bytes(segments.begins()), segments.first(), count + 1, "CSR offsets");
-    if (kind == Segments::Kind::device_ranges) {
-        require_uint64s(buffer_bytes(segments.begins()), 0, count, "segment begins");
-        require_uint64s(buffer_bytes(segments.ends()), 0, count, "segment ends");
-    }
 
     KernelSpec first = segment_spec(plan, kernel, info, kind != Segments::Kind::batch && !is_matrix(segments), false);
     first.transform = job.transform;
+    first.expression_type = plan.expression_type;
     if (device != nullptr && plan.groups_per_segment == 1) first.device_result = true;
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
@@ -296,6 +314,7 @@ template <Operation Op, class T>
 void Reducer::State::run_segments_into(const SegmentValues& values, const Segments& segments,
                                        std::vector<result_t<Op, T>>& results, const LaunchParams& params,
                                        CallInfo* call) {
+    check_segments(values, segments, sizeof(T), sizeof(result_t<Op, T>));
     results.resize(segments.count());
     const HostResults direct = host_results(results);
     run_segments<T>(
@@ -321,7 +340,8 @@ template <class T>
 void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                                std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
                                const LaunchParams& params, CallInfo* info) const {
-    const Job job{combine_operation(combine), combine, transform_source(expression)};
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
+    state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
     results.resize(segments.count());
     state().run_segments<T>(job, SegmentValues{&values, nullptr, offset}, segments, params, info,
                             [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });

@@ -99,13 +99,17 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     std::string text = sources.get("prelude.cl") + sources.get("fixed_point.cl");
     if (map == ElementMap::transform) {
         // The expression was parsed and printed back from its tree (src/transform/); the
-        // parentheses keep it inside its slot. `x` is the element already converted to the
-        // accumulator (prelude.cl's clreduce_map), as the reduction is typed.
-        text +=
-            "\n#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_ACC)(v))\n#else\n"
-            "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n"
-            "inline CLREDUCE_ACC clreduce_transform(CLREDUCE_ACC x) { return CLREDUCE_TO_ACC((" +
-            transform_kernel_text(transform) + ")); }\n";
+        // parentheses keep it inside its slot. `x` is the element converted to the expression's
+        // type, CLREDUCE_X (prelude.cl's clreduce_map): the accumulator named or
+        // transform_type_t's, also where the sum is kept in a wider exact state, whose
+        // accumulator takes the expression's value.
+        const std::string x(opencl_type_name(expression_type));
+        text += "\n#define CLREDUCE_X " + x + "\n#define CLREDUCE_TO_X(v) convert_" + x +
+                "(v)\n"
+                "#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_X)(v))\n#else\n"
+                "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n"
+                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" +
+                transform_kernel_text(transform) + ")); }\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");

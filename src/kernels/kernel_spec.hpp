@@ -28,7 +28,9 @@ Finish first_finish(InterGroup inter_group, std::uint64_t groups, KernelOp op);
 struct KernelSpec {
     KernelOp op = KernelOp::add;
     ElementMap map = ElementMap::identity;
-    std::string transform;       // the user's expression, ElementMap::transform only
+    std::string transform;  // the user's expression, ElementMap::transform only
+    // The type the expression computes in (LaunchPlan::expression_type), ElementMap::transform only.
+    ElementType expression_type = ElementType::int64;
     bool float_atomic = false;   // CAS finish of a float add
     bool int64_min_max = false;  // atom_min/max/and/or/xor finish (cl_khr_int64_extended_atomics)
     bool states_in = false;      // the second pass: the input is the first pass's states
@@ -74,11 +76,11 @@ struct KernelSpec {
     enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
-        return std::tie(op, map, transform, float_atomic, int64_min_max, states_in, pitched, element, accumulator,
-                        vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a,
-                        device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
-                        segment_loads, segment_list, segment_columns, segment_chunk, segment_medium, segment_tile_items,
-                        segment_kernel);
+        return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, element,
+                        accumulator, vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32,
+                        dp4a, device_result, result_type, exact_copies, exact_passes, exact_bins, segmented,
+                        segment_team, segment_loads, segment_list, segment_columns, segment_chunk, segment_medium,
+                        segment_tile_items, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

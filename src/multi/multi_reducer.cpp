@@ -134,7 +134,17 @@ MultiReducer::~MultiReducer() = default;
 MultiReducer::MultiReducer(MultiReducer&&) noexcept = default;
 MultiReducer& MultiReducer::operator=(MultiReducer&&) noexcept = default;
 
-std::size_t MultiReducer::size() const { return state_->reducers.size(); }
+MultiReducer::State& MultiReducer::state() const {
+    if (!state_)
+        throw InvalidArgument(
+            "this MultiReducer was moved from; it has no devices (assign a MultiReducer to it first)");
+    return *state_;
+}
+
+// Every other public call starts with size(), weights(), set_staging() or
+// single_device_below(), so a moved-from
+// MultiReducer throws before its state is touched.
+std::size_t MultiReducer::size() const { return state().reducers.size(); }
 
 const Reducer& MultiReducer::reducer(std::size_t device) const {
     if (device >= size())
@@ -143,7 +153,7 @@ const Reducer& MultiReducer::reducer(std::size_t device) const {
 }
 
 std::vector<double> MultiReducer::weights() const {
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
     return state_->weights;
 }
 
@@ -165,18 +175,18 @@ void MultiReducer::set_staging(Staging mode, std::uint64_t chunk_bytes) {
                    : mode == Staging::never ? HostStaging::Mode::never
                                             : HostStaging::Mode::automatic;
     staging.chunk_bytes = chunk_bytes;
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
     for (const auto& r : state_->reducers) r->set_host_staging(staging);
 }
 
 void MultiReducer::set_single_device_below(std::uint64_t bytes) {
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
-    state_->single_device_below = bytes;
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
+    state().single_device_below = bytes;
 }
 
 std::uint64_t MultiReducer::single_device_below() const {
-    const std::lock_guard<std::mutex> lock(state_->weights_mutex);
-    return state_->single_device_below;
+    const std::lock_guard<std::mutex> lock(state().weights_mutex);
+    return state().single_device_below;
 }
 
 void MultiReducer::calibrate(ElementType type, std::uint64_t n) {
@@ -213,7 +223,11 @@ void MultiReducer::calibrate(ElementType type, std::uint64_t n) {
 }
 
 std::vector<std::uint64_t> MultiReducer::split(std::uint64_t count) const {
-    const std::vector<double> w = weights();
+    // Each weight over the largest: in (0, 1], so the total stays finite however large the
+    // weights (three of DBL_MAX would overflow it and give inf / inf shares).
+    std::vector<double> w = weights();
+    const double largest = *std::max_element(w.begin(), w.end());
+    for (double& x : w) x /= largest;
     const double total = std::accumulate(w.begin(), w.end(), 0.0);
     std::vector<std::uint64_t> cuts{0};
     double share = 0;

@@ -16,11 +16,15 @@
 
 namespace clreduce {
 
+// `wraps`: whether IntegerOverflow::wrap would give the result modulo 2^64 (sums only: a
+// product or an extreme in a floating-point accumulator is always checked).
 [[noreturn]] inline void throw_overflow(Operation op, ElementType element, const std::string& value,
-                                        std::string_view result_type) {
+                                        std::string_view result_type, bool wraps = true) {
     throw Overflow(std::string(operation_name(op)) + " of " + std::string(type_name(element)) + " data is " + value +
                    ", outside the range of its result type " + std::string(result_type) +
-                   "; set LaunchParams::overflow = IntegerOverflow::wrap for the result modulo 2^64");
+                   (wraps ? "; set LaunchParams::overflow = IntegerOverflow::wrap for the result modulo 2^64"
+                          : "; its floating-point accumulator's value has no modulo 2^64, whatever "
+                            "LaunchParams::overflow says"));
 }
 
 // The exact value as R (int64_t or uint64_t), or Overflow.
@@ -37,7 +41,8 @@ R checked_integer(const ExactInteger& value, Operation op, ElementType element) 
 }
 
 // A float accumulator's result over integer data (an integer-valued double) as R: checked
-// against R's range, or under IntegerOverflow::wrap reduced modulo 2^64.
+// against R's range, or under IntegerOverflow::wrap reduced modulo 2^64 (sums only: a product
+// or an extreme is always checked).
 template <class R>
 R integer_from_float(double value, IntegerOverflow rule, Operation op, ElementType element) {
     static_assert(std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>);
@@ -45,10 +50,11 @@ R integer_from_float(double value, IntegerOverflow rule, Operation op, ElementTy
     const double low = std::is_signed_v<R> ? -two63 : 0.0;
     const double high = std::is_signed_v<R> ? two63 : two64;  // exclusive
     if (value >= low && value < high) return static_cast<R>(value);
-    if (rule == IntegerOverflow::check || !std::isfinite(value)) {
+    const bool wraps = operation_family(op) == OperationFamily::additive;
+    if (rule == IntegerOverflow::check || !wraps || !std::isfinite(value)) {
         char text[40];
         std::snprintf(text, sizeof text, "%.17g", value);
-        throw_overflow(op, element, text, std::is_signed_v<R> ? "int64" : "uint64");
+        throw_overflow(op, element, text, std::is_signed_v<R> ? "int64" : "uint64", wraps);
     }
     // Modulo 2^64: fmod is exact, and a double beyond 2^53 is an integer.
     double r = std::fmod(value, two64);

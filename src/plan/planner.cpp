@@ -255,6 +255,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     if (plan.float_mode == FloatMode::correctly_rounded)
         plan.accumulator = resolve_exact(op, element, plan.accumulator, params);
     plan.overflow = params.overflow.value_or(IntegerOverflow::check);
+    plan.expression_type = plan.accumulator;  // before a wider exact state replaces it
     if (!is_floating(plan.accumulator)) {
         const ElementMap map = request.transform ? ElementMap::transform : operation_info(op).map;
         const IntegerState integer =

@@ -8,6 +8,7 @@
 #include "parser.hpp"
 #include "printer.hpp"
 #include "syntax_error.hpp"
+#include "typing.hpp"
 
 namespace clreduce {
 namespace {
@@ -33,7 +34,9 @@ std::string quoted(std::string_view expression) {
 
 }  // namespace
 
-std::string transform_source(std::string_view expression) {
+std::string transform_source(std::string_view expression) { return transform_source(expression, {}); }
+
+std::string transform_source(std::string_view expression, std::string_view x_type) {
     const std::string what = "transform expression " + quoted(expression) + ": ";
     if (expression.size() > kMaxTransformLength)
         throw InvalidArgument(what + std::to_string(expression.size()) + " characters, more than " +
@@ -41,7 +44,9 @@ std::string transform_source(std::string_view expression) {
     try {
         const auto tokens = expr::tokenize(expression);
         if (tokens.size() == 1) throw expr::SyntaxError("empty (give one expression in x, such as 'x * x')");
-        return expr::print(*expr::parse(tokens));
+        const expr::NodePtr tree = expr::parse(tokens);
+        if (!x_type.empty()) expr::check_float_arguments(*tree, expression, x_type);
+        return expr::print(*tree);
     } catch (const expr::SyntaxError& e) {
         throw InvalidArgument(what + e.what());
     }

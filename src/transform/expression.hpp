@@ -15,6 +15,10 @@ constexpr std::size_t kMaxTransformLength = 4096;
 // Throws InvalidArgument naming the expression, the column and the token
 // ("transform expression 'x = 0': unexpected '=' at column 3").
 std::string transform_source(std::string_view expression);
+// The same, where x is of OpenCL type `x_type` ("long", "uint", "double": the type the
+// expression computes in), also refusing a float-only built-in over integers
+// ("function 'exp' at column 1 takes floating-point arguments ..."; typing.hpp).
+std::string transform_source(std::string_view expression, std::string_view x_type);
 
 // What the kernel compiles of a transform_source() text: the same tree with its integer
 // literals cast to the accumulator, x's type (printer.hpp's print_typed).

@@ -1,6 +1,8 @@
 #include "literal.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 
 namespace clreduce::expr {
@@ -89,14 +91,52 @@ std::string decimal(Cursor& c) {
     return fits_64_bits(digits, octal ? 8 : 10) ? "" : "too large for 64 bits";
 }
 
+// A well-formed floating literal's value against its type's range (double; float with f/F,
+// half with h/H): the compiler would make infinity of it. Underflow gives 0 or a subnormal, as
+// in C, and is accepted.
+std::string float_range_fault(std::string_view text, bool hexadecimal) {
+    const char last = text.back();
+    const bool is_float = last == 'f' || last == 'F', is_half = last == 'h' || last == 'H';
+    std::string_view body =
+        text.substr(hexadecimal ? 2 : 0, text.size() - (hexadecimal ? 2 : 0) - (is_float || is_half));
+    double value = 0;
+    const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value,
+                                              hexadecimal ? std::chars_format::hex : std::chars_format::general);
+    if (error == std::errc::result_out_of_range) {
+        // Overflow or underflow: the leading digit's power (of 10, or of 2 in hexadecimal) tells.
+        const char mark = hexadecimal ? 'p' : 'e';
+        const std::size_t e = std::min(body.find(mark), body.find(static_cast<char>(mark - 0x20)));
+        const std::string_view mantissa = body.substr(0, e);
+        long long power = 0;
+        if (e != std::string_view::npos) {
+            std::string_view digits = body.substr(e + 1);
+            const bool negative = !digits.empty() && digits[0] == '-';
+            if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+            for (char d : digits) power = std::min<long long>(power * 10 + (d - '0'), 1LL << 40);
+            if (negative) power = -power;
+        }
+        const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+        const std::size_t lead = mantissa.find_first_not_of("0.");
+        const long long place = static_cast<long long>(point) - static_cast<long long>(lead) - (lead < point ? 1 : 0);
+        if (place * (hexadecimal ? 4 : 1) + power < 0) return "";
+        return "outside double's range";
+    }
+    if (error != std::errc() || end != body.data() + body.size()) return "";  // the checks above decide
+    if (is_float && std::isinf(static_cast<float>(value))) return "outside float's range";
+    if (is_half && std::fabs(value) >= 65520.0) return "outside half's range";  // rounds to infinity
+    return "";
+}
+
 }  // namespace
 
 std::string literal_fault(std::string_view text) {
     Cursor c{text};
-    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return hexadecimal(c);
-    if (text.empty() || !(is_decimal(text[0]) || (text[0] == '.' && text.size() > 1 && is_decimal(text[1]))))
+    const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    if (!hex && (text.empty() || !(is_decimal(text[0]) || (text[0] == '.' && text.size() > 1 && is_decimal(text[1])))))
         return "not a number";
-    return decimal(c);
+    std::string fault = hex ? hexadecimal(c) : decimal(c);
+    if (!fault.empty() || is_integer_literal(text)) return fault;
+    return float_range_fault(text, hex);
 }
 
 bool is_integer_literal(std::string_view text) {

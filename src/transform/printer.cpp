@@ -14,7 +14,7 @@ std::string print_node(const Node& node, bool typed) {
         case Node::Kind::variable: return text;
         case Node::Kind::number:
             if (!typed) return text;
-            return is_integer_literal(text) ? "((CLREDUCE_ACC)" + text + ")" : "CLREDUCE_WEAK_FLOAT(" + text + ")";
+            return is_integer_literal(text) ? "((CLREDUCE_X)" + text + ")" : "CLREDUCE_WEAK_FLOAT(" + text + ")";
         case Node::Kind::unary: return "(" + text + print(*o[0]) + ")";
         case Node::Kind::binary: return "(" + print(*o[0]) + " " + text + " " + print(*o[1]) + ")";
         case Node::Kind::ternary: return "(" + print(*o[0]) + " ? " + print(*o[1]) + " : " + print(*o[2]) + ")";

@@ -10,7 +10,7 @@ namespace clreduce::expr {
 // gives the same tree.
 std::string print(const Node& node);
 
-// The kernel's text of a tree: print()'s, with every integer literal cast to CLREDUCE_ACC, the
+// The kernel's text of a tree: print()'s, with every integer literal cast to CLREDUCE_X, the
 // type x is converted to, and every float literal wrapped in CLREDUCE_WEAK_FLOAT (the same
 // cast where that type is floating; the literal as written where it is an integer, so that
 // "x * 2.5f" of integer data keeps its fraction). Literals are weak, like numpy's Python

@@ -142,8 +142,9 @@ std::vector<Refusal> refusals(Reducer& r) {
                      p.work_group_size = 1;
                      p.vector_width = 1;
                  }))},
-        {"InvalidArgument", "a device spec that matches nothing (the message lists the devices)",
-         [] { Reducer("no device is called this"); }},
+        {"InvalidArgument",
+         "an empty device spec (`Reducer(\"\")`), or one that matches nothing (the message lists the devices)",
+         [] { Reducer(""); }},
         {"InvalidArgument",
          "min, max, minmax, argmin, argmax, mean, statistics, or `transform_reduce` with min or max, of an empty "
          "range",
@@ -168,6 +169,10 @@ std::vector<Refusal> refusals(Reducer& r) {
          "a matrix's (`Segments::rows`, `Segments::columns`) row step smaller than a row or not a multiple of the "
          "element size",
          [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 0, Segments::columns(1, 3, 6)); }},
+        {"InvalidArgument",
+         "segments past the values' buffer (checked before anything is allocated: `Segments::batch(2^63, 1)` over 100 "
+         "elements), a matrix whose rows × step passes 2^64, or more segments than a vector of results can hold",
+         [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 0, Segments::batch(std::uint64_t(1) << 63, 1)); }},
         {"InvalidArgument",
          "a `segment_team` that is not a power of two or is above the work-group size; a `segment_loads` that is "
          "not a power of two up to 16, or with tiles; a `segment_medium` with batches, rows, columns or tiles, with "
@@ -210,6 +215,11 @@ std::vector<Refusal> refusals(Reducer& r) {
          "the token)",
          [&r] { r.transform_reduce(ints, "x = 1", Combine::sum); }},
         {"InvalidArgument",
+         "a transform expression calling a float-only built-in (`exp`, `pow`, `mad`, `fma`, …) whose arguments are all "
+         "integers, or holding a floating literal outside its type's range (`1e999`); the message names the function "
+         "or literal, its column and the fix",
+         [&r] { r.transform_reduce(ints, "exp(x)", Combine::sum); }},
+        {"InvalidArgument",
          "an image with channels outside 1–4, a step smaller than a row or not a multiple of the element size, data "
          "past the buffer's end, or a non-zero `offset` for host data",
          [&r, row] {
@@ -247,9 +257,28 @@ std::vector<Refusal> refusals(Reducer& r) {
         Partial::from_bytes(bytes, sizeof bytes);
          }},
         {"InvalidArgument",
+         "`Partial::from_bytes` of a state that no reduction of its operation leaves (an index past its count, a "
+         "count other than the header's, a sum its elements cannot make); `Partial::merge` of partials of more than "
+         "2^64 − 1 elements in all",
+         [&r] {
+        std::vector<std::uint8_t> bytes = r.partial(Operation::argmin, ints).to_bytes();
+        bytes[Partial::encoded_size(0)] = 3;  // the index, of 3 elements
+        Partial::from_bytes(bytes.data(), bytes.size());
+         }},
+        {"InvalidArgument",
          "a `MultiReducer` of no devices, a null device or an empty device spec; a `Piece` naming a device it does "
          "not have; `set_weights` with a weight per device that is not positive and finite",
          [] { MultiReducer(std::vector<cl::Device>{}); }},
+        {"InvalidArgument", "`MultiReducer::calibrate` with `n = 0` or of `half` data",
+         [&r] {
+        MultiReducer(std::vector<cl::Device>{r.queue().getInfo<CL_QUEUE_DEVICE>()}).calibrate(ElementType::float16);
+         }},
+        {"InvalidArgument", "a `MultiReducer` that was moved from (any call)",
+         [&r] {
+        MultiReducer from(std::vector<cl::Device>{r.queue().getInfo<CL_QUEUE_DEVICE>()});
+        const MultiReducer to(std::move(from));
+        (void)from.size();  // NOLINT(bugprone-use-after-move): the point
+         }},
         {"Unsupported", "a segmented call with an `InterGroup` other than `second_pass`",
          [&r, int_buffer] {
         LaunchParams p;

@@ -82,6 +82,32 @@ TEMPLATE_TEST_CASE("integer sums, means and norms are exact or refused, never wr
     }
 }
 
+TEST_CASE("an Overflow out of a floating-point accumulator names the operation and the element type",
+          "[overflow][exact-integer][errors]") {
+    Reducer& r = test::reducer();
+    const std::vector<std::int64_t> v{std::int64_t(1) << 40, std::int64_t(1) << 40};  // product 2^80
+    std::vector<ElementType> accumulators{ElementType::float32};
+    if (r.device_info().has_fp64) accumulators.push_back(ElementType::float64);
+    for (const ElementType accumulator : accumulators) {
+        INFO("accumulator " << type_name(accumulator));
+        LaunchParams p;
+        p.accumulator = accumulator;
+        const std::string named = "product of int64 data is 1.2089258196146292e+24";
+        const std::string type = "result type int64";
+        CHECK_THROWS_WITH(r.product(v, p), Catch::Contains(named) && Catch::Contains(type));
+        CHECK_THROWS_WITH(r.transform_reduce(v, "x", Combine::product, p),
+                          Catch::Contains(named) && Catch::Contains(type));
+        // No modulo of a rounded product: the same refusal under IntegerOverflow::wrap, saying so.
+        p.overflow = IntegerOverflow::wrap;
+        CHECK_THROWS_WITH(r.product(v, p), Catch::Contains(named) && Catch::Contains("no modulo 2^64"));
+        CHECK(r.product(std::vector<std::int64_t>{-3, 5}, p) == -15);
+        // Sums name theirs already.
+        p.overflow = IntegerOverflow::check;
+        const std::vector<std::uint64_t> big{std::uint64_t(1) << 63, std::uint64_t(1) << 63};
+        CHECK_THROWS_WITH(r.sum(big, p), Catch::Contains("sum of uint64 data is 1.8446744073709552e+19"));
+    }
+}
+
 TEST_CASE("the reported wraps: 64-bit sums, float accumulators, means and norms", "[overflow][exact-integer]") {
     Reducer& r = test::reducer();
     constexpr std::int64_t max64 = std::numeric_limits<std::int64_t>::max();

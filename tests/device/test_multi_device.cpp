@@ -6,6 +6,7 @@
 // (POCL_DEVICES="pthread pthread pthread": multi_device_three_pocl_devices).
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -187,6 +188,49 @@ TEST_CASE("several devices: a failing device is named, and the reducer works on"
     const MultiReducer twice("0,0");  // one device twice: two contexts on it
     CHECK(twice.size() == 2);
     CHECK(twice.sum<float>(host) == 1000.0);
+}
+
+TEST_CASE("several devices: weights whose total overflows a double split by their ratios", "[multi]") {
+    // One device twice (two contexts on it), so that the split has a cut to make.
+    MultiReducer m(std::vector<cl::Device>(3, test::reducer().queue().getInfo<CL_QUEUE_DEVICE>()));
+    const double huge = std::numeric_limits<double>::max();
+    m.set_weights({huge, huge, huge});
+    const std::uint64_t n = 19200;
+    CHECK(m.split(n) == std::vector<std::uint64_t>{0, 6400, 12800, n});
+    m.set_weights({huge, huge / 2, huge / 2});
+    CHECK(m.split(n) == std::vector<std::uint64_t>{0, 9600, 14400, n});
+    m.set_weights({std::numeric_limits<double>::denorm_min(), huge, huge});
+    CHECK(m.split(n) == std::vector<std::uint64_t>{0, 0, 9600, n});
+    const std::vector<std::int32_t> host(n, 3);
+    CHECK(m.sum<std::int32_t>(host) == 3 * std::int64_t(n));
+}
+
+TEST_CASE("a moved-from MultiReducer throws InvalidArgument on every call, and works again once assigned",
+          "[multi][errors][moved]") {
+    const cl::Device device = test::reducer().queue().getInfo<CL_QUEUE_DEVICE>();
+    MultiReducer from(std::vector<cl::Device>{device});
+    MultiReducer to(std::move(from));
+    const std::vector<std::int32_t> v{1, 2, 3};
+    const std::vector<MultiReducer::Piece> pieces{{0, device_copy(to.reducer(0), v), 0, v.size()}};
+    const auto moved = Catch::Contains("moved from");
+    // NOLINTBEGIN(bugprone-use-after-move): calling a moved-from MultiReducer is the point.
+    CHECK_THROWS_WITH(from.size(), moved);
+    CHECK_THROWS_AS(from.reducer(0), InvalidArgument);
+    CHECK_THROWS_AS(from.weights(), InvalidArgument);
+    CHECK_THROWS_AS(from.set_weights({1.0}), InvalidArgument);
+    CHECK_THROWS_AS(from.set_staging(MultiReducer::Staging::always), InvalidArgument);
+    CHECK_THROWS_AS(from.calibrate(ElementType::int32, 1024), InvalidArgument);
+    CHECK_THROWS_AS(from.split(100), InvalidArgument);
+    CHECK_THROWS_WITH(from.sum<std::int32_t>(v), moved);
+    CHECK_THROWS_AS(from.sum<std::int32_t>(pieces), InvalidArgument);
+    CHECK_THROWS_AS(from.sum<std::int32_t>(std::vector<MultiReducer::Piece>{}), InvalidArgument);
+    CHECK_THROWS_AS(from.partial<std::int32_t>(Operation::min, v.data(), 0), InvalidArgument);
+    CHECK_THROWS_AS(from.argmax<std::int32_t>(v), InvalidArgument);
+    from = std::move(to);
+    CHECK(from.sum<std::int32_t>(v) == 6);
+    CHECK(from.sum<std::int32_t>(pieces) == 6);
+    CHECK_THROWS_AS(to.size(), InvalidArgument);
+    // NOLINTEND(bugprone-use-after-move)
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // tests/unit/test_expression.cpp).
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,71 @@ TEST_CASE("expressions are typed like the reduction: x and its literals in the a
     const std::vector<float> halves{0.5f, 1.5f};
     if (r.device_info().has_fp64) CHECK(r.transform_reduce(halves, "fma(x, 2.0f, 1)", Combine::sum) == 6.0);
     CHECK(r.transform_reduce(big, "x * 0.5f", Combine::sum) == 50001);  // (long)50000.0f + (long)1.5f
+}
+
+TEST_CASE("a named 32-bit accumulator types x whatever state carries the sum", "[ops][transform][exact-integer]") {
+    Reducer& r = reducer();
+    // uint8 data, x in uint32: x - 150 of 100 is 2^32 - 50, summed exactly, for one element
+    // (the uint32 itself) and for many (a 128-bit state, x still uint32).
+    LaunchParams narrow;
+    narrow.accumulator = ElementType::uint32;
+    const std::uint64_t seed = seed_for(42, 4);
+    INFO("data seed " << seed);
+    std::mt19937_64 rng(seed);
+    for (const std::uint64_t n : {1, 2, 3, 1000, 100003}) {
+        INFO("n = " << n);
+        std::vector<std::uint8_t> bytes(n, 100);
+        if (n > 3)
+            for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+        std::int64_t expected = 0;
+        for (std::uint8_t b : bytes) expected += std::int64_t(std::uint32_t(b) - 150u);
+        CallInfo info;
+        CHECK(r.transform_reduce(bytes, "x - 150", Combine::sum, narrow, &info) == expected);
+        CHECK(info.plan.expression_type == ElementType::uint32);
+        if (n > 1) CHECK(info.plan.exact_integer_bits == 128);
+        // A literal in x's type: 150 is a uint32 too, so "150 - x" wraps the same way.
+        std::int64_t reversed = 0;
+        for (std::uint8_t b : bytes) reversed += std::int64_t(150u - std::uint32_t(b));
+        CHECK(r.transform_reduce(bytes, "150 - x", Combine::sum, narrow) == reversed);
+        // Segments take the same type: one segment of the whole.
+        const cl::Buffer buffer = device_copy(r, bytes);
+        CHECK(r.transform_reduce<std::uint8_t>(buffer, 0, Segments::batch(1, n), "x - 150", Combine::sum, narrow) ==
+              std::vector<std::int64_t>{expected});
+    }
+    CHECK(r.transform_reduce(std::vector<std::uint8_t>{100}, "x - 150", Combine::sum, narrow) == 4294967246);
+    CHECK(r.transform_reduce(std::vector<std::uint8_t>{100, 100}, "x - 150", Combine::sum, narrow) == 8589934492);
+    // int32: the literal 0xFFFFFFFF is an int (-1), so x & it is x; in a long it would be
+    // x modulo 2^32 (4294967295 for -1).
+    LaunchParams signed32;
+    signed32.accumulator = ElementType::int32;
+    const std::vector<std::int32_t> negative{-1, -2, -3};
+    CallInfo info;
+    CHECK(r.transform_reduce(negative, "x & 0xFFFFFFFF", Combine::sum, signed32, &info) == -6);
+    CHECK(info.plan.exact_integer_bits == 128);
+    CHECK(r.transform_reduce(negative, "x & 0xFFFFFFFF", Combine::sum) == 3 * 4294967296LL - 6);
+}
+
+TEST_CASE("float-only built-ins over integers and literals beyond double are refused on the host",
+          "[ops][transform][errors]") {
+    Reducer& r = reducer();
+    const std::vector<std::int32_t> ints{1, 2, 3};
+    for (const std::string text : {"exp(x)", "pow(x, 2)", "mad(x, x, x)", "fma(x, x, x)"}) {
+        INFO(text);
+        const std::string name = text.substr(0, text.find('('));
+        CHECK_THROWS_WITH(r.transform_reduce(ints, text, Combine::sum),
+                          Catch::Contains("function '" + name + "' at column 1") && Catch::Contains("x is long") &&
+                              Catch::Contains(name + "((double)x"));
+        LaunchParams narrow;
+        narrow.accumulator = ElementType::int32;
+        CHECK_THROWS_WITH(r.transform_reduce(ints, text, Combine::sum, narrow), Catch::Contains("x is int"));
+    }
+    CHECK_THROWS_WITH(r.transform_reduce(ints, "1e999 + x", Combine::sum),
+                      Catch::Contains("'1e999' at column 1 (outside double's range)"));
+    // The conversion the message names works, and float data take the functions as they are.
+    CHECK(r.transform_reduce(ints, "(long)exp2((float)x)", Combine::sum) == 14);
+    CHECK(r.transform_reduce(ints, "pow((float)x, 2)", Combine::max) == 9);
+    const std::vector<float> floats{1.0f, 2.0f};
+    CHECK(r.transform_reduce(floats, "pow(x, 2)", Combine::sum) == 5.0);
 }
 
 TEST_CASE("casts, literals and built-ins of the transform language compile and match the CPU", "[ops][transform]") {

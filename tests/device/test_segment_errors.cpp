@@ -12,6 +12,41 @@
 
 namespace clreduce::test {
 
+TEST_CASE("segmented reductions: descriptions that cannot fit the buffer are refused before anything is allocated",
+          "[segments][errors]") {
+    Reducer& r = reducer();
+    const std::vector<std::int32_t> host(100, 1);
+    const cl::Buffer values = device_copy(r, host);
+    const std::uint64_t huge = std::uint64_t(1) << 63;
+    const auto past = Catch::Contains("past the end of the buffer");
+    // Each would size its results (2^63, 2^40 of them) before the check: std::bad_alloc.
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(huge, 1)), past);
+    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::batch(std::uint64_t(1) << 40, 1 << 20)), past);
+    CHECK_THROWS_WITH(r.statistics<std::int32_t>(values, 0, Segments::batch(huge, 1)), past);
+    CHECK_THROWS_WITH(r.argmin<std::int32_t>(values, 0, Segments::batch(huge, 1)), past);
+    CHECK_THROWS_WITH(r.transform_reduce<std::int32_t>(values, 0, Segments::batch(huge, 1), "x * 2", Combine::sum),
+                      past);
+    std::vector<std::int64_t> kept;
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(huge, 1), kept), past);
+    CHECK(kept.empty());
+    // Rows whose rows x step passes 2^64, and columns of the same matrix.
+    const auto beyond_2_64 = Catch::Contains("pass 2^64");
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::rows(huge, 4, std::uint64_t(1) << 40)), beyond_2_64);
+    CHECK_THROWS_WITH(r.min<std::int32_t>(values, 0, Segments::rows(huge / 8, 4)), past);
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(huge, 4, std::uint64_t(1) << 40)), beyond_2_64);
+    // Device offsets and ranges whose count passes their buffers.
+    const cl::Buffer offsets = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(offsets, huge, 100)),
+                      Catch::Contains("CSR offsets") && Catch::Contains("pass the buffer's end"));
+    CHECK_THROWS_WITH(r.mean<std::int32_t>(values, 0, Segments::ranges(offsets, offsets, huge, 100)),
+                      Catch::Contains("segment begins") && Catch::Contains("pass the buffer's end"));
+    // Empty segments address nothing, but their results must still fit a vector.
+    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::batch(huge, 0)),
+                      Catch::Contains("segments: more results"));
+    // What fits still works.
+    CHECK(r.sum<std::int32_t>(values, 0, Segments::batch(4, 25)) == std::vector<std::int64_t>(4, 25));
+}
+
 TEST_CASE("segmented reductions: bad input is refused with a clear error", "[segments][errors]") {
     Reducer& r = reducer();
     const std::vector<std::int32_t> host(100, 1);

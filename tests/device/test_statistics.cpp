@@ -166,6 +166,34 @@ TEST_CASE("statistics: NaN is ignored by the extremes and makes mean and varianc
     CHECK(single.min == -17);
 }
 
+TEST_CASE("statistics near the top of the range: finite within numerics.md's range, never a wrong finite value beyond",
+          "[statistics]") {
+    Reducer& r = reducer();
+    if (!r.device_info().has_fp64) {
+        WARN("no fp64: the double cases are not run on this device");
+        return;
+    }
+    // Within the range (n R = 1.5e308, below DBL_MAX): the sum and the mean (n R^2 is beyond
+    // it: the variance, 1.44e614, is no double anyway).
+    const std::vector<double> within{-1e307, 2e307, 2e307, 2e307, 2e307};
+    const Statistics<double> in = r.statistics(within);
+    CHECK(std::fabs(in.sum - 7e307) <= 1e-14 * 7e307);
+    CHECK(std::fabs(in.mean - 1.4e307) <= 1e-14 * 1.4e307);
+    // Beyond it (n R = 4e308): not finite, in one call and through partials, and the extremes
+    // and the count exact; sum() gives the sum.
+    const std::vector<double> beyond{-4e307, 4e307, 4e307, 4e307, 4e307};
+    const Statistics<double> out = r.statistics(beyond);
+    CHECK(out.count == 5);
+    CHECK(out.min == -4e307);
+    CHECK(out.max == 4e307);
+    CHECK_FALSE(std::isfinite(out.sum));
+    CHECK_FALSE(std::isfinite(out.mean));
+    Partial merged = r.partial(Operation::statistics, std::vector<double>(beyond.begin(), beyond.begin() + 2));
+    merged.merge(r.partial(Operation::statistics, std::vector<double>(beyond.begin() + 2, beyond.end())));
+    CHECK_FALSE(std::isfinite(merged.statistics<double>().sum));
+    CHECK(std::fabs(r.sum(beyond) - 1.2e308) <= 1e-14 * 1.2e308);
+}
+
 TEST_CASE("statistics: refusals name the problem; repeated calls allocate nothing", "[statistics][errors]") {
     Reducer& r = reducer();
     const std::vector<std::int64_t> wide(10, 1);
