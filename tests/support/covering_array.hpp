@@ -184,6 +184,21 @@ inline CoveringRows pairwise_rows(const std::vector<std::size_t>& levels, std::u
     return rows;
 }
 
+// Every allowed combination of levels (the full product, in order: the last factor fastest),
+// for the long sweeps.
+inline CoveringRows all_rows(const std::vector<std::size_t>& levels, const AllowedPair& allowed = {}) {
+    CoveringRows rows;
+    std::vector<std::size_t> row(levels.size(), 0);
+    for (std::size_t f = 0; f < levels.size(); ++f)
+        if (levels[f] == 0) return rows;
+    while (true) {
+        if (allowed_row(row, allowed)) rows.push_back(row);
+        std::size_t f = levels.size();
+        while (f > 0 && ++row[f - 1] == levels[f - 1]) row[--f] = 0;
+        if (f == 0) return rows;
+    }
+}
+
 // The first allowed pair of levels no row holds ("factor a level x with factor b level y"), or ""
 // when every one is covered; a row of the wrong length, a level out of range or a row holding a
 // pair that is not allowed is named too.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "covering_array.hpp"
@@ -85,6 +86,22 @@ TEST_CASE("covering arrays are small: near the largest pair of factors' product"
     CHECK(pairwise_rows({7}, 1).size() == 7);
     CHECK(pairwise_rows({}, 1) == CoveringRows{{}});
     CHECK_THROWS_AS(pairwise_rows({3, 0, 2}, 1), std::invalid_argument);
+}
+
+TEST_CASE("the full product: every allowed combination once", "[covering-array]") {
+    const CoveringRows rows = all_rows({2, 3, 2});
+    REQUIRE(rows.size() == 12);
+    CHECK(rows.front() == std::vector<std::size_t>{0, 0, 0});
+    CHECK(rows[1] == std::vector<std::size_t>{0, 0, 1});
+    CHECK(rows.back() == std::vector<std::size_t>{1, 2, 1});
+    CHECK(std::set<std::vector<std::size_t>>(rows.begin(), rows.end()).size() == 12);
+    CHECK(missing_pair({2, 3, 2}, rows).empty());
+    const AllowedPair no_last = [](std::size_t a, std::size_t x, std::size_t b, std::size_t y) {
+        return !(a == 0 && b == 2 && x == 1 && y == 1);
+    };
+    CHECK(all_rows({2, 3, 2}, no_last).size() == 9);
+    CHECK(all_rows({}) == CoveringRows{{}});
+    CHECK(all_rows({3, 0}).empty());
 }
 
 TEST_CASE("the pair check names a missing pair and bad rows", "[covering-array]") {
