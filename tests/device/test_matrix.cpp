@@ -231,14 +231,6 @@ using MatrixTypes = std::tuple<std::int8_t, std::uint8_t, std::int16_t, std::uin
                                std::int64_t, std::uint64_t, float, double>;
 constexpr std::size_t kMatrixTypes = std::tuple_size_v<MatrixTypes>;
 
-template <class T, std::size_t I = 0>
-constexpr std::size_t type_index() {
-    if constexpr (std::is_same_v<T, std::tuple_element_t<I, MatrixTypes>>)
-        return I;
-    else
-        return type_index<T, I + 1>();
-}
-
 // The rows of the element type x operation x launch shape array; the same for every type's case
 // (the run's seed), each case taking its own type's rows.
 const CoveringRows& op_rows() {
@@ -292,14 +284,14 @@ TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV", "[o
         CHECK_THROWS_AS(reducer().min(std::vector<double>(4, 1.0)), Unsupported);
         return;
     }
-    run_matrix<TestType>(type_index<TestType>(), false);
+    run_matrix<TestType>(index_in<TestType, MatrixTypes>(), false);
 }
 
 TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV under every launch shape",
                    "[ops][matrix][.long]", std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
                    std::uint32_t, std::int64_t, std::uint64_t, float, double) {
     if (std::is_same_v<TestType, double> && !reducer().device_info().has_fp64) return;
-    run_matrix<TestType>(type_index<TestType>(), true);
+    run_matrix<TestType>(index_in<TestType, MatrixTypes>(), true);
 }
 
 }  // namespace clreduce::test

@@ -63,17 +63,7 @@ struct Matrix {
 const Matrix kMatrices[] = {{5, 37, 45, 47}, {5, 3000, 3, 3}, {5, 2, 1000, 1001},
                             {5, 1, 17, 17},  {5, 513, 1, 2},  {8, 70, 40, 44}};
 
-// The element types of the sweep below, in its order.
-using SweepTypes = std::tuple<std::int32_t, float, std::uint8_t, std::int64_t, double>;
-constexpr std::size_t kSweepTypes = std::tuple_size_v<SweepTypes>;
-
-template <class T, std::size_t I = 0>
-constexpr std::size_t sweep_index() {
-    if constexpr (std::is_same_v<T, std::tuple_element_t<I, SweepTypes>>)
-        return I;
-    else
-        return sweep_index<T, I + 1>();
-}
+constexpr std::size_t kSweepTypes = std::tuple_size_v<SegmentSweepTypes>;
 
 // Rows of element type x mapping x matrix x operation covering every pair; the same for every
 // type's case (from the run's seed), each case running its own type's rows.
@@ -96,7 +86,7 @@ void check_columns(Reducer& r) {
     const auto all = column_mappings();
     std::size_t checked = 0;
     for (const auto& row : sweep_rows()) {
-        if (row[0] != sweep_index<T>()) continue;
+        if (row[0] != index_in<T, SegmentSweepTypes>()) continue;
         ++checked;
         const auto& [name, params] = all[row[1]];
         const Matrix& m = kMatrices[row[2]];

@@ -109,17 +109,7 @@ bool takes(const LaunchParams& p, ListKind kind) {
     return true;
 }
 
-// The element types of the sweep below, in its order.
-using SweepTypes = std::tuple<std::int32_t, float, std::uint8_t, std::int64_t, double>;
-constexpr std::size_t kSweepTypes = std::tuple_size_v<SweepTypes>;
-
-template <class T, std::size_t I = 0>
-constexpr std::size_t sweep_index() {
-    if constexpr (std::is_same_v<T, std::tuple_element_t<I, SweepTypes>>)
-        return I;
-    else
-        return sweep_index<T, I + 1>();
-}
+constexpr std::size_t kSweepTypes = std::tuple_size_v<SegmentSweepTypes>;
 
 // Rows of element type x mapping x segment list x operation covering every pair a call takes;
 // the same for every type's case (from the run's seed), each case running its own type's rows.
@@ -142,7 +132,7 @@ const CoveringRows& sweep_rows() {
 
 template <class T>
 void check_sweep(Reducer& r) {
-    const std::size_t type = sweep_index<T>();
+    const std::size_t type = index_in<T, SegmentSweepTypes>();
     const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(sizeof(T), 31));
     constexpr std::uint64_t kOffset = 7;  // the segments start in the middle of the buffer
     const std::uint64_t seed = seed_for(sizeof(T), offsets.back(), 3);

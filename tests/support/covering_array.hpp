@@ -17,6 +17,8 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -109,6 +111,16 @@ inline bool allowed_row(const std::vector<std::size_t>& row, const AllowedPair& 
         for (std::size_t b = a + 1; b < row.size(); ++b)
             if (!allowed(a, row[a], b, row[b])) return false;
     return true;
+}
+
+// T's position in the tuple type Types: a test case's type list, where a covering array takes
+// the element type as a factor and each type's case runs its own rows.
+template <class T, class Types, std::size_t I = 0>
+constexpr std::size_t index_in() {
+    if constexpr (std::is_same_v<T, std::tuple_element_t<I, Types>>)
+        return I;
+    else
+        return index_in<T, Types, I + 1>();
 }
 
 // Rows covering every allowed pair of levels of every two factors, each row allowed; factor f

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,9 @@
 namespace clreduce::test {
 
 using namespace clreduce::testing;
+
+// The element types of the segment and column sweeps, in their test cases' order.
+using SegmentSweepTypes = std::tuple<std::int32_t, float, std::uint8_t, std::int64_t, double>;
 
 // The operations the segment sweeps check: the checked operations but the product (its data
 // must stay in range: "transform_reduce and product per segment" in test_segments.cpp).
