@@ -88,15 +88,28 @@ void check_columns(Reducer& r) {
     for (const auto& row : sweep_rows()) {
         if (row[0] != index_in<T, SegmentSweepTypes>()) continue;
         ++checked;
-        const auto& [name, params] = all[row[1]];
+        const auto& [name, mapping] = all[row[1]];
         const Matrix& m = kMatrices[row[2]];
+        const Operation op = segment_operations()[row[3]];
         INFO("mapping " << name);
+        LaunchParams params = mapping;
+        const Segments segments = Segments::columns(m.rows, m.cols, m.step * sizeof(T));
+        // A state too large for several columns a work-item (64-bit sums of squares, say) is
+        // refused naming the limit, and the row runs with one column a work-item (statistics'
+        // refusal is checked by its own check).
+        if (op != Operation::statistics) {
+            try {
+                r.plan(element_traits<T>::type, op, segments, params);
+            } catch (const InvalidArgument& e) {
+                CHECK_THAT(e.what(), Catch::Contains("adjacent columns per work-item"));
+                params.vector_width = 1;
+            }
+        }
         INFO(m.rows << " rows of " << m.cols << ", a step of " << m.step << " elements from element " << m.offset);
         const std::vector<T> contiguous = columns_contiguous(host, m.offset, m.rows, m.cols, m.step);
         std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds;
         for (std::uint64_t c = 0; c < m.cols; ++c) bounds.emplace_back(c * m.rows, (c + 1) * m.rows);
-        check_segment_operation(r, values, contiguous, m.offset, Segments::columns(m.rows, m.cols, m.step * sizeof(T)),
-                                bounds, params, segment_operations()[row[3]]);
+        check_segment_operation(r, values, contiguous, m.offset, segments, bounds, params, op);
     }
     CHECK(checked >= segment_operations().size());  // every operation meets every type
 }
