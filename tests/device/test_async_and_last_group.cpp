@@ -93,15 +93,14 @@ void check_last_group_matches_second_pass() {
     }
 }
 
-TEST_CASE("the last-group finish combines in the second pass's order: same bits, one launch", "[last-group]") {
+TEMPLATE_TEST_CASE("the last-group finish combines in the second pass's order: same bits, one launch", "[last-group]",
+                   float, double, std::int32_t, std::int8_t) {
     if (!has_last_group_finish(reducer().device_info())) {
-        CHECK_THROWS_AS(reducer().sum(std::vector<float>(100000, 1.0f), shape(InterGroup::last_group)), Unsupported);
+        CHECK_THROWS_AS(reducer().sum(std::vector<TestType>(100000, TestType(1)), shape(InterGroup::last_group)),
+                        Unsupported);
         return;
     }
-    check_last_group_matches_second_pass<float>();
-    check_last_group_matches_second_pass<double>();
-    check_last_group_matches_second_pass<std::int32_t>();
-    check_last_group_matches_second_pass<std::int8_t>();
+    check_last_group_matches_second_pass<TestType>();
 }
 
 TEST_CASE("a repeated last-group call builds, creates and allocates nothing", "[last-group][reuse]") {

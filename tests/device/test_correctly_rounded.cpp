@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "covering_array.hpp"
 #include "device/vendor.hpp"        // src/
 #include "kernels/kernel_spec.hpp"  // src/
 #include "reference/adversarial_data.hpp"
@@ -160,88 +161,120 @@ double exact(const std::vector<T>& v, std::size_t from = 0) {
 
 }  // namespace
 
+namespace {
+
+// Sets that fit the expansions, spill from them (wide: 200 or 300 binades) and live in the sink
+// (the whole exponent range, subnormals included).
+template <class T>
+std::vector<std::pair<const char*, std::vector<T>>> route_sets(std::mt19937_64& rng) {
+    const bool f = std::is_same_v<T, float>;
+    return {
+        {"benign", ct::make_dataset<T>(ct::Dataset::benign, 30011, test::seed_for(521))},
+        {"cancellation", ct::make_dataset<T>(ct::Dataset::cancellation, 30011, test::seed_for(522))},
+        {"wide", spread<T>(f ? -100 : -150, f ? 99 : 149, 30011, rng)},
+        {"whole range", spread<T>(f ? -149 : -1074, f ? 120 : 1000, 30011, rng)},
+        {"small under cancelling large",
+         f ? hidden_small<T>(30011, rng, 90, 100, -60, -40) : hidden_small<T>(30011, rng, 600, 700, -400, -380)},
+        // 29-31 binades apart: a float lane's double sum just cannot hold them.
+        {"small 30 binades under cancelling large", hidden_small<T>(30011, rng, 29, 31, 0, 1)},
+        // 50 binades apart: within two TwoSums (106 bits), beyond any one double's window with
+        // room for its errors (a pass of one TwoSum and a plain second double, tried for CPU
+        // devices, held 53 - 2 log2(times) binades: this set caught it stretched).
+        {"small 50 binades under cancelling large", hidden_small<T>(30011, rng, 49, 51, 0, 1)},
+        // Magnitudes rising 90 binades along the range: a work-item's first vector is far below
+        // its last (the anchored pass scales itself by the first).
+        {"rising", rising<T>(30011, -30, 60, rng)},
+        // 2^100 and -2^100 among values in [1, 2), inside some work-item's vectors: far above the
+        // ends' magnitudes, from which the anchored pass takes its scale.
+        {"cancelling spikes", cancelling_spikes<T>(30011, rng)},
+        {"values above the room inside the work-items", inside_outliers<T>(30011, true, rng)},
+        {"values below the window inside the work-items", inside_outliers<T>(30011, false, rng)},
+    };
+}
+
+// The launch factors a route is checked under (0: the default): times 1, 3 (local stride) and
+// 128, work-groups of 1, 32 and 256, vector widths 1, 2, 4 and 16 (each called twice), and the
+// pointer form from offsets 1, 2, 5 and 63.
+const std::uint32_t kRouteTimes[] = {0, 1, 3, 128};
+const std::uint32_t kRouteGroups[] = {0, 1, 32, 256};
+const std::uint32_t kRouteVectors[] = {0, 1, 2, 4, 16};
+const std::size_t kRouteOffsets[] = {0, 1, 2, 5, 63};
+
+// Every set of T under one route and launch shape (on the level 1 path set), bit for bit against
+// the exact sum.
+template <class T>
+void check_route_shape(const Reducer& r, const std::vector<std::pair<const char*, std::vector<T>>>& sets,
+                       const std::optional<InterGroup>& route, std::uint32_t times, std::uint32_t wg, std::uint32_t vec,
+                       std::size_t offset) {
+    LaunchParams p;
+    p.float_mode = FloatMode::correctly_rounded;
+    p.inter_group = route;
+    if (times != 0) {
+        p.times = times;
+        p.stride = times == 3 ? Stride::local : Stride::global;
+    }
+    if (wg != 0) p.work_group_size = wg;
+    if (vec != 0) p.vector_width = vec;
+    INFO("times " << times << ", work-group " << wg << ", vector width " << vec << ", offset " << offset
+                  << " (0: the default)");
+    for (const auto& [name, data] : sets) {
+        INFO(sizeof(T) * 8 << "-bit " << name);
+        const double want = exact(data, offset);
+        INFO("exact " << want);
+        try {
+            const double got = r.sum<T>(data.data() + offset, data.size() - offset, p);
+            INFO(std::hexfloat << got << " want " << want << std::defaultfloat << ": "
+                               << r.plan(element_traits<T>::type, Operation::sum, data.size(), p).describe());
+            CHECK(same_bits(got, want));
+            if (vec != 0) CHECK(same_bits(r.sum<T>(data.data() + offset, data.size() - offset, p), want));
+        } catch (const InvalidArgument& e) {  // a CPU device's room for big states
+            CHECK(wg != 0);
+            CHECK(route != InterGroup::exact_atomic);
+        }
+    }
+}
+
+}  // namespace
+
+// Level 1 path x element type x route x times x work-group x vector width x offset in a pairwise
+// covering array (tests/support/covering_array.hpp): each row a kernel build (the offset aside),
+// over every data set. Work-groups whose states do not fit local memory are left out.
 TEST_CASE("correctly rounded: the expansion path and the fixed-point states give the same bits",
           "[correctly-rounded]") {
     const Reducer& r = test::reducer();
     if (!offered(r)) return;
     std::mt19937_64 rng(test::seed_for(520));
-    INFO("seed " << test::seed_for(520));
-    auto check_type = [&](auto tag) {
-        using T = decltype(tag);
-        if (std::is_same_v<T, double> && !r.device_info().has_fp64) return;
-        const bool f = std::is_same_v<T, float>;
-        // Sets that fit the expansions, spill from them (wide: 200 or 300 binades) and live
-        // in the sink (the whole exponent range, subnormals included).
-        std::vector<std::pair<const char*, std::vector<T>>> sets{
-            {"benign", ct::make_dataset<T>(ct::Dataset::benign, 30011, test::seed_for(521))},
-            {"cancellation", ct::make_dataset<T>(ct::Dataset::cancellation, 30011, test::seed_for(522))},
-            {"wide", spread<T>(f ? -100 : -150, f ? 99 : 149, 30011, rng)},
-            {"whole range", spread<T>(f ? -149 : -1074, f ? 120 : 1000, 30011, rng)},
-            {"small under cancelling large",
-             f ? hidden_small<T>(30011, rng, 90, 100, -60, -40) : hidden_small<T>(30011, rng, 600, 700, -400, -380)},
-            // 29-31 binades apart: a float lane's double sum just cannot hold them.
-            {"small 30 binades under cancelling large", hidden_small<T>(30011, rng, 29, 31, 0, 1)},
-            // 50 binades apart: within two TwoSums (106 bits), beyond any one double's window
-            // with room for its errors (a pass of one TwoSum and a plain second double, tried
-            // for CPU devices, held 53 - 2 log2(times) binades: this set caught it stretched).
-            {"small 50 binades under cancelling large", hidden_small<T>(30011, rng, 49, 51, 0, 1)},
-            // Magnitudes rising 90 binades along the range: a work-item's first vector is far
-            // below its last (the anchored pass scales itself by the first).
-            {"rising", rising<T>(30011, -30, 60, rng)},
-            // 2^100 and -2^100 among values in [1, 2), inside some work-item's vectors: far above
-            // the ends' magnitudes, from which the anchored pass takes its scale.
-            {"cancelling spikes", cancelling_spikes<T>(30011, rng)},
-            {"values above the room inside the work-items", inside_outliers<T>(30011, true, rng)},
-            {"values below the window inside the work-items", inside_outliers<T>(30011, false, rng)},
-        };
-        for (const auto& [name, data] : sets) {
-            const double want = exact(data);
-            for (const auto& route : routes(r)) {
-                INFO(sizeof(T) * 8 << "-bit " << name << " via " << route_name(route) << ", exact " << want);
-                LaunchParams p;
-                p.float_mode = FloatMode::correctly_rounded;
-                p.inter_group = route;
-                CHECK(same_bits(r.sum(data, p), want));
-                for (std::uint32_t times : {1u, 3u, 128u}) {
-                    LaunchParams q = p;
-                    q.times = times;
-                    q.stride = times == 3 ? Stride::local : Stride::global;
-                    CHECK(same_bits(r.sum(data, q), want));
-                }
-                for (std::uint32_t wg : {1u, 32u, 256u}) {
-                    LaunchParams q = p;
-                    q.work_group_size = wg;
-                    if (wg * (route == InterGroup::exact_atomic ? 32u : 544u) > r.device_info().local_mem_size)
-                        continue;
-                    try {
-                        CHECK(same_bits(r.sum(data, q), want));
-                    } catch (const InvalidArgument& e) {  // a CPU device's room for big states
-                        CHECK(route != InterGroup::exact_atomic);
-                    }
-                }
-                for (std::uint32_t vec : {1u, 2u, 4u, 16u}) {
-                    LaunchParams q = p;
-                    q.vector_width = vec;
-                    INFO("vector width " << vec << ": "
-                                         << r.plan(element_traits<T>::type, Operation::sum, data.size(), q).describe());
-                    const double got = r.sum(data, q);
-                    INFO(std::hexfloat << got << " want " << want << std::defaultfloat);
-                    CHECK(same_bits(got, want));
-                    CHECK(same_bits(r.sum(data, q), want));
-                }
-                for (std::size_t offset : {1u, 2u, 5u, 63u}) {
-                    INFO("offset " << offset);
-                    CHECK(same_bits(r.sum<T>(data.data() + offset, data.size() - offset, p), exact(data, offset)));
-                }
-            }
-        }
+    const std::uint64_t cover_seed = test::seed_for(523);
+    INFO("seed " << test::seed_for(520) << ", covering array seed " << cover_seed);
+    const auto floats = route_sets<float>(rng);
+    const auto doubles = route_sets<double>(rng);
+    const auto paths = level1_paths(r);
+    const auto all_routes = routes(r);
+    const std::vector<std::size_t> levels{paths.size(),
+                                          2,
+                                          all_routes.size(),
+                                          std::size(kRouteTimes),
+                                          std::size(kRouteGroups),
+                                          std::size(kRouteVectors),
+                                          std::size(kRouteOffsets)};
+    const std::uint64_t local_mem = r.device_info().local_mem_size;
+    const test::AllowedPair fits = [&](std::size_t a, std::size_t x, std::size_t b, std::size_t y) {
+        if (a != 2 || b != 4) return true;  // route x work-group
+        return kRouteGroups[y] * (all_routes[x] == InterGroup::exact_atomic ? 32u : 544u) <= local_mem;
     };
-    for (const auto& passes : level1_paths(r)) {
-        INFO(level1_name(passes));
-        Level1Path path(passes);
-        check_type(float{});
-        check_type(double{});
+    const auto rows = test::pairwise_rows(levels, cover_seed, fits);
+    for (const auto& row : rows) {
+        INFO(level1_name(paths[row[0]]) << ", via " << route_name(all_routes[row[2]]));
+        Level1Path path(paths[row[0]]);
+        const auto& route = all_routes[row[2]];
+        const std::uint32_t times = kRouteTimes[row[3]], wg = kRouteGroups[row[4]], vec = kRouteVectors[row[5]];
+        const std::size_t offset = kRouteOffsets[row[6]];
+        if (row[1] == 0)
+            check_route_shape(r, floats, route, times, wg, vec, offset);
+        else if (r.device_info().has_fp64)
+            check_route_shape(r, doubles, route, times, wg, vec, offset);
     }
+    CHECK(test::missing_pair(levels, rows, fits).empty());
 }
 
 TEST_CASE("correctly rounded: signed zeros, overflow, NaN and infinities by IEEE's rules", "[correctly-rounded]") {
@@ -347,28 +380,41 @@ void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::
     };
     const std::vector<Shape> shapes{{512, 16, 0}, {512, 2, 0}, {128, 4, 0},  {1, 1, 0},
                                     {32, 4, 64},  {8, 2, 256}, {256, 4, 256}};
-    for (const auto& passes : level1_paths(r)) {
+    // Level 1 path x data set x shape in a pairwise covering array.
+    const auto paths = level1_paths(r);
+    std::vector<double> want, want_from_3;
+    for (const auto& set : sets) {
+        want.push_back(exact(set.second));
+        want_from_3.push_back(exact(set.second, 3));
+    }
+    const std::vector<std::size_t> levels{paths.size(), sets.size(), shapes.size()};
+    const std::uint64_t cover_seed = test::seed_for(525, sizeof(T));
+    INFO("covering array seed " << cover_seed);
+    const auto rows = test::pairwise_rows(levels, cover_seed);
+    for (const auto& row : rows) {
+        INFO(level1_name(paths[row[0]]));
+        Level1Path path(paths[row[0]]);
+        const auto& [name, data] = sets[row[1]];
+        const auto& [times, vec, wg] = shapes[row[2]];
+        LaunchParams p;
+        p.float_mode = FloatMode::correctly_rounded;
+        p.host_path_bytes = 0;
+        p.times = times;
+        p.vector_width = vec;
+        if (wg != 0) p.work_group_size = wg;
+        INFO(sizeof(T) * 8 << "-bit " << name << ", times " << times << ", vector width " << vec << ", exact "
+                           << std::hexfloat << want[row[1]] << std::defaultfloat << ": "
+                           << r.plan(element_traits<T>::type, Operation::sum, data.size(), p).describe());
+        const double got = r.sum(data, p);
+        const double got_from_3 = r.sum<T>(data.data() + 3, data.size() - 3, p);
+        INFO("got " << std::hexfloat << got << ", from element 3 " << got_from_3 << std::defaultfloat);
+        CHECK(same_bits(got, want[row[1]]));
+        CHECK(same_bits(got_from_3, want_from_3[row[1]]));
+    }
+    CHECK(test::missing_pair(levels, rows).empty());
+    for (const auto& passes : paths) {
         INFO(level1_name(passes));
         Level1Path path(passes);
-        for (const auto& [name, data] : sets) {
-            const double want = exact(data);
-            for (const auto& [times, vec, wg] : shapes) {
-                LaunchParams p;
-                p.float_mode = FloatMode::correctly_rounded;
-                p.host_path_bytes = 0;
-                p.times = times;
-                p.vector_width = vec;
-                if (wg != 0) p.work_group_size = wg;
-                INFO(sizeof(T) * 8 << "-bit " << name << ", times " << times << ", vector width " << vec << ", exact "
-                                   << std::hexfloat << want << std::defaultfloat << ": "
-                                   << r.plan(element_traits<T>::type, Operation::sum, data.size(), p).describe());
-                const double got = r.sum(data, p);
-                const double got_from_3 = r.sum<T>(data.data() + 3, data.size() - 3, p);
-                INFO("got " << std::hexfloat << got << ", from element 3 " << got_from_3 << std::defaultfloat);
-                CHECK(same_bits(got, want));
-                CHECK(same_bits(got_from_3, exact(data, 3)));
-            }
-        }
         // NaN and infinities among wide data: IEEE addition's result (also where the group would
         // add its bins up together, had they all held); for doubles also over the whole range,
         // whose values go straight to the sink, NaN and infinities as flags.
@@ -402,7 +448,7 @@ void check_bins(const Reducer& r, const std::vector<std::pair<std::string, std::
     }
 }
 
-TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]") {
+TEST_CASE("correctly rounded: float data through the bins", "[correctly-rounded][bins]") {
     const Reducer& r = test::reducer();
     if (!offered(r)) return;
     std::mt19937_64 rng(test::seed_for(524));
@@ -431,7 +477,14 @@ TEST_CASE("correctly rounded: data through the bins", "[correctly-rounded][bins]
                        {"FLT_MAX", float_tops(15)},
                        {"the lowest bin", lowest}},
                       rng);
-    if (!r.device_info().has_fp64) return;
+}
+
+TEST_CASE("correctly rounded: double data through the bins", "[correctly-rounded][bins]") {
+    const Reducer& r = test::reducer();
+    if (!offered(r) || !r.device_info().has_fp64) return;
+    std::mt19937_64 rng(test::seed_for(526));
+    INFO("seed " << test::seed_for(526));
+    const std::size_t n = 3 * 65536 + 13;
     // Doubles of one sign with the largest significand over 300 binades: each bin's low words
     // near their bound (2^10 values of 53 bits); the same 300 binades ending just below 2^980,
     // the bins' ceiling; subnormals and small normals under large values that cancel, all

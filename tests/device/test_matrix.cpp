@@ -1,12 +1,20 @@
-// The operation x element type matrix. Sums: every element type x both strides x several
-// times / work-group sizes / vector widths / level-3 strategies x edge sizes x offsets
-// (aligned and not), against exact references and cv::sum. Then every operation x element
-// type x launch shape x edge size x offset, against the exact CPU references and OpenCV.
+// The operation x element type matrix, as pairwise covering arrays
+// (tests/support/covering_array.hpp) rather than full products. Sums: every element type, with
+// launch shapes covering every pair of stride, times, work-group size, vector width and level-3
+// strategy, each shape over edge sizes and offsets (aligned and not) so that every pair of shape,
+// size and offset meets; against exact references and cv::sum. Then every operation x element
+// type x launch shape, each pair met, every size and offset for each, against the exact CPU
+// references and OpenCV.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "covering_array.hpp"
 #include "reference/expected_sum.hpp"
 #include "reference/random_values.hpp"
 #include "reference/sum_reference.hpp"
@@ -21,59 +29,68 @@ const std::uint64_t kSizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 4095, 65537,
 const std::uint64_t kOffsets[] = {0, 1, 3, 5, 8};  // 1, 3, 5 start off every vector boundary
 constexpr std::uint64_t kMaxOffset = 8;
 
-struct Shape {
-    Stride stride;
-    std::uint32_t times;
-    std::uint32_t work_group_size;
-    std::uint32_t vector_width;  // 0: default
-};
+const Stride kStrides[] = {Stride::global, Stride::local};
+const std::uint32_t kTimes[] = {1, 4, 64};
+const std::uint32_t kGroups[] = {1, 64, 256};
+const std::uint32_t kVectors[] = {0, 1, 2, 8, 16};  // 0: the default
 
-std::vector<Shape> shapes() {
-    std::vector<Shape> out;
-    for (Stride stride : {Stride::global, Stride::local})
-        for (std::uint32_t times : {1u, 4u, 64u})
-            for (std::uint32_t wg : {1u, 64u, 256u}) out.push_back({stride, times, wg, 0});
-    // Vector widths other than the default, scalar included.
-    for (std::uint32_t vec : {1u, 2u, 16u}) out.push_back({Stride::global, 8, 32, vec});
-    out.push_back({Stride::local, 2, 128, 8});
+// Launch shapes covering every pair of stride, times, work-group size, vector width and level-3
+// strategy: each distinct shape is a kernel build.
+std::vector<LaunchParams> sum_shapes(const std::vector<InterGroup>& strategies, std::uint64_t seed) {
+    const std::vector<std::size_t> levels{std::size(kStrides), std::size(kTimes), std::size(kGroups),
+                                          std::size(kVectors), strategies.size()};
+    std::vector<LaunchParams> out;
+    for (const auto& row : test::pairwise_rows(levels, seed)) {
+        LaunchParams p;
+        p.stride = kStrides[row[0]];
+        p.times = kTimes[row[1]];
+        p.work_group_size = kGroups[row[2]];
+        if (kVectors[row[3]] != 0) p.vector_width = kVectors[row[3]];
+        p.inter_group = strategies[row[4]];
+        out.push_back(p);
+    }
     return out;
+}
+
+}  // namespace
+
+namespace {
+
+// Sums of T under launch shapes covering every pair of their factors: each pair of (shape, size,
+// offset) in some call, or under `full`, every shape with every size and offset.
+template <class T>
+void sum_sweep(bool full) {
+    Reducer& r = test::reducer();
+    const std::uint64_t seed = test::seed_for(sizeof(T), std::is_signed_v<T>, std::is_integral_v<T>);
+    const std::uint64_t cover_seed = test::seed_for(seed, 1);
+    INFO("data seed " << seed << ", covering array seed " << cover_seed << " (run seed " << test::seed() << ")");
+    const auto all = testing::random_values<T>(1000003 + kMaxOffset, seed);
+    const cl::Buffer buffer = test::device_copy(r, all);
+    const ElementType accumulator = accumulator_for(element_traits<T>::type, r.device_info());
+    const std::vector<LaunchParams> shapes = sum_shapes(test::strategies<T>(r.device_info()), cover_seed);
+    const std::vector<std::size_t> levels{shapes.size(), std::size(kSizes), std::size(kOffsets)};
+    const auto rows = full ? test::all_rows(levels) : test::pairwise_rows(levels, test::seed_for(cover_seed, 2));
+    for (const auto& row : rows) {
+        const std::uint64_t n = kSizes[row[1]], offset = kOffsets[row[2]];
+        const auto expected = testing::Expected<T>::compute(all.data() + offset, n);
+        CallInfo info;
+        const auto got = r.sum<T>(buffer, offset, n, shapes[row[0]], &info);
+        INFO("n " << n << ", offset " << offset << ", " << info.plan.describe());
+        CHECK(expected.mismatch(got, accumulator) == "");
+    }
+    CHECK(test::missing_pair(levels, rows).empty());
 }
 
 }  // namespace
 
 TEMPLATE_TEST_CASE("sum is exact over sizes, offsets and launch shapes", "[sum][matrix]", std::int32_t, std::uint32_t,
                    std::int64_t, std::uint64_t, float, double) {
-    using T = TestType;
-    Reducer& r = test::reducer();
-    const std::uint64_t seed = test::seed_for(sizeof(T), std::is_signed_v<T>, std::is_integral_v<T>);
-    INFO("data seed " << seed << " (run seed " << test::seed() << ")");
-    const auto all = testing::random_values<T>(1000003 + kMaxOffset, seed);
-    const cl::Buffer buffer = test::device_copy(r, all);
-    const ElementType accumulator = accumulator_for(element_traits<T>::type, r.device_info());
+    sum_sweep<TestType>(false);
+}
 
-    std::uint64_t checked = 0;
-    for (std::uint64_t n : kSizes) {
-        for (std::uint64_t offset : kOffsets) {
-            const auto expected = testing::Expected<T>::compute(all.data() + offset, n);
-            for (const Shape& shape : shapes()) {
-                for (InterGroup strategy : test::strategies<T>(r.device_info())) {
-                    LaunchParams params;
-                    params.stride = shape.stride;
-                    params.times = shape.times;
-                    params.work_group_size = shape.work_group_size;
-                    if (shape.vector_width) params.vector_width = shape.vector_width;
-                    params.inter_group = strategy;
-                    CallInfo info;
-                    const auto got = r.sum<T>(buffer, offset, n, params, &info);
-                    INFO("n " << n << ", offset " << offset << ", " << info.plan.describe());
-                    CHECK(expected.mismatch(got, accumulator) == "");
-                    ++checked;
-                }
-            }
-        }
-    }
-    REQUIRE(checked ==
-            std::size(kSizes) * std::size(kOffsets) * shapes().size() * test::strategies<T>(r.device_info()).size());
+TEMPLATE_TEST_CASE("sum is exact over every size and offset under each launch shape", "[sum][matrix][.long]",
+                   std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    sum_sweep<TestType>(true);
 }
 
 TEMPLATE_TEST_CASE("sum is exact above 2^24 elements with both strides", "[sum][large]", std::int32_t, std::uint32_t,
@@ -187,14 +204,14 @@ TEST_CASE("more than 2^31 elements and offsets beyond 4 GiB", "[.][huge]") {
     }
 }
 
-// Every operation over the element types: each case takes one launch shape in turn.
+// Every operation over the element types: a covering array of element type x operation x
+// launch shape (each row a kernel build), each row over every size and offset.
 namespace clreduce::test {
 namespace {
 
-// Launch shapes beside the default: local stride with a small group, scalar loads with a
-// second pass, and a deep in-thread loop; each case takes one of them in turn so that the
-// matrix stays a few hundred kernel builds.
-std::vector<LaunchParams> op_shapes() {
+// Launch shapes: the default, local stride with a small group, scalar loads with a second pass,
+// and a deep in-thread loop.
+std::vector<std::pair<std::string, LaunchParams>> op_shapes() {
     LaunchParams local;
     local.stride = Stride::local;
     local.work_group_size = 16;
@@ -206,39 +223,58 @@ std::vector<LaunchParams> op_shapes() {
     LaunchParams deep;
     deep.times = 64;
     deep.work_group_size = 32;
-    return {local, scalar, deep};
+    return {{"default", LaunchParams{}}, {"local", local}, {"scalar", scalar}, {"deep", deep}};
 }
 
-std::string shape_name(std::size_t k) { return k == 0 ? "local" : k == 1 ? "scalar" : "deep"; }
+// The element types of the test case below, in its order.
+using MatrixTypes = std::tuple<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
+                               std::int64_t, std::uint64_t, float, double>;
+constexpr std::size_t kMatrixTypes = std::tuple_size_v<MatrixTypes>;
 
+// The rows of the element type x operation x launch shape array; the same for every type's case
+// (the run's seed), each case taking its own type's rows.
+const CoveringRows& op_rows() {
+    static const CoveringRows rows =
+        pairwise_rows({kMatrixTypes, checked_operations().size(), op_shapes().size()}, seed_for(0x0b5));
+    return rows;
+}
+
+// Every operation of T under its rows of the array, or under `full` under every launch shape.
 template <class T>
-void run_matrix(std::uint64_t type_index) {
+void run_matrix(std::size_t type_index, bool full) {
     Reducer& r = reducer();
+    INFO("covering array seed " << seed_for(0x0b5) << " (run seed " << seed() << ")");
     // Edge sizes, and sizes past one work-group's share; offsets that misalign vector loads.
     const std::vector<std::uint64_t> sizes{0, 1, 31, 32, 33, 255, 257, 4097, 70001};
-    const std::vector<std::uint64_t> offsets{0, 3};
+    const std::vector<std::uint64_t> offsets{0, 1, 3};
     const std::uint64_t largest = 70001 + 3;
     const auto values = op_values<T>(largest, seed_for(type_index, 1));
     const auto factors = product_values<T>(largest, seed_for(type_index, 2));
     const cl::Buffer buffer = device_copy(r, values);
     const cl::Buffer factor_buffer = device_copy(r, factors);
-    const std::size_t turn = type_index;
-    for (std::uint64_t n : sizes) {
-        for (std::uint64_t offset : offsets) {
-            if (n > 4097 && offset != 3) continue;
-            check_operations<T>(r, buffer, values, offset, n, {}, "default");
-            check_product<T>(r, factor_buffer, factors, offset, std::min<std::uint64_t>(n, 2000), {}, "default");
-        }
+    const auto shapes = op_shapes();
+    std::size_t rows = 0;
+    const CoveringRows all = all_rows({kMatrixTypes, checked_operations().size(), shapes.size()});
+    for (const auto& row : full ? all : op_rows()) {
+        if (row[0] != type_index) continue;
+        ++rows;
+        const Operation op = checked_operations()[row[1]];
+        const auto& [name, params] = shapes[row[2]];
+        const bool product = op == Operation::product;
+        for (std::uint64_t n : sizes)
+            for (std::uint64_t offset : offsets)
+                // A product of 70,001 factors: only 2,000 of them (floats stay in range).
+                check_operation<T>(r, product ? factor_buffer : buffer, product ? factors : values, offset,
+                                   product ? std::min<std::uint64_t>(n, 2000) : n, params, op, name);
     }
-    // One other launch shape per type, in turn (the ten types cover each), on a multi-group
-    // size with a misaligned start: every kernel build costs about a third of a second on PoCL.
-    const auto other = op_shapes();
-    const std::size_t k = turn % other.size();
-    check_operations<T>(r, buffer, values, 1, 4097, other[k], shape_name(k));
-    check_product<T>(r, factor_buffer, factors, 1, 1500, other[k], shape_name(k));
+    CHECK(rows >= checked_operations().size());  // every operation meets every type
 }
 
 }  // namespace
+
+TEST_CASE("the element type x operation x launch shape rows cover every pair", "[ops][matrix]") {
+    CHECK(missing_pair({kMatrixTypes, checked_operations().size(), op_shapes().size()}, op_rows()).empty());
+}
 
 TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV", "[ops][matrix]", std::int8_t, std::uint8_t,
                    std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
@@ -248,7 +284,14 @@ TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV", "[o
         CHECK_THROWS_AS(reducer().min(std::vector<double>(4, 1.0)), Unsupported);
         return;
     }
-    run_matrix<TestType>(sizeof(TestType) * 2 + std::is_signed_v<TestType> + 16 * std::is_floating_point_v<TestType>);
+    run_matrix<TestType>(index_in<TestType, MatrixTypes>(), false);
+}
+
+TEMPLATE_TEST_CASE("every operation matches the exact reference and OpenCV under every launch shape",
+                   "[ops][matrix][.long]", std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t, float, double) {
+    if (std::is_same_v<TestType, double> && !reducer().device_info().has_fp64) return;
+    run_matrix<TestType>(index_in<TestType, MatrixTypes>(), true);
 }
 
 }  // namespace clreduce::test

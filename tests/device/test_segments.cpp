@@ -1,5 +1,6 @@
 // Many reductions in one call (Segments): every operation per segment against the exact CPU
-// references, through every kind of segment list and each mapping forced by LaunchParams;
+// references, through every kind of segment list and each mapping forced by LaunchParams (a
+// pairwise covering array of type x mapping x list x operation, tests/support/covering_array.hpp);
 // empty, single, one-element and huge-among-tiny segments; offsets into the middle of a
 // buffer; misaligned row steps (bad input: test_segment_errors.cpp).
 #include <catch2/catch.hpp>
@@ -10,8 +11,10 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
+#include "covering_array.hpp"
 #include "plan/planner.hpp"  // src/: the rule without tuning
 #include "segment_checks.hpp"
 #include "test_ops_support.hpp"
@@ -90,63 +93,109 @@ std::vector<std::uint64_t> mixed_offsets(std::uint64_t seed) {
     return offsets;
 }
 
+// The segment lists a call takes its segments from.
+enum class ListKind { host_offsets, device_offsets, ranges, batch, rows };
+constexpr std::size_t kListKinds = 5;
+const char* const kListNames[kListKinds] = {"host CSR offsets", "device CSR offsets", "begin/end arrays",
+                                            "a batch of 9 arrays of 250",
+                                            "rows: 13 rows of 101, a step of 103 elements (misaligned rows)"};
+
+// Whether a mapping takes a segment list: tiles take CSR offsets only, medium teams listed
+// segments (CSR offsets, begin/end arrays) only (their refusals: test_segment_errors.cpp).
+bool takes(const LaunchParams& p, ListKind kind) {
+    if (p.segment_mapping == SegmentMapping::tiles)
+        return kind == ListKind::host_offsets || kind == ListKind::device_offsets;
+    if (listed_only(p)) return kind != ListKind::batch && kind != ListKind::rows;
+    return true;
+}
+
+constexpr std::size_t kSweepTypes = std::tuple_size_v<SegmentSweepTypes>;
+
+// Rows of element type x mapping x segment list x operation covering every pair a call takes;
+// the same for every type's case (from the run's seed), each case running its own type's rows.
+const std::vector<std::size_t>& sweep_levels() {
+    static const std::vector<std::size_t> levels{kSweepTypes, mappings().size(), kListKinds,
+                                                 segment_operations().size()};
+    return levels;
+}
+const AllowedPair& sweep_allowed() {
+    static const AllowedPair allowed = [](std::size_t a, std::size_t x, std::size_t b, std::size_t y) {
+        static const auto all = mappings();
+        return !(a == 1 && b == 2) || takes(all[x].second, static_cast<ListKind>(y));
+    };
+    return allowed;
+}
+const CoveringRows& sweep_rows() {
+    static const CoveringRows rows = pairwise_rows(sweep_levels(), seed_for(0x5e6), sweep_allowed());
+    return rows;
+}
+
 template <class T>
-void check_kinds(Reducer& r, bool all_mappings) {
+void check_sweep(Reducer& r) {
+    const std::size_t type = index_in<T, SegmentSweepTypes>();
     const std::vector<std::uint64_t> offsets = mixed_offsets(seed_for(sizeof(T), 31));
     constexpr std::uint64_t kOffset = 7;  // the segments start in the middle of the buffer
     const std::uint64_t seed = seed_for(sizeof(T), offsets.back(), 3);
-    INFO("data seed " << seed);
+    INFO("data seed " << seed << ", covering array seed " << seed_for(0x5e6) << " (run seed " << test::seed() << ")");
     const std::vector<T> host = op_values<T>(kOffset + offsets.back() + 5, seed);
     const cl::Buffer values = device_copy(r, host);
     const cl::Buffer device_offsets = device_copy(r, offsets);
     std::vector<std::uint64_t> begins(offsets.begin(), offsets.end() - 1), ends(offsets.begin() + 1, offsets.end());
     const cl::Buffer device_begins = device_copy(r, begins), device_ends = device_copy(r, ends);
     const auto bounds = bounds_of(offsets);
-    auto all = mappings();
-    if (!all_mappings) all.resize(1);
-    for (const auto& [name, params] : all) {
-        INFO("mapping " << name);
-        {
-            INFO("host CSR offsets");
-            check_all_operations(r, values, host, kOffset, Segments::offsets(offsets), bounds, params);
-        }
-        {
-            INFO("device CSR offsets");
-            check_all_operations(r, values, host, kOffset,
-                                 Segments::offsets(device_offsets, bounds.size(), offsets.back()), bounds, params);
-        }
-        if (params.segment_mapping == SegmentMapping::tiles) continue;  // CSR offsets only (errors: below)
-        {
-            INFO("begin/end arrays");
-            check_all_operations(r, values, host, kOffset,
-                                 Segments::ranges(device_begins, device_ends, bounds.size(), offsets.back()), bounds,
-                                 params);
-        }
-        if (listed_only(params)) continue;
-        {
-            INFO("a batch of 9 arrays of 250");
-            std::vector<std::uint64_t> batch(10);
-            for (std::size_t s = 0; s < batch.size(); ++s) batch[s] = s * 250;
-            check_all_operations(r, values, host, kOffset, Segments::batch(9, 250), bounds_of(batch), params);
-        }
-        {
-            INFO("rows: 13 rows of 101, a step of 103 elements (misaligned rows)");
-            std::vector<std::pair<std::uint64_t, std::uint64_t>> rows;
-            for (std::uint64_t row = 0; row < 13; ++row) rows.emplace_back(row * 103, row * 103 + 101);
-            check_all_operations(r, values, host, kOffset, Segments::rows(13, 101, 103 * sizeof(T)), rows, params);
+    std::vector<std::uint64_t> batch(10);
+    for (std::size_t s = 0; s < batch.size(); ++s) batch[s] = s * 250;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> rows;
+    for (std::uint64_t row = 0; row < 13; ++row) rows.emplace_back(row * 103, row * 103 + 101);
+    const auto all = mappings();
+    std::size_t checked = 0;
+    for (const auto& row : sweep_rows()) {
+        if (row[0] != type) continue;
+        ++checked;
+        const auto& [name, params] = all[row[1]];
+        const ListKind kind = static_cast<ListKind>(row[2]);
+        const Operation op = segment_operations()[row[3]];
+        INFO("mapping " << name << ", " << kListNames[row[2]]);
+        switch (kind) {
+            case ListKind::host_offsets:
+                check_segment_operation(r, values, host, kOffset, Segments::offsets(offsets), bounds, params, op);
+                break;
+            case ListKind::device_offsets:
+                check_segment_operation(r, values, host, kOffset,
+                                        Segments::offsets(device_offsets, bounds.size(), offsets.back()), bounds,
+                                        params, op);
+                break;
+            case ListKind::ranges:
+                check_segment_operation(r, values, host, kOffset,
+                                        Segments::ranges(device_begins, device_ends, bounds.size(), offsets.back()),
+                                        bounds, params, op);
+                break;
+            case ListKind::batch:
+                check_segment_operation(r, values, host, kOffset, Segments::batch(9, 250), bounds_of(batch), params,
+                                        op);
+                break;
+            case ListKind::rows:
+                check_segment_operation(r, values, host, kOffset, Segments::rows(13, 101, 103 * sizeof(T)), rows,
+                                        params, op);
+                break;
         }
     }
+    CHECK(checked >= segment_operations().size());  // every operation meets every type
 }
 
 }  // namespace
 
-TEST_CASE("segmented reductions: every operation per segment, every segment list, each mapping", "[segments]") {
+TEST_CASE("segmented reductions: the sweep's rows cover every pair of type, mapping, list and operation",
+          "[segments]") {
+    INFO("covering array seed " << seed_for(0x5e6));
+    CHECK(missing_pair(sweep_levels(), sweep_rows(), sweep_allowed()).empty());
+}
+
+TEMPLATE_TEST_CASE("segmented reductions: every operation per segment, every segment list, each mapping", "[segments]",
+                   std::int32_t, float, std::uint8_t, std::int64_t, double) {
     Reducer& r = reducer();
-    check_kinds<std::int32_t>(r, true);
-    check_kinds<float>(r, true);
-    check_kinds<std::uint8_t>(r, false);
-    check_kinds<std::int64_t>(r, false);
-    if (r.device_info().has_fp64) check_kinds<double>(r, false);
+    if (std::is_same_v<TestType, double> && !r.device_info().has_fp64) return;
+    check_sweep<TestType>(r);
 }
 
 TEST_CASE("segmented reductions: a huge segment among tiny ones, 10^5 one-element segments, one segment",

@@ -83,115 +83,174 @@ inline void check_approx(const testing::Approx& expected, long double got, const
     CHECK(expected.accepts(got));
 }
 
-// Every operation over elements [offset, offset + n) of `host` (copied to `buffer`).
+// The operations the sweeps check, each against its reference in check_operation (ranges) and
+// check_segment_operation (segments). The covering arrays of the device tests take their
+// operation factor from this list: an operation added here with its cases joins every sweep.
+inline const std::vector<Operation>& checked_operations() {
+    static const std::vector<Operation> ops{Operation::sum,        Operation::mean,     Operation::count_nonzero,
+                                            Operation::min,        Operation::max,      Operation::minmax,
+                                            Operation::argmin,     Operation::argmax,   Operation::norm_l1,
+                                            Operation::norm_l2,    Operation::norm_inf, Operation::sum_of_squares,
+                                            Operation::statistics, Operation::product};
+    return ops;
+}
+
+// One operation over elements [offset, offset + n) of `host` (copied to `buffer`), against the
+// exact references and OpenCV where it has the case; an empty range's refusal where the result is
+// undefined. Products take data whose product stays in range (product_values, check_product).
 template <class T>
-void check_operations(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
-                      std::uint64_t n, const LaunchParams& params, const std::string& label) {
+void check_operation(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
+                     std::uint64_t n, const LaunchParams& params, Operation op, const std::string& label) {
     using namespace clreduce::testing;
     const T* data = host.data() + offset;
     const ImageShape shape = row_of(n);
     CallInfo info;
-    INFO(label << " n=" << n << " offset=" << offset);
-
-    // sum, mean
-    {
-        const auto got = r.sum<T>(buffer, offset, n, params, &info);
-        INFO("sum " << info.plan.describe());
-        if constexpr (std::is_integral_v<T>) {
-            CHECK(got == wrapped_sum<sum_type_t<T>>(data, n));
-        } else {
-            check_approx(reference_sum(data, n, rounding_unit<T>(info.plan.accumulator)), got, "sum");
+    INFO(label << " " << operation_name(op) << " n=" << n << " offset=" << offset);
+    const long double u_mean = std::is_integral_v<T> ? std::ldexp(1.0L, -53) : 0.0L;
+    switch (op) {
+        case Operation::sum: {
+            const auto got = r.sum<T>(buffer, offset, n, params, &info);
+            INFO("sum " << info.plan.describe());
+            if constexpr (std::is_integral_v<T>) {
+                CHECK(got == wrapped_sum<sum_type_t<T>>(data, n));
+            } else {
+                check_approx(reference_sum(data, n, rounding_unit<T>(info.plan.accumulator)), got, "sum");
+            }
+            if (auto cv = cv_sum(data, shape)) {
+                if constexpr (std::is_integral_v<T>)
+                    CHECK(double(got) == (*cv)[0]);
+                else
+                    CHECK(std::fabs(double(got) - (*cv)[0]) <=
+                          1e-5 * double(exact_abs_sum_of_values(data, n).to_long_double()) + 1e-12);
+            }
+            return;
         }
-        if (auto cv = cv_sum(data, shape)) {
-            if constexpr (std::is_integral_v<T>)
-                CHECK(double(got) == (*cv)[0]);
-            else
-                CHECK(std::fabs(double(got) - (*cv)[0]) <=
-                      1e-5 * double(exact_abs_sum_of_values(data, n).to_long_double()) + 1e-12);
-        }
-        if (n > 0) {
+        case Operation::mean: {
+            if (n == 0) {
+                CHECK_THROWS_AS(r.mean<T>(buffer, offset, n, params), InvalidArgument);
+                return;
+            }
             const double mean = r.mean<T>(buffer, offset, n, params, &info);
+            INFO("mean " << info.plan.describe());
             check_approx(reference_mean(data, n,
-                                        std::is_integral_v<T> ? std::ldexp(1.0L, -53)
-                                                              : rounding_unit<T>(info.plan.accumulator)),
+                                        std::is_integral_v<T> ? u_mean : rounding_unit<T>(info.plan.accumulator)),
                          mean, "mean");
             if (auto cv = cv_mean(data, shape)) CHECK(std::fabs(mean - (*cv)[0]) <= 1e-5 * (1 + std::fabs((*cv)[0])));
-        } else {
-            CHECK_THROWS_AS(r.mean<T>(buffer, offset, n, params), InvalidArgument);
+            return;
+        }
+        case Operation::count_nonzero: {
+            const std::uint64_t got = r.count_nonzero<T>(buffer, offset, n, params, &info);
+            CHECK(got == reference_count_nonzero(data, n));
+            if (auto cv = cv_count_nonzero(data, shape)) CHECK(got == *cv);
+            return;
+        }
+        case Operation::min:
+        case Operation::max:
+        case Operation::minmax:
+        case Operation::argmin:
+        case Operation::argmax: {
+            if (n == 0) {
+                if (op == Operation::min) CHECK_THROWS_AS(r.min<T>(buffer, offset, n, params), InvalidArgument);
+                if (op == Operation::max) CHECK_THROWS_AS(r.max<T>(buffer, offset, n, params), InvalidArgument);
+                if (op == Operation::minmax) CHECK_THROWS_AS(r.minmax<T>(buffer, offset, n, params), InvalidArgument);
+                if (op == Operation::argmin) CHECK_THROWS_AS(r.argmin<T>(buffer, offset, n, params), InvalidArgument);
+                if (op == Operation::argmax) CHECK_THROWS_AS(r.argmax<T>(buffer, offset, n, params), InvalidArgument);
+                return;
+            }
+            const auto lo = reference_min(data, n), hi = reference_max(data, n);
+            const auto cv = cv_min_max_loc(data, shape);
+            if (op == Operation::min) {
+                const T mn = r.min<T>(buffer, offset, n, params, &info);
+                CHECK(mn == lo.value);
+                if (cv) CHECK(double(mn) == cv->min);
+            } else if (op == Operation::max) {
+                const T mx = r.max<T>(buffer, offset, n, params, &info);
+                CHECK(mx == hi.value);
+                if (cv) CHECK(double(mx) == cv->max);
+            } else if (op == Operation::minmax) {
+                const clreduce::MinMax<T> both = r.minmax<T>(buffer, offset, n, params, &info);
+                CHECK(both.min == lo.value);
+                CHECK(both.max == hi.value);
+            } else {
+                const bool is_min = op == Operation::argmin;
+                const clreduce::ArgResult<T> got = is_min ? r.argmin<T>(buffer, offset, n, params, &info)
+                                                          : r.argmax<T>(buffer, offset, n, params, &info);
+                const auto& want = is_min ? lo : hi;
+                INFO("index " << got.index << " (expected " << want.index << ")");
+                CHECK(got.value == want.value);
+                CHECK(got.index == want.index);
+                if (cv) CHECK(got.index == (is_min ? cv->min_index : cv->max_index));
+            }
+            return;
+        }
+        case Operation::sum_of_squares: {
+            const auto squares = r.sum_of_squares<T>(buffer, offset, n, params, &info);
+            if constexpr (std::is_integral_v<T>)
+                CHECK(squares == wrapped_sum_of_squares<std::uint64_t>(data, n));
+            else
+                check_approx(reference_sum_of_squares(data, n, rounding_unit<T>(info.plan.accumulator)), squares,
+                             "sum_of_squares");
+            return;
+        }
+        case Operation::norm_l1:
+        case Operation::norm_l2:
+        case Operation::norm_inf: {
+            const CvNorm kind = op == Operation::norm_l1   ? CvNorm::l1
+                                : op == Operation::norm_l2 ? CvNorm::l2
+                                                           : CvNorm::inf;
+            const double got = op == Operation::norm_l1   ? r.norm_l1<T>(buffer, offset, n, params, &info)
+                               : op == Operation::norm_l2 ? r.norm_l2<T>(buffer, offset, n, params, &info)
+                                                          : r.norm_inf<T>(buffer, offset, n, params, &info);
+            const long double u =
+                std::is_integral_v<T> ? std::ldexp(1.0L, -53) : rounding_unit<T>(info.plan.accumulator);
+            if (op == Operation::norm_inf) {
+                if constexpr (std::is_integral_v<T>)
+                    CHECK(got == double(integer_norm_inf(data, n)));
+                else
+                    CHECK(got == double(float_norm_inf(data, n)));
+            } else if (op == Operation::norm_l2) {
+                check_approx(reference_norm_l2(data, n, u), got, "norm_l2");
+            } else if constexpr (std::is_integral_v<T>) {
+                CHECK(got == double(wrapped_norm_l1<std::uint64_t>(data, n)));
+            } else {
+                check_approx(reference_norm_l1(data, n, u), got, "norm_l1");
+            }
+            if (auto cv = cv_norm(data, shape, kind)) {
+                if (op == Operation::norm_inf)
+                    CHECK(got == *cv);
+                else
+                    CHECK(std::fabs(got - *cv) <= 1e-6 * (1 + *cv));
+            }
+            return;
+        }
+        case Operation::statistics: check_statistics_call(r, buffer, host, offset, n, params); return;
+        case Operation::product: {
+            const auto got = r.product<T>(buffer, offset, n, params, &info);
+            INFO("product " << info.plan.describe());
+            if constexpr (std::is_integral_v<T>)
+                CHECK(got == wrapped_product<sum_type_t<T>>(data, n));
+            else
+                check_approx(reference_product(data, n, rounding_unit<T>(info.plan.accumulator)), got, "product");
+            return;
         }
     }
-    // count_nonzero
-    {
-        const std::uint64_t got = r.count_nonzero<T>(buffer, offset, n, params, &info);
-        CHECK(got == reference_count_nonzero(data, n));
-        if (auto cv = cv_count_nonzero(data, shape)) CHECK(got == *cv);
-    }
-    // min, max, minmax, argmin, argmax
-    if (n > 0) {
-        const auto lo = reference_min(data, n), hi = reference_max(data, n);
-        const T mn = r.min<T>(buffer, offset, n, params, &info);
-        const T mx = r.max<T>(buffer, offset, n, params, &info);
-        CHECK(mn == lo.value);
-        CHECK(mx == hi.value);
-        const clreduce::MinMax<T> both = r.minmax<T>(buffer, offset, n, params, &info);
-        CHECK(both.min == lo.value);
-        CHECK(both.max == hi.value);
-        const clreduce::ArgResult<T> amin = r.argmin<T>(buffer, offset, n, params, &info);
-        const clreduce::ArgResult<T> amax = r.argmax<T>(buffer, offset, n, params, &info);
-        INFO("argmin " << amin.index << " (expected " << lo.index << "), argmax " << amax.index << " (expected "
-                       << hi.index << ")");
-        CHECK(amin.value == lo.value);
-        CHECK(amin.index == lo.index);
-        CHECK(amax.value == hi.value);
-        CHECK(amax.index == hi.index);
-        if (auto cv = cv_min_max_loc(data, shape)) {
-            CHECK(double(mn) == cv->min);
-            CHECK(double(mx) == cv->max);
-            CHECK(amin.index == cv->min_index);
-            CHECK(amax.index == cv->max_index);
-        }
-    } else {
-        CHECK_THROWS_AS(r.min<T>(buffer, offset, n, params), InvalidArgument);
-        CHECK_THROWS_AS(r.argmax<T>(buffer, offset, n, params), InvalidArgument);
-    }
-    // sum_of_squares, norms
-    {
-        const auto squares = r.sum_of_squares<T>(buffer, offset, n, params, &info);
-        const double l1 = r.norm_l1<T>(buffer, offset, n, params, &info);
-        const double l2 = r.norm_l2<T>(buffer, offset, n, params, &info);
-        const double inf = r.norm_inf<T>(buffer, offset, n, params, &info);
-        if constexpr (std::is_integral_v<T>) {
-            CHECK(squares == wrapped_sum_of_squares<std::uint64_t>(data, n));
-            CHECK(l1 == double(wrapped_norm_l1<std::uint64_t>(data, n)));
-            CHECK(inf == double(integer_norm_inf(data, n)));
-            check_approx(reference_norm_l2(data, n, std::ldexp(1.0L, -53)), l2, "norm_l2");
-        } else {
-            const long double u = rounding_unit<T>(info.plan.accumulator);
-            check_approx(reference_sum_of_squares(data, n, u), squares, "sum_of_squares");
-            check_approx(reference_norm_l1(data, n, u), l1, "norm_l1");
-            check_approx(reference_norm_l2(data, n, u), l2, "norm_l2");
-            CHECK(inf == double(float_norm_inf(data, n)));
-        }
-        const double rel = 1e-6;
-        if (auto cv = cv_norm(data, shape, CvNorm::l1)) CHECK(std::fabs(l1 - *cv) <= rel * (1 + *cv));
-        if (auto cv = cv_norm(data, shape, CvNorm::l2)) CHECK(std::fabs(l2 - *cv) <= rel * (1 + *cv));
-        if (auto cv = cv_norm(data, shape, CvNorm::inf)) CHECK(inf == *cv);
-    }
-    check_statistics_call(r, buffer, host, offset, n, params);
+    FAIL("no check for operation " << operation_name(op));
 }
 
+// Every checked operation but the product (check_product, on its own data) over elements
+// [offset, offset + n) of `host` (copied to `buffer`).
+template <class T>
+void check_operations(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
+                      std::uint64_t n, const LaunchParams& params, const std::string& label) {
+    for (Operation op : checked_operations())
+        if (op != Operation::product) check_operation(r, buffer, host, offset, n, params, op, label);
+}
+
+// The product over elements [offset, offset + n) of `host`, data whose product stays in range.
 template <class T>
 void check_product(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
                    std::uint64_t n, const LaunchParams& params, const std::string& label) {
-    using namespace clreduce::testing;
-    const T* data = host.data() + offset;
-    CallInfo info;
-    const auto got = r.product<T>(buffer, offset, n, params, &info);
-    INFO(label << " product n=" << n << " offset=" << offset << " " << info.plan.describe());
-    if constexpr (std::is_integral_v<T>)
-        CHECK(got == wrapped_product<sum_type_t<T>>(data, n));
-    else
-        check_approx(reference_product(data, n, rounding_unit<T>(info.plan.accumulator)), got, "product");
+    check_operation(r, buffer, host, offset, n, params, Operation::product, label);
 }
 
 }  // namespace clreduce::test
