@@ -190,29 +190,18 @@ void check_partial_bytes(std::string_view bytes) {
     } catch (const InvalidArgument&) {
         return;
     }
+    // This version's bytes come back the same; an older version's are written anew in this one,
+    // which in turn comes back the same.
     const std::vector<std::uint8_t> again = p.to_bytes();
-    require(std::string_view(reinterpret_cast<const char*>(again.data()), again.size()) == bytes,
-            "a decoded partial encodes to other bytes");
+    const std::vector<std::uint8_t> current = bytes.size() > 4 && data[4] == again[4] ? std::vector<std::uint8_t>(data, data + bytes.size()) : again;
+    require(again == current, "a decoded partial encodes to other bytes");
+    require(Partial::from_bytes(again.data(), again.size()).to_bytes() == again,
+            "a partial written anew encodes to other bytes");
     const auto value = [](const Partial& q) {
         try {
             visit_type(q.element(), [&](auto tag) {
                 using T = decltype(tag);
-                switch (q.operation()) {
-                    case Operation::sum: q.sum<T>(); break;
-                    case Operation::product: q.product<T>(); break;
-                    case Operation::min: q.min<T>(); break;
-                    case Operation::max: q.max<T>(); break;
-                    case Operation::minmax: q.minmax<T>(); break;
-                    case Operation::argmin: q.argmin<T>(); break;
-                    case Operation::argmax: q.argmax<T>(); break;
-                    case Operation::count_nonzero: q.count_nonzero<T>(); break;
-                    case Operation::mean: q.mean<T>(); break;
-                    case Operation::sum_of_squares: q.sum_of_squares<T>(); break;
-                    case Operation::norm_l1: q.norm_l1<T>(); break;
-                    case Operation::norm_l2: q.norm_l2<T>(); break;
-                    case Operation::norm_inf: q.norm_inf<T>(); break;
-                    case Operation::statistics: q.statistics<T>(); break;
-                }
+                visit_operation(q.operation(), [&](auto op) { q.template value<decltype(op)::value, T>(); });
             });
         } catch (const Error&) {
         }

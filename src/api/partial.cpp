@@ -89,6 +89,11 @@ Partial PartialAccess::make(const Outcome& out) {
     }
     p.plugin_ = static_cast<std::uint32_t>(out.kernel.op);
     p.state_.assign(out.bits, out.bits + state_size(out.kernel.op, out.plan.accumulator));
+    // An indexed state's accumulator may not fill its 8 bytes: the padding the kernel leaves
+    // unwritten is zeroed, so that equal partials are equal bytes.
+    if (plugin_info(out.kernel.op).layout == StateLayout::indexed)
+        std::fill(p.state_.begin() + 8 + static_cast<std::ptrdiff_t>(type_size(out.plan.accumulator)), p.state_.end(),
+                  std::uint8_t{0});
     return p;
 }
 

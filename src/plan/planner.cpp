@@ -368,11 +368,11 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     });
 
     plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
-    if (plan.groups > kMaxGroups && plan.sources.times == from) {  // a tuned times too small for n
-        plan.times = default_times(vectors, plan.work_group_size, device, small, expansions);
-        plan.sources.times = ParamSource::device_default;
-        plan.groups = std::max<std::uint64_t>(1, ceil_div(vectors, std::uint64_t(plan.work_group_size) * plan.times));
-    }
+    // A tuned shape too small for n (from a bucket far below it) gives way to the defaults, whole:
+    // the entry's values were measured together.
+    if (plan.groups > kMaxGroups && tuned != nullptr &&
+        (plan.sources.times == from || plan.sources.work_group_size == from || plan.sources.vector_width == from))
+        return resolve(request, device, overrides, nullptr);
     if (plan.groups > kMaxGroups)
         throw InvalidArgument("n = " + std::to_string(n) + " needs " + std::to_string(plan.groups) +
                               " work-groups with times=" + std::to_string(plan.times) +

@@ -17,7 +17,8 @@
 namespace clreduce::test {
 namespace {
 
-constexpr std::size_t kCountAt = 20;  // the header's element count (partial.cpp's layout)
+// The header's element count: the 12 bytes before the state are the count and the state's size.
+const std::size_t kCountAt = Partial::encoded_size(0) - 12;
 
 std::size_t state_at() { return Partial::encoded_size(0); }
 
