@@ -2,7 +2,8 @@
 # Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
 # and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh;
 # clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh; Open MPI: the
-# clreduce_mpi component and its tests).
+# clreduce_mpi component and its tests; Python's headers and, from PyPI, nanobind,
+# scikit-build-core, numpy, pytest, pyopencl and mpi4py: the Python package and its tests).
 # Idempotent: packages already present are skipped by apt-get.
 set -euo pipefail
 
@@ -17,7 +18,23 @@ packages=(
   oclgrind clang libclang-rt-dev
   clang-format clang-tidy cppcheck
   libopenmpi-dev openmpi-bin
+  python3-dev python3-venv python3-pip
 )
+
+# The Python packages, into the python3 on PATH (the one CMake builds the module for); pip
+# skips those already there. A Debian python3 marks itself externally managed (PEP 668).
+install_python_packages() {
+  local python_packages=(nanobind scikit-build-core numpy pytest pyopencl mpi4py)
+  if python3 -c "import nanobind, scikit_build_core, numpy, pytest, pyopencl, mpi4py" 2>/dev/null; then
+    echo "install-deps: Python packages present"
+    return
+  fi
+  local flags=(--quiet)
+  if python3 -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path('stdlib'), 'EXTERNALLY-MANAGED')))"; then
+    flags+=(--break-system-packages)
+  fi
+  python3 -m pip install "${flags[@]}" "${python_packages[@]}"
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -25,6 +42,7 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all packages present"
+  install_python_packages
   exit 0
 fi
 
@@ -33,3 +51,4 @@ if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_python_packages

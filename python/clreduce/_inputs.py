@@ -1,0 +1,131 @@
+"""What a call reduces: numpy arrays and PyOpenCL arrays/buffers, and the form (how the
+elements are grouped) that ``axis=`` asks for."""
+
+import numpy as np
+
+# The element types clreduce reduces (bool arrays are read as uint8).
+ELEMENT_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                 "float16", "float32", "float64")
+
+
+class DeviceArray:
+    """A PyOpenCL ``Buffer`` read as an array: ``shape`` C-contiguous elements of ``dtype`` from
+    element ``offset``, reduced on ``queue`` in place (no copy). Made by :func:`clreduce.buffer`."""
+
+    def __init__(self, queue, buffer, dtype, shape=None, offset=0):
+        self.queue = queue
+        self.buffer = buffer
+        self.dtype = np.dtype(dtype)
+        if shape is None:
+            size = buffer.size // self.dtype.itemsize
+            shape = (max(0, size - int(offset)),)
+        self.shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
+        if int(offset) < 0:
+            raise ValueError(f"offset must be >= 0; got {offset}")
+        self.offset = int(offset)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+def is_pyopencl_array(a):
+    """Whether ``a`` is a ``pyopencl.array.Array`` (checked without importing PyOpenCL)."""
+    return hasattr(a, "base_data") and hasattr(a, "queue") and hasattr(a, "offset") and hasattr(a, "dtype")
+
+
+def is_device_input(a):
+    return isinstance(a, DeviceArray) or is_pyopencl_array(a)
+
+
+def device_view(a):
+    """(queue, buffer, dtype, element offset, shape) of a PyOpenCL array or a DeviceArray."""
+    if isinstance(a, DeviceArray):
+        return a.queue, a.buffer, a.dtype, a.offset, a.shape
+    if a.queue is None:
+        raise ValueError("the PyOpenCL array has no queue: give it one (a.with_queue(queue))")
+    if not a.flags.c_contiguous:
+        raise ValueError("the PyOpenCL array is not C-contiguous: clreduce reads device arrays in place")
+    if a.offset % a.dtype.itemsize:
+        raise ValueError(f"the PyOpenCL array's byte offset {a.offset} is not a multiple of its element size")
+    return a.queue, a.base_data, a.dtype, a.offset // a.dtype.itemsize, tuple(a.shape)
+
+
+def element_dtype(dtype):
+    """The name of the element type clreduce reads for numpy dtype ``dtype`` (bool as uint8)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return "uint8"
+    if dtype.name not in ELEMENT_TYPES or not dtype.isnative:
+        raise TypeError(f"clreduce reduces {', '.join(ELEMENT_TYPES)} and bool arrays "
+                        f"(native byte order); got {dtype}")
+    return dtype.name
+
+
+def host_array(a):
+    """``a`` as a numpy array clreduce can read (bool viewed as uint8; no copy of numpy arrays)."""
+    if not isinstance(a, np.ndarray):
+        a = np.asarray(a)
+    element_dtype(a.dtype)
+    if a.dtype == np.bool_:
+        a = a.view(np.uint8)
+    return a
+
+
+def accumulator_name(dtype):
+    if dtype is None:
+        return None
+    name = np.dtype(dtype).name
+    if name not in ("int32", "uint32", "int64", "uint64", "float32", "float64"):
+        raise ValueError(f"dtype= (the accumulator) must be int32, uint32, int64, uint64, float32 or float64; "
+                         f"got {name}")
+    return name
+
+
+def form_for(shape, axis, contiguous, rows_contiguous):
+    """The form of a call over an array of ``shape`` for ``axis`` (None, or an int), and the
+    axis it removes (None: all). ``contiguous``: C-contiguous; ``rows_contiguous``: a 2-D array
+    whose rows are contiguous (strided rows)."""
+    ndim = len(shape)
+    if axis is None:
+        if contiguous or ndim < 2:
+            return "flat", None
+        if ndim == 2 and rows_contiguous:
+            return "image", None
+        return "flat", None  # refused by the native layer with the reason
+    if isinstance(axis, (tuple, list)):
+        raise ValueError("clreduce takes one axis (None, 0 or 1 for 2-D arrays, -1 for N-D arrays), not a tuple")
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim) if hasattr(np, "exceptions") else ValueError(
+            f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    axis %= ndim
+    if ndim == 1:
+        return "flat", 0
+    if ndim == 2:
+        return ("rows" if axis == 1 else "columns"), axis
+    if axis == ndim - 1:
+        return "batch", axis
+    raise ValueError(f"clreduce reduces N-D arrays (N > 2) along their last axis only (axis=-1); got axis={axis}")
+
+
+def host_layout(a, axis):
+    """(form, removed axis) for a numpy array."""
+    rows_contiguous = a.ndim == 2 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
+    return form_for(a.shape, axis, a.flags.c_contiguous, rows_contiguous)
+
+
+def offsets_array(offsets):
+    """CSR offsets as a uint64 numpy array, checked to be integers >= 0."""
+    o = np.asarray(offsets)
+    if o.ndim != 1:
+        raise ValueError(f"offsets must be 1-D; got {o.ndim}-D")
+    if o.size and not np.issubdtype(o.dtype, np.integer):
+        raise ValueError(f"offsets must be integers; got {o.dtype}")
+    if o.size and np.issubdtype(o.dtype, np.signedinteger) and o.min() < 0:
+        raise ValueError(f"offsets must be >= 0; got {o.min()}")
+    return np.ascontiguousarray(o, dtype=np.uint64)

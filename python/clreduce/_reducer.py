@@ -1,0 +1,143 @@
+"""clreduce.Reducer: numpy-shaped calls on one OpenCL device, over the native core call."""
+
+import numpy as np
+
+from . import _clreduce
+from ._inputs import (accumulator_name, device_view, element_dtype, form_for, host_array, host_layout,
+                      is_device_input, offsets_array)
+from ._results import cast, keep_dims
+
+_NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
+_FLOAT_MODES = ("deterministic", "atomic", "compensated", "correctly_rounded")
+
+
+def _options(dtype, float_mode, overflow):
+    if float_mode is not None and float_mode not in _FLOAT_MODES:
+        raise ValueError(f"float_mode must be one of {', '.join(_FLOAT_MODES)}; got {float_mode!r}")
+    if overflow is not None and overflow not in ("check", "wrap"):
+        raise ValueError(f"overflow must be 'check' or 'wrap'; got {overflow!r}")
+    return {"accumulator": accumulator_name(dtype), "float_mode": float_mode, "overflow": overflow}
+
+
+class Reducer:
+    """Reductions on one OpenCL device.
+
+    ``Reducer()`` takes the default device ($CLREDUCE_DEVICE, else the first GPU, else the first
+    device); ``Reducer(device="pthread")`` a device by spec ("P:D", "N", or part of its name);
+    ``Reducer(queue=q)`` the context and queue of a PyOpenCL ``CommandQueue`` (PyOpenCL arrays
+    and buffers on that context are then reduced in place, in the queue's order). Reuse one: its
+    compiled kernels and scratch buffers are kept. Safe to call from several threads; the GIL is
+    released while the device works.
+    """
+
+    def __init__(self, device=None, queue=None):
+        if queue is not None:
+            if device is not None:
+                raise ValueError("give device= or queue=, not both")
+            self._native = _clreduce.Reducer.from_handles(queue.context.int_ptr, queue.int_ptr)
+            self._queue = queue  # kept alive with the reducer
+        elif device is None:
+            self._native = _clreduce.Reducer()
+            self._queue = None
+        else:
+            self._native = _clreduce.Reducer(str(device))
+            self._queue = None
+
+    @property
+    def device(self):
+        """The device's description (name, platform, fp64/fp16 support, ...) as a dict."""
+        return self._native.device
+
+    @property
+    def counters(self):
+        """Programs built or loaded from disk, kernels created and buffers allocated so far."""
+        return self._native.counters
+
+    def __repr__(self):
+        d = self._native.device
+        return f"<clreduce.Reducer on {d['platform']} / {d['name']}>"
+
+    # The one generic call every named method below goes through.
+    def reduce(self, op, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
+        """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``.
+
+        ``a``: a numpy array (C-contiguous, or 2-D with strided rows), a PyOpenCL ``Array`` or
+        a :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), 0 or 1
+        for 2-D arrays, -1 for N-D arrays. ``dtype``: the accumulator; ``float_mode``:
+        "deterministic", "atomic", "compensated" or "correctly_rounded"; ``overflow``: "check"
+        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch.
+        """
+        return self._call(op, None, a, axis, _options(dtype, float_mode, overflow), keepdims)
+
+    def _call(self, op, transform, a, axis, options, keepdims, offsets=None):
+        if is_device_input(a):
+            queue, buffer, dt, offset, shape = device_view(a)
+            element = element_dtype(dt)
+            if offsets is not None:
+                raise ValueError("segmented calls over device arrays: not offered here; pass a host array")
+            form, removed = form_for(shape, axis, True, True)
+            if form == "image":
+                form = "flat"
+            native_shape = list(shape) if shape else [1]
+            if transform is None:
+                raw = self._native.reduce_buffer(op, buffer.int_ptr, element, offset, native_shape, form, **options)
+            else:
+                raw = self._native.transform_reduce_buffer(transform[0], transform[1], buffer.int_ptr, element,
+                                                           offset, native_shape, form, **options)
+            ndim = len(shape)
+        else:
+            h = host_array(a)
+            element = element_dtype(h.dtype)
+            if offsets is not None:
+                form, removed = "offsets", 0
+                offsets = offsets_array(offsets)
+            else:
+                form, removed = host_layout(h, axis)
+            if transform is None:
+                raw = self._native.reduce(op, h, form, offsets=offsets, **options)
+            else:
+                raw = self._native.transform_reduce(transform[0], transform[1], h, form, offsets=offsets, **options)
+            ndim = h.ndim
+            if a is not h and getattr(a, "dtype", None) == np.bool_ and op in ("min", "max", "minmax"):
+                element = "bool"
+        segmented = form in ("rows", "columns", "batch", "offsets")
+        result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented)
+        if form == "batch":
+            result = _reshape(result, shape[:-1] if is_device_input(a) else h.shape[:-1])
+        if keepdims and form != "offsets":
+            result = keep_dims(result, ndim, removed)
+        return result
+
+    def plan(self, op, dtype, count, accumulator=None, float_mode=None, overflow=None):
+        """The plan (work-group size, vector width, groups, ...) a call of ``op`` over ``count``
+        elements of ``dtype`` would launch, as a clreduce.Plan (``.describe()``)."""
+        return self._native.plan(op, element_dtype(dtype), int(count),
+                                 **_options(accumulator, float_mode, overflow))
+
+    def tune(self, quick=True, types=(), max_n=1 << 30, time_budget_s=0.0, save=True, segments=True):
+        """Measures the launch space on this device and uses the best parameters at once; with
+        ``save`` they go into the tuning database for later reducers. ``types``: dtype names
+        (empty: all). Ctrl-C stops it early (what was measured is kept) and raises
+        KeyboardInterrupt. Returns a dict (entries, complete, measurements, saved_to, ...)."""
+        return self._native.tune(quick, [element_dtype(t) for t in types], int(max_n), float(time_budget_s),
+                                 bool(save), bool(segments))
+
+    def partial(self, op, a, dtype=None, float_mode=None, overflow=None):
+        """The :class:`clreduce.Partial` of ``op`` over ``a`` (1-D, C-contiguous host or device
+        data): merge partials of consecutive ranges, send them as bytes, read the whole's value."""
+        from ._partial import Partial
+        options = _options(dtype, float_mode, overflow)
+        if is_device_input(a):
+            _, buffer, dt, offset, shape = device_view(a)
+            count = int(np.prod(shape, dtype=np.int64))
+            return Partial(self._native.partial_buffer(op, buffer.int_ptr, element_dtype(dt), offset, count,
+                                                       **options))
+        h = host_array(a)
+        return Partial(self._native.partial(op, h, **options))
+
+
+def _reshape(result, shape):
+    if isinstance(result, tuple):
+        return type(result)(*(np.reshape(v, shape) for v in result)) if hasattr(result, "_fields") else tuple(
+            np.reshape(v, shape) for v in result)
+    return np.reshape(result, shape)

@@ -1,0 +1,103 @@
+"""The native results as the documented numpy types (docs/python.md, "Results")."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._clreduce import Overflow
+
+_INTEGER_SUM_OPS = ("sum", "product", "sum_of_squares", "transform")
+
+
+class Statistics(NamedTuple):
+    """One pass's count, extremes (element type), sum, mean and population variance (float64);
+    arrays of them per row or segment."""
+    count: object
+    min: object
+    max: object
+    sum: object
+    mean: object
+    variance: object
+
+    @property
+    def std(self):
+        """The population standard deviation, sqrt(variance)."""
+        return np.sqrt(self.variance)
+
+
+def result_dtype(op, element, accumulator):
+    """The numpy type of `op`'s value over elements of `element` (a dtype name), with the
+    accumulator `accumulator` (a name or None)."""
+    e = np.dtype(element)
+    if op in _INTEGER_SUM_OPS:
+        if accumulator is not None:
+            return np.dtype(accumulator)
+        if e.kind == "f":
+            return np.dtype(np.float64)
+        if op == "sum_of_squares":
+            return np.dtype(np.uint64)
+        if op == "transform":
+            return np.dtype(np.uint64 if e == np.uint64 else np.int64)
+        return np.dtype(np.int64 if e.kind == "i" else np.uint64)
+    if op in ("min", "max", "minmax", "bit_and", "bit_or", "bit_xor"):
+        return e
+    if op in ("argmin", "argmax", "count_nonzero"):
+        return np.dtype(np.int64)
+    if op in ("all", "any"):
+        return np.dtype(np.bool_)
+    return np.dtype(np.float64)  # mean, norms
+
+
+def _check_fits(values, dtype):
+    """Raises clreduce.Overflow where an integer value does not fit `dtype` (a narrower
+    accumulator named with dtype=; the library's value is exact)."""
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        v = np.asarray(values)
+        if v.size and (np.any(v < info.min) or np.any(v > info.max)):
+            raise Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
+
+
+def _scalar(value, dtype):
+    if dtype.kind in "iu":
+        _check_fits(np.array(value, dtype=object), dtype)
+    return dtype.type(value)
+
+
+def _array(values, dtype):
+    if dtype == np.float16:
+        return values.view(np.float16)
+    if dtype == np.bool_:
+        return values.astype(np.bool_)
+    if values.dtype != dtype:
+        _check_fits(values, dtype)
+        return values.astype(dtype)
+    return values
+
+
+def cast(op, raw, element, accumulator, segmented):
+    """The native value `raw` of `op` as numpy scalars (segmented: arrays)."""
+    convert = _array if segmented else _scalar
+    if op == "minmax":
+        e = np.dtype(element)
+        return convert(raw[0], e), convert(raw[1], e)
+    if op in ("argmin", "argmax"):
+        return convert(raw[1], np.dtype(np.int64))
+    if op == "statistics":
+        e = np.dtype(element)
+        f = np.dtype(np.float64)
+        return Statistics(convert(raw["count"], np.dtype(np.int64)), convert(raw["min"], e), convert(raw["max"], e),
+                          convert(raw["sum"], f), convert(raw["mean"], f), convert(raw["variance"], f))
+    return convert(raw, result_dtype(op, element, accumulator))
+
+
+def keep_dims(result, ndim, axis):
+    """`result` with the reduced axis kept as length 1 (keepdims=True)."""
+    def one(v):
+        v = np.asarray(v)
+        return v.reshape((1,) * ndim) if axis is None else np.expand_dims(v, axis)
+    if isinstance(result, Statistics):
+        return Statistics(*(one(v) for v in result))
+    if isinstance(result, tuple):
+        return tuple(one(v) for v in result)
+    return one(result)
