@@ -1,8 +1,9 @@
 """The module-level functions: numpy-shaped calls on the default device (host arrays) or on a
 PyOpenCL array's own queue (device arrays), all through Reducer.reduce."""
 
+import collections
+import inspect
 import threading
-import weakref
 
 import numpy as np
 
@@ -11,7 +12,10 @@ from ._reducer import Reducer, _NORMS, _options
 
 _lock = threading.Lock()
 _default = None
-_by_queue = weakref.WeakKeyDictionary()
+# The reducers of the last queues PyOpenCL data came on, by the queue's handle; each entry keeps
+# its queue alive, so a handle is never reused by another queue while it is here.
+_by_queue = collections.OrderedDict()
+_QUEUES_KEPT = 16
 
 
 def default_reducer():
@@ -26,16 +30,20 @@ def default_reducer():
 
 def reducer_for(a):
     """The Reducer a module-level call over ``a`` uses: for PyOpenCL data the one on its queue
-    (made once per queue, kept while the queue lives), else the default one."""
+    (made once per queue; those of the last 16 queues are kept), else the default one."""
     if not is_device_input(a):
         return default_reducer()
     queue = device_view(a)[0]
     with _lock:
-        r = _by_queue.get(queue)
-        if r is None:
-            r = Reducer(queue=queue)
-            _by_queue[queue] = r
-        return r
+        entry = _by_queue.get(queue.int_ptr)
+        if entry is None:
+            entry = (queue, Reducer(queue=queue))
+            _by_queue[queue.int_ptr] = entry
+            if len(_by_queue) > _QUEUES_KEPT:
+                _by_queue.popitem(last=False)
+        else:
+            _by_queue.move_to_end(queue.int_ptr)
+        return entry[1]
 
 
 def buffer(queue, buf, dtype, shape=None, offset=0):
@@ -44,6 +52,8 @@ def buffer(queue, buf, dtype, shape=None, offset=0):
     return DeviceArray(queue, buf, dtype, shape, offset)
 
 
+# The named calls below are written as Reducer methods (`self` the reducer) and attached to
+# Reducer at the end; the module gets a function of the same name for each.
 _COMMON = """
     ``a``: a numpy array (C-contiguous, or 2-D with strided rows), a PyOpenCL ``Array``, or
     clreduce.buffer(...). ``axis``: None (all), 0 or 1 of a 2-D array, -1 of an N-D array.
@@ -75,73 +85,71 @@ _OPERATIONS = {
 
 
 def _operation_function(name, op, doc):
-    def f(a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-        return reducer_for(a).reduce(op, a, axis, dtype, float_mode, overflow, keepdims)
+    def f(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
+        return self.reduce(op, a, axis, dtype, float_mode, overflow, keepdims)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc + "\n" + _COMMON
     return f
 
 
-for _name, (_op, _doc) in _OPERATIONS.items():
-    globals()[_name] = _operation_function(_name, _op, _doc)
+_METHODS = {name: _operation_function(name, op, doc) for name, (op, doc) in _OPERATIONS.items()}
 
 
-def norm(a, ord=2, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
+def norm(self, a, ord=2, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Vector norm, float64: ``ord`` 1 (sum of |x|), 2 or None (sqrt of the sum of squares),
     numpy.inf (largest |x|, NaN ignored)."""
     if ord not in _NORMS:
         raise ValueError(f"ord must be 1, 2, None or numpy.inf; got {ord!r}")
-    return reducer_for(a).reduce(_NORMS[ord], a, axis, dtype, float_mode, overflow, keepdims)
+    return self.reduce(_NORMS[ord], a, axis, dtype, float_mode, overflow, keepdims)
 
 
-def transform_reduce(a, expression, combine="sum", axis=None, dtype=None, float_mode=None, overflow=None,
+def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, float_mode=None, overflow=None,
                      keepdims=False):
     """``expression`` (in ``x``, the transform language of docs/expression-language.md, e.g.
     "x > 0 ? x : 0") for every element, combined with ``combine`` ("sum", "product", "min",
     "max"). ``x`` is the element in int64 (integers up to 32 bits and int64), uint64 (uint64) or
     float64 (floats), or the accumulator ``dtype``; so is the result."""
-    r = reducer_for(a)
-    return r._call(None, (str(expression), str(combine)), a, axis, _options(dtype, float_mode, overflow), keepdims)
+    return self._call(None, (str(expression), str(combine)), a, axis, _options(dtype, float_mode, overflow),
+                      keepdims)
 
 
 def _is_float(a):
     return np.dtype(a.dtype).kind == "f"
 
 
-def nansum(a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
+def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Sum treating NaN as 0 (float64 for floats): floats through
     transform_reduce(a, "isnan(x) ? 0 : x"); integers as sum()."""
     if not _is_float(a):
-        return globals()["sum"](a, axis, dtype, float_mode, overflow, keepdims)
-    return transform_reduce(a, "isnan(x) ? 0 : x", "sum", axis, dtype, float_mode, overflow, keepdims)
+        return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
+    return self.transform_reduce(a, "isnan(x) ? 0 : x", "sum", axis, dtype, float_mode, overflow, keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
+def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Mean of the elements that are not NaN, float64 (NaN where all are NaN): nansum() divided
     by the count of non-NaN elements (a second pass, transform_reduce(a, "isnan(x) ? 0 : 1"));
     integers as mean()."""
     if not _is_float(a):
-        return globals()["mean"](a, axis, dtype, float_mode, overflow, keepdims)
-    total = nansum(a, axis, dtype, float_mode, overflow, keepdims)
-    count = transform_reduce(a, "isnan(x) ? 0 : 1", "sum", axis, None, None, None, keepdims)
+        return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
+    total = self.nansum(a, axis, dtype, float_mode, overflow, keepdims)
+    count = self.transform_reduce(a, "isnan(x) ? 0 : 1", "sum", axis, None, None, None, keepdims)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.float64(total) / count if np.ndim(total) == 0 else np.asarray(total, np.float64) / count
 
 
-def segment_reduce(op, values, offsets, dtype=None, float_mode=None, overflow=None):
+def segment_reduce(self, op, values, offsets, dtype=None, float_mode=None, overflow=None):
     """``op`` over each CSR segment of the 1-D host array ``values``: segment s is
     values[offsets[s]:offsets[s + 1]] (``offsets`` ascending, the last <= len(values)), one result
     per segment in one launch, as numpy arrays of the operation's type. An empty segment gives
     the operation's empty result (sum 0, ...) or, where it has none (min, mean, ...),
     clreduce.InvalidArgument naming the segment."""
-    r = reducer_for(values)
-    return r._call(op, None, values, None, _options(dtype, float_mode, overflow), False, offsets=offsets)
+    return self._call(op, None, values, None, _options(dtype, float_mode, overflow), False, offsets=offsets)
 
 
 def _segment_function(name, op):
-    def f(values, offsets, dtype=None, float_mode=None, overflow=None):
-        return segment_reduce(op, values, offsets, dtype, float_mode, overflow)
+    def f(self, values, offsets, dtype=None, float_mode=None, overflow=None):
+        return self.segment_reduce(op, values, offsets, dtype, float_mode, overflow)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"{op} of each CSR segment of ``values`` (clreduce.segment_reduce('{op}', values, offsets)); "
@@ -151,9 +159,32 @@ def _segment_function(name, op):
 
 _SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argmax", "count_nonzero", "mean",
                        "sum_of_squares", "statistics", "bit_and", "bit_or", "bit_xor", "all", "any")
-for _op in _SEGMENT_OPERATIONS:
-    globals()["segment_" + _op] = _segment_function("segment_" + _op, _op)
+_METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 
 for _f in (norm, transform_reduce, nansum, nanmean):
     _f.__doc__ += _COMMON
+    _METHODS[_f.__name__] = _f
+_METHODS["segment_reduce"] = segment_reduce
+
+
+def _module_function(name, method):
+    """The module-level form of Reducer method `method`: the same call on reducer_for(a)."""
+    if name == "segment_reduce":  # the operation comes first
+        def f(op, values, *args, **kwargs):
+            return reducer_for(values).segment_reduce(op, values, *args, **kwargs)
+    else:
+        def f(a, *args, **kwargs):
+            return getattr(reducer_for(a), name)(a, *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = method.__doc__
+    signature = inspect.signature(method)
+    f.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return f
+
+
+# Every named call is a Reducer method (reducer.sum(a), ...) and a module function on the
+# default reducer or the PyOpenCL data's own (clreduce.sum(a), ...).
+for _name, _method in _METHODS.items():
+    setattr(Reducer, _name, _method)
+    globals()[_name] = _module_function(_name, _method)

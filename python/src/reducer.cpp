@@ -34,6 +34,16 @@ Reducer from_handles(std::uintptr_t context, std::uintptr_t queue) {
     return Reducer(ctx, q);
 }
 
+// CSR offsets over host values: the host pointer carries no size, so the last offset is checked
+// against the array's here (the library checks the order).
+void set_offsets(Source& s, const Offsets& offsets) {
+    s.offsets.assign(offsets.data(), offsets.data() + offsets.shape(0));
+    if (s.offsets.empty()) throw clreduce::InvalidArgument("CSR offsets need at least one offset");
+    if (s.offsets.back() > s.count)
+        throw clreduce::InvalidArgument("the last CSR offset (" + std::to_string(s.offsets.back()) +
+                                        ") is past the values' end (" + std::to_string(s.count) + " elements)");
+}
+
 nb::dict device_dict(const clreduce::DeviceInfo& d) {
     nb::dict out;
     out["platform"] = d.platform_name;
@@ -147,7 +157,7 @@ void bind_reducer(nb::module_& m) {
                Opt overflow, std::optional<Offsets> offsets) {
         const Form f = parse_form(form);
         Source s = host_source(a, f);
-        if (offsets) s.offsets.assign(offsets->data(), offsets->data() + offsets->shape(0));
+        if (offsets) set_offsets(s, *offsets);
         return reduce(r, clreduce::parse_operation(op), s, f, make_params(acc, mode, overflow));
             },
             "op"_a, "array"_a, "form"_a, "accumulator"_a = nb::none(), "float_mode"_a = nb::none(),
@@ -170,7 +180,7 @@ void bind_reducer(nb::module_& m) {
                const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets) {
         const Form f = parse_form(form);
         Source s = host_source(a, f);
-        if (offsets) s.offsets.assign(offsets->data(), offsets->data() + offsets->shape(0));
+        if (offsets) set_offsets(s, *offsets);
         return transform_reduce(r, expression, combine, s, f, make_params(acc, mode, overflow));
             },
             "expression"_a, "combine"_a, "array"_a, "form"_a, "accumulator"_a = nb::none(), "float_mode"_a = nb::none(),

@@ -47,6 +47,7 @@ ElementType element_type_of(const nb::dlpack::dtype& dtype) {
 }
 
 bool c_contiguous(const HostArray& a) {
+    if (a.size() == 0) return true;  // nothing is read (DLPack strides of an empty array may be 0)
     std::int64_t expected = 1;
     for (std::size_t d = a.ndim(); d-- > 0;) {
         if (a.shape(d) != 1 && a.stride(d) != expected) return false;

@@ -1,0 +1,120 @@
+"""axis=, keepdims= and strided 2-D input: rows (axis=1), columns (axis=0) and whole strided
+matrices (axis=None) through the segments and image engines, batches of N-D arrays (axis=-1),
+against numpy."""
+
+import numpy as np
+import pytest
+
+import clreduce
+from references import data
+
+SHAPES = [(1, 1), (3, 1), (1, 7), (5, 33), (64, 100), (33, 4099)]
+
+
+def matrix(rng, dtype, shape, strided):
+    """A (rows, cols) matrix; strided: a view into a wider, taller array (row step > row, every
+    second row), starting at an offset."""
+    rows, cols = shape
+    if not strided:
+        return data(rng, dtype, rows * cols, bits=20).reshape(rows, cols)
+    base = data(rng, dtype, (2 * rows + 1) * (cols + 5), bits=20).reshape(2 * rows + 1, cols + 5)
+    return base[1::2, 3:3 + cols]
+
+
+@pytest.mark.parametrize("strided", [False, True])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_sum_axes(shape, strided, rng):
+    """Integer sums per row, per column and in all: exact, as numpy's (int64)."""
+    a = matrix(rng, np.int32, shape, strided)
+    assert strided == (not a.flags.c_contiguous) or shape[0] == 1
+    for axis in (None, 0, 1, -1, -2):
+        got = clreduce.sum(a, axis=axis)
+        want = np.sum(a, axis=axis, dtype=np.int64)
+        assert np.array_equal(got, want), axis
+        assert np.asarray(got).dtype == np.int64
+        kept = clreduce.sum(a, axis=axis, keepdims=True)
+        assert kept.shape == np.sum(a, axis=axis, keepdims=True).shape
+        assert np.array_equal(kept, np.sum(a, axis=axis, keepdims=True, dtype=np.int64))
+
+
+# (function, numpy's, type): rows and columns of the other operations.
+CASES = [
+    ("min", np.min, "float32"), ("max", np.max, "int16"), ("argmin", np.argmin, "float64"),
+    ("argmax", np.argmax, "uint8"), ("count_nonzero", np.count_nonzero, "int64"),
+    ("mean", np.mean, "int32"), ("all", np.all, "uint16"), ("any", np.any, "int8"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_other_operations_per_row_or_column(case, rng):
+    """Each operation along one axis (rows and columns alternate through the list: each is a
+    kernel build)."""
+    name, numpy_function, dtype = CASES[case]
+    a = matrix(rng, dtype, (37, 129), strided=True)
+    for axis in (case % 2,):
+        got = getattr(clreduce, name)(a, axis=axis)
+        want = numpy_function(a, axis=axis)
+        if name == "mean":
+            np.testing.assert_allclose(got, want, rtol=1e-14)
+        else:
+            assert np.array_equal(got, want), (name, axis)
+        assert got.dtype == np.asarray(want).dtype or name in ("count_nonzero",), (got.dtype, want.dtype)
+
+
+def test_float_rows_close_to_numpy(rng):
+    """float32 row sums of a strided matrix: float64 results within the deterministic bound."""
+    a = matrix(rng, np.float32, (50, 1000), strided=True)
+    got = clreduce.sum(a, axis=1)
+    want = np.sum(a.astype(np.float64), axis=1)
+    bound = 1001 * 2.0**-52 * np.sum(np.abs(a.astype(np.float64)), axis=1)
+    assert got.dtype == np.float64 and np.all(np.abs(got - want) <= bound)
+    exact = clreduce.sum(a, axis=1, float_mode="correctly_rounded")
+    import math
+    assert all(exact[r] == math.fsum(a[r].astype(np.float64).tolist()) for r in range(a.shape[0]))
+
+
+def test_structured_results_per_row(rng):
+    """minmax and statistics per row: tuples/namedtuples of arrays."""
+    a = matrix(rng, np.int16, (20, 300), strided=True)
+    lo, hi = clreduce.minmax(a, axis=1)
+    assert np.array_equal(lo, a.min(axis=1)) and np.array_equal(hi, a.max(axis=1)) and lo.dtype == np.int16
+    s = clreduce.statistics(a, axis=0)
+    assert np.array_equal(s.count, np.full(300, 20)) and np.array_equal(s.min, a.min(axis=0))
+    np.testing.assert_allclose(s.mean, a.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(s.variance, a.var(axis=0), rtol=1e-9)
+    np.testing.assert_allclose(s.std, a.std(axis=0), rtol=1e-9)
+    kept = clreduce.minmax(a, axis=1, keepdims=True)
+    assert kept[0].shape == (20, 1)
+
+
+@pytest.mark.parametrize("shape", [(4, 5, 6), (2, 3, 4, 1000), (7, 0), (3, 1, 1)])
+def test_batches_of_last_axis(shape, rng):
+    """axis=-1 of N-D arrays: one result per leading index, in the leading shape."""
+    a = data(rng, np.int64, int(np.prod(shape)), bits=30).reshape(shape)
+    got = clreduce.sum(a, axis=-1)
+    assert got.shape == shape[:-1] and np.array_equal(got, a.sum(axis=-1))
+    assert np.array_equal(clreduce.sum(a, axis=-1, keepdims=True), a.sum(axis=-1, keepdims=True))
+    if a.size:
+        assert clreduce.sum(a) == a.sum()  # axis=None over all of a contiguous N-D array
+        lo, hi = clreduce.minmax(a, axis=-1) if shape[-1] else (None, None)
+        if shape[-1]:
+            assert np.array_equal(lo, a.min(axis=-1)) and lo.shape == shape[:-1]
+
+
+def test_refused_layouts(rng):
+    """Layouts clreduce does not read in place: a clear InvalidArgument (a ValueError)."""
+    a = data(rng, np.float32, 4 * 6 * 8).reshape(4, 6, 8)
+    with pytest.raises(ValueError, match="last axis"):
+        clreduce.sum(a, axis=1)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        clreduce.sum(a[:, ::2, :])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        clreduce.sum(np.arange(10.0)[::2])
+    with pytest.raises(ValueError, match="rows must be contiguous"):
+        clreduce.sum(a[0][:, ::2], axis=1)
+    with pytest.raises(ValueError, match="smaller than a row|negative"):
+        clreduce.sum(a[0][::-1], axis=1)
+    with pytest.raises(ValueError, match="one axis"):
+        clreduce.sum(a, axis=(0, 1))
+    with pytest.raises(ValueError, match="out of bounds"):
+        clreduce.sum(a[0], axis=2)

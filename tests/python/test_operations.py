@@ -1,0 +1,199 @@
+"""Every function of the package x every element type against exact references (numpy's where
+exact), with the documented result types; host data (small: the host path of a CPU device,
+large: the kernels) and a device sweep through PyOpenCL buffers (kernels for every operation)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import clreduce
+from references import FLOAT_TYPES, INT_TYPES, TYPES, close, data, reference
+
+# function name -> (the operation whose reference it has, call)
+FUNCTIONS = {
+    "sum": ("sum", lambda a, **k: clreduce.sum(a, **k)),
+    "prod": ("product", lambda a, **k: clreduce.prod(a, **k)),
+    "min": ("min", lambda a, **k: clreduce.min(a, **k)),
+    "max": ("max", lambda a, **k: clreduce.max(a, **k)),
+    "nanmin": ("min", lambda a, **k: clreduce.nanmin(a, **k)),
+    "nanmax": ("max", lambda a, **k: clreduce.nanmax(a, **k)),
+    "minmax": ("minmax", lambda a, **k: clreduce.minmax(a, **k)),
+    "argmin": ("argmin", lambda a, **k: clreduce.argmin(a, **k)),
+    "argmax": ("argmax", lambda a, **k: clreduce.argmax(a, **k)),
+    "count_nonzero": ("count_nonzero", lambda a, **k: clreduce.count_nonzero(a, **k)),
+    "mean": ("mean", lambda a, **k: clreduce.mean(a, **k)),
+    "sum_of_squares": ("sum_of_squares", lambda a, **k: clreduce.sum_of_squares(a, **k)),
+    "norm1": ("norm_l1", lambda a, **k: clreduce.norm(a, ord=1, **k)),
+    "norm2": ("norm_l2", lambda a, **k: clreduce.norm(a, **k)),
+    "norminf": ("norm_inf", lambda a, **k: clreduce.norm(a, ord=np.inf, **k)),
+    "statistics": ("statistics", lambda a, **k: clreduce.statistics(a, **k)),
+    "bit_and": ("bit_and", lambda a, **k: clreduce.bit_and(a, **k)),
+    "bit_or": ("bit_or", lambda a, **k: clreduce.bit_or(a, **k)),
+    "bit_xor": ("bit_xor", lambda a, **k: clreduce.bit_xor(a, **k)),
+    "all": ("all", lambda a, **k: clreduce.all(a, **k)),
+    "any": ("any", lambda a, **k: clreduce.any(a, **k)),
+    "transform_squares": ("sum_of_squares", lambda a, **k: clreduce.transform_reduce(a, "x * x", "sum", **k)),
+    "nansum": ("sum", lambda a, **k: clreduce.nansum(a, **k)),
+    "nanmean": ("mean", lambda a, **k: clreduce.nanmean(a, **k)),
+}
+
+
+def expected_type(name, op, dtype):
+    """The documented numpy type of the function's value (docs/python.md, "Results")."""
+    dt = np.dtype(dtype)
+    f = dt.kind == "f"
+    if name in ("sum", "prod", "nansum"):
+        return np.float64 if f else (np.int64 if dt.kind == "i" else np.uint64)
+    if name == "sum_of_squares":
+        return np.float64 if f else np.uint64
+    if name == "transform_squares":
+        return np.float64 if f else (np.uint64 if dt == np.uint64 else np.int64)
+    if op in ("min", "max", "minmax", "bit_and", "bit_or", "bit_xor"):
+        return dt.type
+    if op in ("argmin", "argmax", "count_nonzero"):
+        return np.int64
+    if op in ("all", "any"):
+        return np.bool_
+    return np.float64
+
+
+def refused(op, dtype, has_fp16):
+    """The Unsupported error a call must raise, or None."""
+    if dtype == "float16" and not has_fp16:
+        return "cl_khr_fp16"
+    if op.startswith("bit_") and dtype in FLOAT_TYPES:
+        return "integer elements"
+    if op == "statistics" and dtype in ("int64", "uint64"):
+        return "statistics of"
+    return None
+
+
+# Operations whose integer results grow with the squares or the sum of the elements: their data
+# stays within +-2^bits so that n of them fit 64 bits (Overflow has its own tests).
+SQUARE_BITS = 20
+SUM_BITS = 40
+
+
+def operand(rng, op, dtype, n):
+    if op == "product":  # small factors, so that float products stay finite
+        levels = [1, 1, 1, 2, 3] if np.dtype(dtype).kind == "u" else [1, 1, -1, 2, 1]
+        return rng.choice(levels, size=n).astype(dtype)
+    if op in ("sum_of_squares", "norm_l2", "statistics"):
+        return data(rng, dtype, n, bits=SQUARE_BITS)
+    return data(rng, dtype, n, bits=SUM_BITS)
+
+
+def check_value(name, op, got, want, a):
+    if op == "statistics":
+        assert int(got.count) == want["count"]
+        assert float(got.min) == want["min"] and float(got.max) == want["max"]
+        for field in ("sum", "mean", "variance"):
+            assert close(getattr(got, field), want[field], a, "statistics"), (field, getattr(got, field), want[field])
+        return
+    if op == "minmax":
+        assert (float(got[0]), float(got[1])) == want
+        return
+    if isinstance(want, float) and a.dtype.kind == "f" and op in ("sum", "mean", "sum_of_squares", "norm_l1",
+                                                                   "norm_l2"):
+        assert close(got, want, a, op), (got, want)
+    elif op == "product" and a.dtype.kind == "f":
+        assert math.isclose(float(got), want, rel_tol=1e-12)
+    elif isinstance(want, float):
+        assert float(got) == want or (math.isnan(want) and math.isnan(float(got)))
+    else:
+        assert int(got) == want
+
+
+def run_case(name, dtype, a, has_fp16, device=None):
+    """Checks one call over host data `a` (or `device`, a PyOpenCL array holding it)."""
+    op, call = FUNCTIONS[name]
+    reason = refused(op, dtype, has_fp16)
+    if reason:
+        with pytest.raises(clreduce.Unsupported, match=reason):
+            call(a if device is None else device)
+        return
+    got = call(a if device is None else device)
+    check_value(name, op, got, reference(op, a), a)
+    t = expected_type(name, op, dtype)
+    if op == "minmax":
+        assert type(got[0]) is t and type(got[1]) is t
+    elif op == "statistics":
+        assert type(got.min) is np.dtype(dtype).type and type(got.mean) is np.float64
+        assert type(got.count) is np.int64
+    else:
+        assert type(got) is t, (type(got), t)
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_function_and_type_small(name, dtype, rng, has_fp16):
+    """Every function x type, 1000 elements of host data (on a CPU device: the host path)."""
+    run_case(name, dtype, operand(rng, FUNCTIONS[name][0], dtype, 1000), has_fp16)
+
+
+def sweep():
+    """Every function with two element types and every type with several functions (the
+    types rotate through the functions): each case builds kernels, seconds each on PoCL."""
+    names = list(FUNCTIONS)
+    cases = []
+    for i, name in enumerate(names):
+        for j in range(2):
+            cases.append((name, TYPES[(2 * i + j * 5) % len(TYPES)]))
+    return cases
+
+
+@pytest.mark.parametrize("name,dtype", sweep())
+def test_function_and_type_on_device(name, dtype, rng, has_fp16, cl_queue):
+    """The sweep over PyOpenCL arrays (the kernels run, on the array's own queue, no copy)."""
+    import pyopencl.array as cla
+    n = 65536 + int(rng.integers(0, 4096))
+    a = operand(rng, FUNCTIONS[name][0], dtype, n)
+    run_case(name, dtype, a, has_fp16, device=cla.to_device(cl_queue, a))
+
+
+EMPTY = {"sum": 0, "prod": 1, "count_nonzero": 0, "sum_of_squares": 0, "norm1": 0.0, "norm2": 0.0, "norminf": 0.0,
+         "bit_or": 0, "bit_xor": 0, "all": True, "any": False, "transform_squares": 0, "nansum": 0}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_empty(name):
+    """Empty input: the operation's identity, or InvalidArgument (a ValueError) where it has
+    none (min, max, mean, ...)."""
+    a = np.zeros(0, np.int32)
+    op, call = FUNCTIONS[name]
+    if name == "bit_and":
+        assert call(a) == np.int32(-1)
+    elif name in EMPTY:
+        assert call(a) == EMPTY[name]
+    else:
+        with pytest.raises(ValueError):
+            call(a)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nan(dtype, rng):
+    """NaN: min/max/argmin ignore it (nanmin, nanmax are them), nansum and nanmean skip it,
+    sum propagates it, count_nonzero counts it."""
+    a = data(rng, dtype, 4099)
+    where = rng.choice(a.size, 50, replace=False)
+    a[where] = np.nan
+    assert clreduce.nanmin(a) == np.nanmin(a) and clreduce.nanmax(a) == np.nanmax(a)
+    assert clreduce.argmin(a) == np.nanargmin(a) and clreduce.argmax(a) == np.nanargmax(a)
+    assert math.isnan(clreduce.sum(a))
+    assert clreduce.count_nonzero(a) == np.count_nonzero(a)
+    b = a[~np.isnan(a)]
+    assert close(clreduce.nansum(a), math.fsum(b.astype(np.float64).tolist()), b, "sum")
+    assert close(clreduce.nanmean(a), math.fsum(b.astype(np.float64).tolist()) / b.size, b, "mean")
+    all_nan = np.full(10, np.nan, dtype)
+    assert math.isnan(clreduce.nanmin(all_nan)) and math.isnan(clreduce.nanmean(all_nan))
+    assert clreduce.nansum(all_nan) == 0.0
+
+
+def test_bool_arrays(rng):
+    """Boolean arrays are read as uint8: all/any/count_nonzero as numpy's, min/max as bool."""
+    a = rng.random(3001) > 0.3
+    assert clreduce.all(a) == np.all(a) and clreduce.any(a) == np.any(a)
+    assert clreduce.count_nonzero(a) == np.count_nonzero(a)
+    assert clreduce.all(np.ones(5, bool)) and not clreduce.any(np.zeros(5, bool))
+    assert clreduce.min(a) == np.min(a) and type(clreduce.max(a)) is np.bool_
