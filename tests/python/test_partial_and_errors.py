@@ -1,0 +1,155 @@
+"""Partial (merge, bytes, value), MultiReducer, plan(), the options' checks, and every error the
+package raises, with the library's message and the Python exception it maps to."""
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+import clreduce
+from references import data
+
+
+@pytest.mark.parametrize("op,dtype", [("sum", "float32"), ("argmax", "int32"), ("sum_of_squares", "uint16"),
+                                      ("statistics", "float64")])
+def test_partial_round_trip(op, dtype, rng, reducer):
+    """Partials of consecutive pieces, sent as bytes and merged in order, give the whole's value
+    (correctly rounded sums: the same bits whatever the split)."""
+    a = data(rng, dtype, 40_000, bits=16)
+    cuts = sorted(rng.integers(0, a.size, 3).tolist())
+    pieces = np.split(a, cuts)
+    mode = "correctly_rounded" if op == "sum" else None
+    merged = clreduce.Partial()
+    for piece in pieces:
+        p = reducer.partial(op, piece, float_mode=mode)
+        assert p.count == piece.size and p.operation == op and p.element == dtype
+        merged.merge(clreduce.Partial.from_bytes(p.to_bytes()))
+    whole = reducer.reduce(op, a, float_mode=mode)
+    got = merged.value()
+    if op == "statistics":
+        assert got.count == whole.count and got.min == whole.min and got.max == whole.max
+        assert math.isclose(got.mean, whole.mean, rel_tol=1e-12)
+    else:
+        assert got == whole and type(got) is type(whole)
+    assert merged.count == a.size
+    assert clreduce.Partial.from_bytes(merged.to_bytes()) == merged
+
+
+def test_partial_errors(reducer):
+    with pytest.raises(ValueError):
+        clreduce.Partial.from_bytes(b"CLRP but not a partial")
+    p = reducer.partial("sum", np.arange(10, dtype=np.int32))
+    with pytest.raises(ValueError):
+        p.merge(reducer.partial("min", np.arange(10, dtype=np.int32)))
+    with pytest.raises(ValueError, match="nothing"):
+        clreduce.Partial().value()
+
+
+def test_multi_reducer_equals_one_device(rng):
+    """A MultiReducer over every device (here one or several PoCL devices) gives one device's
+    correctly rounded bits and exact integers."""
+    m = clreduce.MultiReducer()
+    a = data(rng, np.float32, 200_000)
+    assert m.size >= 1
+    assert m.reduce("sum", a, float_mode="correctly_rounded") == clreduce.sum(a, float_mode="correctly_rounded")
+    b = data(rng, np.int64, 100_000, bits=40)
+    assert m.reduce("sum", b) == b.sum() and m.partial("argmin", b).value() == np.argmin(b)
+
+
+def test_overflow_is_an_overflow_error(rng):
+    big = np.full(1000, np.iinfo(np.int64).max, np.int64)
+    with pytest.raises(OverflowError, match="int64"):
+        clreduce.sum(big)
+    with pytest.raises(clreduce.Overflow):
+        clreduce.sum(big)
+    wrapped = clreduce.sum(big, overflow="wrap")
+    assert wrapped == np.sum(big)  # numpy wraps too
+    with pytest.raises(OverflowError):
+        clreduce.sum(np.full(10, 2**30, np.int32), dtype=np.int32, overflow="check")
+
+
+def test_accumulator_dtype(rng):
+    """dtype= names the accumulator and the result's type, as numpy's dtype= does."""
+    a = data(rng, np.float32, 10_000)
+    s = clreduce.sum(a, dtype=np.float32)
+    assert type(s) is np.float32
+    assert math.isclose(s, math.fsum(a.astype(np.float64).tolist()), rel_tol=1e-4, abs_tol=1e-2)
+    i = clreduce.sum(np.arange(100, dtype=np.int8), dtype=np.int32)
+    assert type(i) is np.int32 and i == 4950
+    with pytest.raises(ValueError, match="accumulator"):
+        clreduce.sum(a, dtype=np.int16)
+
+
+def test_option_errors():
+    a = np.arange(10, dtype=np.float32)
+    with pytest.raises(ValueError, match="float_mode"):
+        clreduce.sum(a, float_mode="fast")
+    with pytest.raises(ValueError, match="overflow"):
+        clreduce.sum(a, overflow="saturate")
+    with pytest.raises(ValueError, match="ord"):
+        clreduce.norm(a, ord=3)
+    with pytest.raises(ValueError, match="combine"):
+        clreduce.transform_reduce(a, "x", combine="mean")
+    with pytest.raises(TypeError, match="complex128"):
+        clreduce.sum(np.zeros(4, np.complex128))
+    with pytest.raises(ValueError, match="unknown operation|operation"):
+        clreduce.default_reducer().reduce("median", a)
+    with pytest.raises(ValueError):
+        clreduce.Reducer(device="no such device anywhere")
+
+
+def test_expression_errors():
+    """A text that is not an expression of the language: InvalidArgument naming the column; one
+    the OpenCL compiler rejects (x % 2 of a float): BuildError with the build log."""
+    a = np.arange(100, dtype=np.float32)
+    with pytest.raises(ValueError, match="column"):
+        clreduce.transform_reduce(a, "x +* 2")
+    with pytest.raises(ValueError, match="unknown identifier 'undefined_q' at column 1"):
+        clreduce.transform_reduce(a, "undefined_q(x)")
+    with pytest.raises(clreduce.BuildError) as caught:
+        clreduce.transform_reduce(a, "x % 2")
+    e = caught.value
+    assert isinstance(e, clreduce.OpenCLError) and e.code == -11 and "error" in e.log and "-D" in e.options
+
+
+def test_plan_and_device(reducer):
+    p = reducer.plan("sum", np.float32, 1 << 20)
+    assert p.work_group_size >= 1 and p.element == "float32" and "float32" in p.describe()
+    assert isinstance(reducer.device["name"], str)
+    assert isinstance(clreduce.devices(), list) and clreduce.devices()
+    assert "sum" in clreduce.operations() and len(clreduce.operations()) == 19
+
+
+def test_gil_is_released(rng):
+    """While a call runs on the device, another Python thread runs (the GIL is released), and
+    calls from several threads at once agree (the reducer is thread-safe)."""
+    a = data(rng, np.float32, 1 << 25)
+    clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
+    ticks = [0]
+    running = [True]
+
+    def count():
+        while running[0]:
+            ticks[0] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        before = ticks[0]
+        clreduce.sum(a, float_mode="correctly_rounded")
+        during = ticks[0] - before
+    finally:
+        running[0] = False
+        counter.join()
+    assert during > 1000, f"the other thread ran {during} steps during the call"
+
+    b = data(rng, np.int32, 6 << 20 // 4)
+    want = b.sum(dtype=np.int64)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(clreduce.sum(b))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [want] * 4
