@@ -3,6 +3,7 @@ package raises, with the library's message and the Python exception it maps to."
 
 import math
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -122,27 +123,36 @@ def test_plan_and_device(reducer):
 
 
 def test_gil_is_released(rng):
-    """While a call runs on the device, another Python thread runs (the GIL is released), and
-    calls from several threads at once agree (the reducer is thread-safe)."""
-    a = data(rng, np.float32, 1 << 25)
+    """While a call runs on the device, another Python thread runs (the GIL is released): it
+    sees the call in progress in many 10 ms intervals (holding the GIL, a call would let it run
+    in at most the switch intervals before and after it); and calls from several threads at
+    once agree (the reducer is thread-safe)."""
+    a = np.full(1 << 27, 1.5, np.float32)
     clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
-    ticks = [0]
+    in_call = [False]
     running = [True]
+    seen = set()
 
-    def count():
+    def watch():
         while running[0]:
-            ticks[0] += 1
+            if in_call[0]:
+                seen.add(int(time.perf_counter() * 100))  # the 10 ms interval it ran in
 
-    counter = threading.Thread(target=count)
-    counter.start()
+    watcher = threading.Thread(target=watch)
+    watcher.start()
     try:
-        before = ticks[0]
-        clreduce.sum(a, float_mode="correctly_rounded")
-        during = ticks[0] - before
+        start = time.perf_counter()
+        in_call[0] = True
+        value = clreduce.sum(a, float_mode="correctly_rounded")
+        in_call[0] = False
+        duration = time.perf_counter() - start
     finally:
         running[0] = False
-        counter.join()
-    assert during > 1000, f"the other thread ran {during} steps during the call"
+        watcher.join()
+    assert value == 1.5 * a.size
+    intervals = duration * 100
+    assert intervals >= 10, f"the call took {duration:.3f} s, too short to tell"
+    assert len(seen) >= 0.3 * intervals, f"the other thread ran in {len(seen)} of {intervals:.0f} 10 ms intervals"
 
     b = data(rng, np.int32, 6 << 20 // 4)
     want = b.sum(dtype=np.int64)
