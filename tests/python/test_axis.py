@@ -39,9 +39,7 @@ def test_sum_axes(shape, strided, rng):
 
 # (function, numpy's, type): rows and columns of the other operations.
 CASES = [
-    ("min", np.min, "float32"), ("max", np.max, "int16"), ("argmin", np.argmin, "float64"),
-    ("argmax", np.argmax, "uint8"), ("count_nonzero", np.count_nonzero, "int64"),
-    ("mean", np.mean, "int32"), ("all", np.all, "uint16"), ("any", np.any, "int8"),
+    ("min", np.min, "float32"), ("argmax", np.argmax, "uint8"), ("mean", np.mean, "int32"), ("any", np.any, "int8"),
 ]
 
 

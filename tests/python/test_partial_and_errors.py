@@ -124,9 +124,10 @@ def test_plan_and_device(reducer):
 
 def test_gil_is_released(rng):
     """While a call runs on the device, another Python thread runs (the GIL is released): it
-    sees the call in progress in many 10 ms intervals (holding the GIL, a call would let it run
-    in at most the switch intervals before and after it); and calls from several threads at
-    once agree (the reducer is thread-safe)."""
+    sees the call in progress in many 10 ms intervals (holding the GIL, a call lets it run only
+    in the 5 ms switch intervals before and after it: 2 or 3 intervals; on a machine busy with
+    other work the thread gets a share of a core, so the bound asks for a tenth of them); and
+    calls from several threads at once agree (the reducer is thread-safe)."""
     a = np.full(1 << 27, 1.5, np.float32)
     clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
     in_call = [False]
@@ -152,7 +153,8 @@ def test_gil_is_released(rng):
     assert value == 1.5 * a.size
     intervals = duration * 100
     assert intervals >= 10, f"the call took {duration:.3f} s, too short to tell"
-    assert len(seen) >= 0.3 * intervals, f"the other thread ran in {len(seen)} of {intervals:.0f} 10 ms intervals"
+    assert len(seen) >= max(6, 0.1 * intervals), \
+        f"the other thread ran in {len(seen)} of {intervals:.0f} 10 ms intervals"
 
     b = data(rng, np.int32, 6 << 20 // 4)
     want = b.sum(dtype=np.int64)
