@@ -45,7 +45,7 @@ if ! "$python" -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.pat
 fi
 "${pip[@]}" wheel --no-index --find-links "$bundle/wheels" --no-deps --wheel-dir "$work/dist" "${defines[@]}" \
   "$work/src"
-"${pip[@]}" install --quiet --no-index --find-links "$bundle/wheels" "$work"/dist/clreduce-*.whl pyopencl
+"${pip[@]}" install --quiet --no-index --find-links "$bundle/wheels" "$work"/dist/clreduce-*.whl pyopencl mako
 
 cd "$work"
 "$work/venv/bin/python" -c "import clreduce, numpy; print(clreduce.sum(numpy.arange(10**6, dtype=numpy.int32)))" |
