@@ -8,7 +8,7 @@ import pytest
 import clreduce
 from references import data
 
-SHAPES = [(1, 1), (3, 1), (1, 7), (5, 33), (64, 100), (33, 4099)]
+SHAPES = [(1, 1), (3, 1), (5, 33), (33, 4099)]
 
 
 def matrix(rng, dtype, shape, strided):
@@ -85,7 +85,7 @@ def test_structured_results_per_row(rng):
     assert kept[0].shape == (20, 1)
 
 
-@pytest.mark.parametrize("shape", [(4, 5, 6), (2, 3, 4, 1000), (7, 0), (3, 1, 1)])
+@pytest.mark.parametrize("shape", [(4, 5, 6), (2, 3, 4, 1000), (7, 0)])
 def test_batches_of_last_axis(shape, rng):
     """axis=-1 of N-D arrays: one result per leading index, in the leading shape."""
     a = data(rng, np.int64, int(np.prod(shape)), bits=30).reshape(shape)

@@ -30,7 +30,8 @@ def test_partial_round_trip(op, dtype, rng, reducer):
     got = merged.value()
     if op == "statistics":
         assert got.count == whole.count and got.min == whole.min and got.max == whole.max
-        assert math.isclose(got.mean, whole.mean, rel_tol=1e-12)
+        # one pass and merged passes round differently: within n * u * mean|x| of each other
+        assert abs(got.mean - whole.mean) <= a.size * 2.0**-52 * np.mean(np.abs(a.astype(np.float64)))
     else:
         assert got == whole and type(got) is type(whole)
     assert merged.count == a.size
