@@ -3,6 +3,7 @@ exact), with the documented result types; host data (small: the host path of a C
 large: the kernels) and a device sweep through PyOpenCL buffers (kernels for every operation)."""
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -125,29 +126,35 @@ def run_case(name, dtype, a, has_fp16, device=None):
         assert type(got) is t, (type(got), t)
 
 
-# transform_reduce compiles a kernel for every element type and expression, also for small host
-# data (the built-in operations run small host data on a CPU device's calling thread): the
-# transform-based functions take these types in the full sweep, the others every type.
-TRANSFORM_FUNCTIONS = ("transform_squares", "nansum", "nanmean")
-TRANSFORM_TYPES = ("int32", "uint64", "float32", "float64")
+# Each (operation, type) builds a kernel on first use, a second or more on PoCL (only sums and
+# means of small host data run on a CPU device's calling thread): the full product of every
+# function and type builds about 150, so it is opt-in (CLREDUCE_TEST_LONG=1, CTest's
+# python_operations_long in the `long` configuration). By default each function takes two types
+# in turn (each type meets four or five functions), plus the refusals that have their own rules.
+LONG = os.environ.get("CLREDUCE_TEST_LONG") == "1"
+REFUSALS = [("bit_and", "float32"), ("statistics", "int64"), ("sum", "float16")]
 
 
 def small_cases():
-    return [(name, dtype) for name in FUNCTIONS for dtype in TYPES
-            if name not in TRANSFORM_FUNCTIONS or dtype in TRANSFORM_TYPES or
-            (dtype == "float16" and name == "nansum")]
+    if LONG:
+        return [(name, dtype) for name in FUNCTIONS for dtype in TYPES]
+    rotation = [(name, TYPES[(2 * i + 5 * k) % len(TYPES)]) for i, name in enumerate(FUNCTIONS) for k in range(2)]
+    return rotation + [case for case in REFUSALS if case not in rotation]
 
 
 @pytest.mark.parametrize("name,dtype", small_cases())
 def test_function_and_type_small(name, dtype, rng, has_fp16):
-    """Every function x type, 1000 elements of host data (on a CPU device: the host path)."""
+    """Functions x types (see small_cases), 1000 elements of host data."""
     run_case(name, dtype, operand(rng, FUNCTIONS[name][0], dtype, 1000), has_fp16)
 
 
 def sweep():
-    """Every function once, the types in turn (each type with two or three functions): each
-    case builds kernels, seconds each on PoCL."""
-    return [(name, TYPES[(3 * i) % len(TYPES)]) for i, name in enumerate(FUNCTIONS)]
+    """Device kernels through the PyOpenCL path, one case per kind of result (scalar sum,
+    extreme, index, structure, bool, float mean, transform); the kernels of every operation and
+    type are the C++ device tests' (each build is seconds on PoCL), and the binding's dispatch
+    and conversions are the same code the small sweep runs for every function x type."""
+    return [("sum", "int32"), ("max", "uint16"), ("argmax", "float64"), ("minmax", "int8"),
+            ("statistics", "float32"), ("all", "uint8"), ("mean", "int64"), ("transform_squares", "float64")]
 
 
 @pytest.mark.parametrize("name,dtype", sweep())
