@@ -65,15 +65,15 @@ static_assert(one_to_one(type_pairs, 1), "clreduce_type (1 ...) and ElementType 
 Operation to_operation(clreduce_operation op) {
     for (const auto& p : operation_pairs)
         if (p.c == op) return p.library;
-    throw InvalidArgument("operation " + std::to_string(static_cast<long long>(op)) +
-                          " is not a clreduce_operation (0 ... " + std::to_string(CLREDUCE_OPERATION_COUNT - 1) + ")");
+    throw InvalidArgument("operation " + std::to_string(static_cast<int>(op)) + " is not a clreduce_operation (0 ... " +
+                          std::to_string(CLREDUCE_OPERATION_COUNT - 1) + ")");
 }
 
 ElementType to_type(clreduce_type type) {
     for (const auto& p : type_pairs)
         if (p.c == type) return p.library;
-    throw InvalidArgument("element type " + std::to_string(static_cast<long long>(type)) +
-                          " is not a clreduce_type (1 ... " + std::to_string(CLREDUCE_TYPE_COUNT) + ")");
+    throw InvalidArgument("element type " + std::to_string(static_cast<int>(type)) + " is not a clreduce_type (1 ... " +
+                          std::to_string(CLREDUCE_TYPE_COUNT) + ")");
 }
 
 clreduce_type from_type(ElementType type) {
@@ -92,7 +92,7 @@ LaunchParams to_params(const clreduce_options* options) {
         case CLREDUCE_FLOAT_COMPENSATED: params.float_mode = FloatMode::compensated; break;
         case CLREDUCE_FLOAT_CORRECTLY_ROUNDED: params.float_mode = FloatMode::correctly_rounded; break;
         default:
-            throw InvalidArgument("options.float_mode " + std::to_string(static_cast<long long>(options->float_mode)) +
+            throw InvalidArgument("options.float_mode " + std::to_string(static_cast<int>(options->float_mode)) +
                                   " is not a clreduce_float_mode (0 ... 4)");
     }
     if (options->accumulator != CLREDUCE_TYPE_DEFAULT) params.accumulator = to_type(options->accumulator);
@@ -101,7 +101,7 @@ LaunchParams to_params(const clreduce_options* options) {
         case CLREDUCE_OVERFLOW_CHECK: params.overflow = IntegerOverflow::check; break;
         case CLREDUCE_OVERFLOW_WRAP: params.overflow = IntegerOverflow::wrap; break;
         default:
-            throw InvalidArgument("options.overflow " + std::to_string(static_cast<long long>(options->overflow)) +
+            throw InvalidArgument("options.overflow " + std::to_string(static_cast<int>(options->overflow)) +
                                   " is not a clreduce_overflow_rule (0 ... 2)");
     }
     for (std::uint32_t r : options->reserved)

@@ -32,7 +32,7 @@ clreduce::Segments to_segments(const clreduce_segments* s) {
             require(s->device_offsets, "segments->device_offsets");
             return clreduce::Segments::offsets(cl::Buffer(s->device_offsets, true), s->count, s->extent, s->first);
     }
-    throw InvalidArgument("segments->kind " + std::to_string(static_cast<long long>(s->kind)) +
+    throw InvalidArgument("segments->kind " + std::to_string(static_cast<int>(s->kind)) +
                           " is not a clreduce_segments_kind (0 ... 4)");
 }
 
