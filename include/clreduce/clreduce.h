@@ -202,7 +202,7 @@ CLREDUCE_C_API clreduce_status clreduce_reducer_queue(const clreduce_reducer* re
 CLREDUCE_C_API clreduce_status clreduce_reducer_device(const clreduce_reducer* reducer, cl_device_id* device);
 
 /* ---- The core call: `op` over `count` elements of `type` at `data` (host memory; NULL only
- * with count 0), into `*value`. `options` may be NULL. Blocks until the value is on the host.
+ * with count 0, aligned for its type), into `*value`. `options` may be NULL. Blocks until the value is on the host.
  * An empty range gives the operation's identity, or CLREDUCE_INVALID_ARGUMENT where it has
  * none (min, max, minmax, argmin, argmax, mean, statistics). ---- */
 CLREDUCE_C_API clreduce_status clreduce_reduce(const clreduce_reducer* reducer, clreduce_operation op,

@@ -91,5 +91,12 @@ void test_partials(const clreduce_reducer* reducer) {
                  CLREDUCE_INVALID_ARGUMENT, "`buffer` is NULL");
     CHECK_STATUS(clreduce_partial(reducer, (clreduce_operation)77, CLREDUCE_INT32, data, 1, NULL, first, kBytes, &size),
                  CLREDUCE_INVALID_ARGUMENT, "operation 77");
+    CHECK_STATUS(clreduce_partial(reducer, CLREDUCE_SUM, CLREDUCE_INT32, NULL, 5, NULL, first, kBytes, &size),
+                 CLREDUCE_INVALID_ARGUMENT, "null");
+    CHECK_STATUS(clreduce_partial(NULL, CLREDUCE_SUM, CLREDUCE_INT32, data, 1, NULL, first, kBytes, &size),
+                 CLREDUCE_INVALID_ARGUMENT, "`reducer` is NULL");
+    CHECK_STATUS(clreduce_partial_buffer(reducer, CLREDUCE_SUM, CLREDUCE_INT32, buffer, 0, 1, NULL, first, kBytes,
+                                         NULL),
+                 CLREDUCE_INVALID_ARGUMENT, "`size` is NULL");
     clReleaseMemObject(buffer);
 }

@@ -101,6 +101,17 @@ void test_segments(const clreduce_reducer* reducer) {
     seg.kind = CLREDUCE_SEGMENTS_OFFSETS, seg.offsets = NULL;
     CHECK_STATUS(clreduce_reduce_segments(reducer, CLREDUCE_SUM, CLREDUCE_INT32, data, &seg, NULL, results, kStep),
                  CLREDUCE_INVALID_ARGUMENT, "`segments->offsets` is NULL");
+    seg.kind = CLREDUCE_SEGMENTS_BATCH, seg.count = 2, seg.length = 3;
+    CHECK_STATUS(clreduce_reduce_segments(reducer, CLREDUCE_SUM, CLREDUCE_INT32, NULL, &seg, NULL, results, kStep),
+                 CLREDUCE_INVALID_ARGUMENT, "null");
+    CHECK_STATUS(clreduce_reduce_segments_buffer(reducer, CLREDUCE_SUM, CLREDUCE_INT32, NULL, 0, &seg, NULL, results,
+                                                 kStep),
+                 CLREDUCE_INVALID_ARGUMENT, "`values` is NULL");
+    CHECK_STATUS(clreduce_reduce_segments(NULL, CLREDUCE_SUM, CLREDUCE_INT32, data, &seg, NULL, results, kStep),
+                 CLREDUCE_INVALID_ARGUMENT, "`reducer` is NULL");
+    CHECK_STATUS(clreduce_reduce_segments_buffer(reducer, (clreduce_operation)25, CLREDUCE_INT32, buffer, 0, &seg, NULL,
+                                                 results, kStep),
+                 CLREDUCE_INVALID_ARGUMENT, "operation 25");
     clReleaseMemObject(device_offsets);
     clReleaseMemObject(buffer);
 }
