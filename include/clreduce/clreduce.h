@@ -209,8 +209,8 @@ CLREDUCE_C_API clreduce_status clreduce_reduce(const clreduce_reducer* reducer, 
                                                clreduce_type type, const void* data, uint64_t count,
                                                const clreduce_options* options, clreduce_value* value);
 /* The same over elements [offset, offset + count) of a buffer of the reducer's context
- * (offset and count in elements). The reducer's queue is used: work enqueued on it before
- * is finished first. */
+ * (offset and count in elements), enqueued on the reducer's queue: on an in-order queue it
+ * reads the buffer after the commands enqueued before it (an upload, a kernel). */
 CLREDUCE_C_API clreduce_status clreduce_reduce_buffer(const clreduce_reducer* reducer, clreduce_operation op,
                                                       clreduce_type type, cl_mem buffer, uint64_t offset,
                                                       uint64_t count, const clreduce_options* options,
