@@ -36,12 +36,21 @@
 #define CLREDUCE_C_API
 #endif
 
+/* In C++ (the library's own code included) the enumerations have int as their fixed
+ * underlying type, so that any int a C caller passes is a value of the enumeration, which the
+ * library then checks; C gives them an int-sized type as well. */
+#ifdef __cplusplus
+#define CLREDUCE_ENUM(name) enum name : int
+#else
+#define CLREDUCE_ENUM(name) enum name
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- Status codes: one per error class of the library (docs/usage.md, "Errors"). ---- */
-typedef enum clreduce_status {
+typedef CLREDUCE_ENUM(clreduce_status){
     CLREDUCE_SUCCESS = 0,
     CLREDUCE_INVALID_ARGUMENT = 1, /* a bad argument: NULL pointer, value outside an enumeration,
                                       range past a buffer's end, empty range of min, ... */
@@ -58,7 +67,7 @@ typedef enum clreduce_status {
 } clreduce_status;
 
 /* ---- Operations: the library's operation list (include/clreduce/operation.hpp). ---- */
-typedef enum clreduce_operation {
+typedef CLREDUCE_ENUM(clreduce_operation){
     CLREDUCE_SUM = 0,            /* integers exact (int64/uint64) or CLREDUCE_OVERFLOW; empty: 0 */
     CLREDUCE_PRODUCT = 1,        /* in the accumulator (integers modulo 2^bits); empty: 1 */
     CLREDUCE_MIN = 2,            /* NaN ignored; empty: CLREDUCE_INVALID_ARGUMENT */
@@ -84,34 +93,23 @@ typedef enum clreduce_operation {
 /* ---- Element types. CLREDUCE_TYPE_DEFAULT (0) is not a type: in clreduce_options it means
  * "the default accumulator". Host data of CLREDUCE_FLOAT16 is IEEE binary16 bits (uint16_t);
  * it needs a device with cl_khr_fp16. ---- */
-typedef enum clreduce_type {
-    CLREDUCE_TYPE_DEFAULT = 0,
-    CLREDUCE_INT8 = 1,
-    CLREDUCE_UINT8 = 2,
-    CLREDUCE_INT16 = 3,
-    CLREDUCE_UINT16 = 4,
-    CLREDUCE_INT32 = 5,
-    CLREDUCE_UINT32 = 6,
-    CLREDUCE_INT64 = 7,
-    CLREDUCE_UINT64 = 8,
-    CLREDUCE_FLOAT16 = 9,
-    CLREDUCE_FLOAT32 = 10,
-    CLREDUCE_FLOAT64 = 11
-} clreduce_type;
+typedef CLREDUCE_ENUM(clreduce_type){CLREDUCE_TYPE_DEFAULT = 0, CLREDUCE_INT8 = 1,
+                                     CLREDUCE_UINT8 = 2,        CLREDUCE_INT16 = 3,
+                                     CLREDUCE_UINT16 = 4,       CLREDUCE_INT32 = 5,
+                                     CLREDUCE_UINT32 = 6,       CLREDUCE_INT64 = 7,
+                                     CLREDUCE_UINT64 = 8,       CLREDUCE_FLOAT16 = 9,
+                                     CLREDUCE_FLOAT32 = 10,     CLREDUCE_FLOAT64 = 11} clreduce_type;
 #define CLREDUCE_TYPE_COUNT 11 /* the types 1 ... 11 */
 
 /* ---- Options (LaunchParams of the C++ API). Zero-initialise, then set what you need:
  *   clreduce_options opts = {0}; opts.float_mode = CLREDUCE_FLOAT_CORRECTLY_ROUNDED;
  * A NULL options pointer means the defaults too. ---- */
-typedef enum clreduce_float_mode {
-    CLREDUCE_FLOAT_DEFAULT = 0, /* deterministic */
-    CLREDUCE_FLOAT_DETERMINISTIC = 1,
-    CLREDUCE_FLOAT_ATOMIC = 2,
-    CLREDUCE_FLOAT_COMPENSATED = 3,
-    CLREDUCE_FLOAT_CORRECTLY_ROUNDED = 4
-} clreduce_float_mode;
+typedef CLREDUCE_ENUM(clreduce_float_mode){CLREDUCE_FLOAT_DEFAULT = 0, /* deterministic */
+                                           CLREDUCE_FLOAT_DETERMINISTIC = 1, CLREDUCE_FLOAT_ATOMIC = 2,
+                                           CLREDUCE_FLOAT_COMPENSATED = 3,
+                                           CLREDUCE_FLOAT_CORRECTLY_ROUNDED = 4} clreduce_float_mode;
 
-typedef enum clreduce_overflow_rule {
+typedef CLREDUCE_ENUM(clreduce_overflow_rule){
     CLREDUCE_OVERFLOW_DEFAULT = 0, /* check */
     CLREDUCE_OVERFLOW_CHECK = 1,   /* an integer result that does not fit: CLREDUCE_OVERFLOW */
     CLREDUCE_OVERFLOW_WRAP = 2     /* modulo 2^bits of the accumulator */
@@ -141,7 +139,7 @@ typedef union clreduce_scalar {
     double f64;
 } clreduce_scalar;
 
-typedef enum clreduce_value_kind {
+typedef CLREDUCE_ENUM(clreduce_value_kind){
     CLREDUCE_VALUE_SCALAR = 0,    /* `scalar`, of `type` */
     CLREDUCE_VALUE_BOOL = 1,      /* `boolean` (all, any) */
     CLREDUCE_VALUE_MINMAX = 2,    /* `min`, `max`, of `type` (the element type) */
@@ -248,7 +246,7 @@ CLREDUCE_NAMED_DECLARATION(any);
  * holds (fewer than the segments: CLREDUCE_INVALID_ARGUMENT). argmin/argmax give the index in
  * the segment; an empty segment of an operation without identity is CLREDUCE_INVALID_ARGUMENT
  * naming it. ---- */
-typedef enum clreduce_segments_kind {
+typedef CLREDUCE_ENUM(clreduce_segments_kind){
     CLREDUCE_SEGMENTS_BATCH = 0,         /* `count` arrays of `length` elements back to back */
     CLREDUCE_SEGMENTS_ROWS = 1,          /* each row of a `rows` x `cols` row-major matrix */
     CLREDUCE_SEGMENTS_COLUMNS = 2,       /* each column of it */
