@@ -102,6 +102,45 @@ static void* fail_in_thread(void* unused) {
     return NULL;
 }
 
+/* Threads sharing one reducer: each gets its own sums and its own errors. */
+typedef struct shared_call {
+    const clreduce_reducer* reducer;
+    int32_t data[64];
+    int failures;
+} shared_call;
+
+static void* call_in_thread(void* argument) {
+    shared_call* call = (shared_call*)argument;
+    const int64_t want = (int64_t)call->data[0] * 64;
+    clreduce_value v;
+    int i;
+    for (i = 0; i < 50; ++i) {
+        if (clreduce_sum(call->reducer, CLREDUCE_INT32, call->data, 64, NULL, &v) != CLREDUCE_SUCCESS ||
+            v.scalar.i64 != want || clreduce_last_error()[0] != '\0')
+            ++call->failures;
+        if (clreduce_min(call->reducer, CLREDUCE_INT32, call->data, 0, NULL, &v) != CLREDUCE_INVALID_ARGUMENT ||
+            strstr(clreduce_last_error(), "clreduce_reduce: min of an empty range") == NULL)
+            ++call->failures;
+    }
+    return NULL;
+}
+
+static void test_threads(const clreduce_reducer* reducer) {
+    shared_call calls[4];
+    pthread_t threads[4];
+    int t, i;
+    for (t = 0; t < 4; ++t) {
+        calls[t].reducer = reducer;
+        calls[t].failures = 0;
+        for (i = 0; i < 64; ++i) calls[t].data[i] = 1000 * (t + 1);
+        CHECK(pthread_create(&threads[t], NULL, call_in_thread, &calls[t]) == 0);
+    }
+    for (t = 0; t < 4; ++t) {
+        CHECK(pthread_join(threads[t], NULL) == 0);
+        CHECK(calls[t].failures == 0);
+    }
+}
+
 void test_handles(void) {
     clreduce_reducer* reducer = NULL;
     pthread_t thread;
@@ -127,6 +166,7 @@ void test_handles(void) {
 
     if (CHECK_STATUS(clreduce_reducer_create("0", &reducer), CLREDUCE_SUCCESS, "")) {
         test_from_queue(reducer);
+        test_threads(reducer);
         clreduce_reducer_release(reducer);
     }
     test_kernel_folders();
