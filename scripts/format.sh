@@ -31,7 +31,8 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
     'perf/*.cpp' 'perf/*.hpp' 'perf/*.h' 'perf/*.cu' \
     'tests/*.cpp' 'tests/*.hpp' 'tests/*.h' 'tests/*.cu' \
     'examples/*.cpp' 'examples/*.hpp' 'examples/*.h' 'examples/*.cu' \
-    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' |
+    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' \
+    'opencv/*.cpp' 'opencv/*.hpp' |
   grep -v '^tests/docs/fixtures/' | sort -u)
 existing=()
 for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done
