@@ -347,3 +347,24 @@ TEST_CASE("clreduce::opencv refuses bad arguments with cv::Exception, as OpenCV"
     else
         CHECK_THROWS_WITH(cro::sum(h), Catch::Contains("cl_khr_fp16"));
 }
+
+TEST_CASE("clreduce::opencv::reduce of a multi-channel ROI along both dimensions equals OpenCV's", "[opencv]") {
+    // The rows of a multi-channel array are one segmented call each, from each row's start.
+    const cv::Mat whole = random_mat(19, 23, CV_8UC3, 44);
+    const cv::Mat roi = whole(cv::Rect(2, 3, 17, 13));
+    cv::UMat uwhole;
+    whole.copyTo(uwhole);
+    const cv::UMat uroi = uwhole(cv::Rect(2, 3, 17, 13));
+    for (const int dim : {0, 1})
+        for (const int rtype : {cv::REDUCE_SUM, cv::REDUCE_MAX}) {
+            INFO("dim " << dim << " rtype " << rtype);
+            const int dtype = rtype == cv::REDUCE_SUM ? CV_32S : -1;
+            cv::Mat theirs, ours, ours_umat;
+            cv::reduce(roi, theirs, dim, rtype, dtype);
+            cro::reduce(roi, ours, dim, rtype, dtype);
+            cro::reduce(uroi, ours_umat, dim, rtype, dtype);
+            REQUIRE(ours.type() == theirs.type());
+            CHECK(cv::norm(ours, theirs, cv::NORM_INF) == 0);
+            CHECK(cv::norm(ours_umat, theirs, cv::NORM_INF) == 0);
+        }
+}
