@@ -1,4 +1,6 @@
 // clreduce: the three-level reduction of the PCL-Reduction paper, for every operation.
+// (One file of just over 500 lines: the skeleton is one kernel, its levels and their -D forms
+// (pitched, masked, states in, the optimistic passes) read together; the plug-ins are apart.)
 //   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
 //   level 3  one result per group: a partial for a second pass, an atomic finish, the result,

@@ -35,7 +35,6 @@ Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, co
         e.max = to_double(r[0].value);
         e.max_index = static_cast<std::int64_t>(r[0].index);
     });
-    // Indices count pixels of the (possibly widened) image: row and column of the array.
     return e;
 }
 
