@@ -1,4 +1,6 @@
 // clreduce: the three-level reduction of the PCL-Reduction paper, for every operation.
+// (One file of just over 500 lines: the skeleton is one kernel, its levels and their -D forms
+// (pitched, masked, states in, the optimistic passes) read together; the plug-ins are apart.)
 //   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
 //   level 3  one result per group: a partial for a second pass, an atomic finish, the result,
@@ -55,6 +57,9 @@
 #endif
 #ifndef CLREDUCE_PITCHED
 #define CLREDUCE_PITCHED 0              // 1: one channel of a pitched 2-D image (CLREDUCE_VEC 1)
+#endif
+#ifndef CLREDUCE_MASKED
+#define CLREDUCE_MASKED 0               // 1 (pitched only): pixels whose mask byte is 0 are skipped
 #endif
 
 #ifdef CLREDUCE_GROUP_SINK
@@ -199,11 +204,20 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 #endif
 }
 
-#if CLREDUCE_PITCHED
+#if CLREDUCE_PITCHED && CLREDUCE_MASKED
+// The image's mask: one byte per pixel, rows `mask_pitch` bytes apart from mask_offset on.
+#define CLREDUCE_IMAGE_PARAMS \
+    , ulong cols, ulong pitch, uint channels, uint channel, __global const uchar* mask, ulong mask_pitch
+#define CLREDUCE_KERNEL_IMAGE_PARAMS \
+    , ulong cols, ulong pitch, uint channels, uint channel, __global const uchar* mask, ulong mask_offset, ulong mask_pitch
+#define CLREDUCE_IMAGE_ARGS , cols, pitch, channels, channel, mask + mask_offset, mask_pitch
+#elif CLREDUCE_PITCHED
 #define CLREDUCE_IMAGE_PARAMS , ulong cols, ulong pitch, uint channels, uint channel
+#define CLREDUCE_KERNEL_IMAGE_PARAMS CLREDUCE_IMAGE_PARAMS
 #define CLREDUCE_IMAGE_ARGS , cols, pitch, channels, channel
 #else
 #define CLREDUCE_IMAGE_PARAMS
+#define CLREDUCE_KERNEL_IMAGE_PARAMS
 #define CLREDUCE_IMAGE_ARGS
 #endif
 
@@ -230,6 +244,11 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_ALIGNED_LOAD(i)
     const ulong vectors = count;
     const bool aligned = true;
+#if CLREDUCE_MASKED
+    // A pixel the mask leaves out is not taken at all (the identity would not do: argmin's
+    // index, statistics' count); the plug-ins see only the selected elements, in index order.
+#define CLREDUCE_SELECTED(i) (mask[((i) / cols) * mask_pitch + (i) % cols] != 0)
+#endif
 #else
     const ulong vectors = count / CLREDUCE_VEC;
     const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
@@ -240,6 +259,15 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #else
 #define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in)
 #endif
+#endif
+#ifdef CLREDUCE_SELECTED
+#define CLREDUCE_IF_SELECTED(i, LOAD, TAKE) \
+    if (CLREDUCE_SELECTED(i)) {             \
+        TAKE(i, LOAD)                       \
+    }
+#else
+#define CLREDUCE_SELECTED(i) true
+#define CLREDUCE_IF_SELECTED(i, LOAD, TAKE) TAKE(i, LOAD)
 #endif
     const ulong tail_start = vectors * CLREDUCE_VEC;
     const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
@@ -260,10 +288,11 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #define CLREDUCE_LEVEL1_LOOPS(LOAD, TAKE)                                                       \
     if (whole) {                                                                                \
         ulong i = first;                                                                        \
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) TAKE(i, LOAD)                      \
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) CLREDUCE_IF_SELECTED(i, LOAD, TAKE) \
     } else {                                                                                    \
         ulong i = first;                                                                        \
-        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) TAKE(i, LOAD)       \
+        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step)                     \
+            CLREDUCE_IF_SELECTED(i, LOAD, TAKE)                                                 \
     }
 #define CLREDUCE_LEVEL1_PASS(TAKE)                                  \
     if (aligned) {                                                  \
@@ -285,8 +314,11 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     // holds a barrier: every work-item reaches it).
     if (first < vectors) {
         const ulong last = first + min((ulong)(CLREDUCE_TIMES - 1), (vectors - 1 - first) / step) * step;
-        ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(first) : CLREDUCE_UNALIGNED_LOAD(first));
-        ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(last) : CLREDUCE_UNALIGNED_LOAD(last));
+        // (Masked: only selected elements set the scale; the passes check what they take.)
+        if (CLREDUCE_SELECTED(first))
+            ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(first) : CLREDUCE_UNALIGNED_LOAD(first));
+        if (CLREDUCE_SELECTED(last))
+            ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(last) : CLREDUCE_UNALIGNED_LOAD(last));
     }
     ts = clreduce_vtry_anchor(ts CLREDUCE_SINK_ARG);
     const bool try1 = clreduce_vtry_promising(ts);  // the same in the whole group
@@ -308,7 +340,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 // "Correctly rounded sums").
 #define CLREDUCE_LATE_LOADS 4
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
-    if (aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {                          \
+    if (!CLREDUCE_MASKED && aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {      \
         CLREDUCE_LOADS_AHEAD_WHOLE(CLREDUCE_IN_VEC, CLREDUCE_LATE_LOADS, first, CLREDUCE_TIMES, step, \
                                    CLREDUCE_ALIGNED_LOAD, TAKE_VALUE)                             \
     } else {                                                                                      \
@@ -383,6 +415,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_TAKE_VECTOR
 #undef CLREDUCE_ALIGNED_LOAD
 #undef CLREDUCE_UNALIGNED_LOAD
+#undef CLREDUCE_IF_SELECTED
+#undef CLREDUCE_SELECTED
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs CLREDUCE_SINK_ARG);
 #endif
@@ -472,14 +506,15 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
 }
 
 // Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
-// whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart).
+// whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart;
+// masked: of its pixels whose mask byte is not 0).
 // `slot` selects the result word for the atomic and store finishes; the other word is reset
 // to the identity for the next call. The three levels, in order.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
                      __global clreduce_state* out, uint slot,
                      __global uchar* result_out, ulong result_offset, volatile __global uint* done
-                     CLREDUCE_IMAGE_PARAMS)
+                     CLREDUCE_KERNEL_IMAGE_PARAMS)
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);

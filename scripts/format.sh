@@ -35,7 +35,7 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
     'examples/*.cpp' 'examples/*.hpp' 'examples/*.h' 'examples/*.cu' \
     'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' \
     'c_api/*.cpp' 'c_api/*.hpp' 'tests/*.c' 'examples/*.c' \
-    'python/*.cpp' 'python/*.hpp' |
+    'python/*.cpp' 'python/*.hpp' 'opencv/*.cpp' 'opencv/*.hpp' |
   grep -v '^tests/docs/fixtures/' | sort -u)
 existing=()
 for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done

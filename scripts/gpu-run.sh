@@ -19,7 +19,7 @@ summary=$out/summary.txt
 after_step() { tar -czf "$out/results.tar.gz" -C "$work" results; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 # Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy exact-lanes first-result tune tune-check
-# sweeps sweep-plot compare segments. The default, under 10 minutes on an H100 or H200: the test
+# sweeps sweep-plot compare segments opencv. The default, under 10 minutes on an H100 or H200: the test
 # suite, the call floor, the sweeps and the comparisons for int32, float32, int8 and float64
 # (docs/performance.md). "huge tune tune-check" take longer; run them on their own.
 parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
@@ -107,6 +107,11 @@ for type in ${CLREDUCE_GPU_COMPARE_TYPES:-int32 float32 int8 float64}; do
   step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r 15 "${compare_sizes[@]}" ${CLREDUCE_GPU_COMPARE_ARGS:-} \
     --csv "$f.csv" --json "$f.json" --svg "$f.svg"
 done
+fi
+if want opencv; then
+# clreduce::opencv's functions against OpenCV's own on a cv::UMat (OpenCV's OpenCL device, the
+# GPU) and a cv::Mat: 1920x1080 and 7680x4320, CV_8UC3, CV_32FC1, CV_16UC1, with and without mask.
+step opencv "$bin/clreduce-perf" opencv -r 15 --json "$results/opencv.json"
 fi
 if want segments; then
 # Segmented sums (2^28 elements in segments of 16 to 2^24, uniform and power-law lengths)

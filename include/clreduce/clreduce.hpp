@@ -5,6 +5,7 @@
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
 #include <clreduce/host_staging.hpp>
+#include <clreduce/image_mask.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/multi_reducer.hpp>
 #include <clreduce/opencl.hpp>

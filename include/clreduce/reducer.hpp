@@ -15,6 +15,7 @@
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
 #include <clreduce/host_staging.hpp>
+#include <clreduce/image_mask.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>

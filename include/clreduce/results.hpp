@@ -6,6 +6,8 @@
 
 namespace clreduce {
 
+struct ImageMask;  // image_mask.hpp
+
 // minmax(): both extremes of one pass.
 template <class T>
 struct MinMax {
@@ -53,13 +55,15 @@ using Channels = std::array<V, 4>;
 // buffer (or after the host pointer). step == 0 means packed rows (cols * channels *
 // sizeof(T)). Bad layouts (channels outside 1..4, step smaller than a row or not a multiple
 // of sizeof(T), an offset not a multiple of sizeof(T), data past the buffer's end) throw
-// InvalidArgument.
+// InvalidArgument. `mask` (image_mask.hpp), where given, selects the pixels that take part,
+// like the mask of cv::sum / cv::minMaxLoc; the caller keeps it alive for the call.
 struct Image {
     std::uint64_t rows = 0;
     std::uint64_t cols = 0;
     std::uint32_t channels = 1;
     std::uint64_t step = 0;    // bytes
     std::uint64_t offset = 0;  // bytes; buffer inputs only
+    const ImageMask* mask = nullptr;
 };
 
 // The combine of transform_reduce(), applied after the user's element-wise expression.

@@ -57,6 +57,14 @@ struct FirstResultOptions {
     bool child = false;  // this process is the one measured
 };
 CLI::App* add_first_result_command(CLI::App& app, FirstResultOptions& options);
+// clreduce-perf opencv: each clreduce::opencv function against OpenCV's own on a UMat and a Mat.
+struct OpenCVOptions {
+    std::vector<std::string> sizes = {"1920x1080", "7680x4320"};  // width x height
+    int repeats = 20;
+    std::string json;  // also write the rows here
+};
+CLI::App* add_opencv_command(CLI::App& app, OpenCVOptions& options);
+int run_opencv(const OpenCVOptions& options);
 struct TuneCommandOptions {
     std::string device;
     std::vector<std::string> types;  // empty: every type the device supports

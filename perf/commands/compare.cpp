@@ -37,6 +37,7 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"naive", make_naive_competitor},
         {"cv::Mat", make_opencv_mat_competitor},
         {"cv::UMat", make_opencv_umat_competitor},
+        {"clreduce (OpenCV adapter)", make_opencv_adapter_competitor},
         {"host read", make_host_read_competitor},
         {"pinned write", make_pinned_write_competitor},
         {"pageable write", make_pageable_write_competitor},

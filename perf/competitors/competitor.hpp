@@ -80,6 +80,7 @@ std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& s
 std::unique_ptr<Competitor> make_naive_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_mat_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_opencv_adapter_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clblast_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_cub_competitor(const CompareSetup& setup);
 

@@ -80,7 +80,21 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     return chain.take_last();
 }
 
-// One launch chain per channel over the pitched image: channel c reads element c of every pixel.
+namespace {
+
+// Whether an operation's value needs the number of pixels a mask selects where its state
+// does not keep it: a mean divides by it, all() compares with it, and min/max/minmax of no
+// pixel are an error their identity state cannot tell from data. (argmin/argmax states keep
+// no index for no pixel; statistics states count their pixels.)
+bool needs_mask_count(Operation op) {
+    return op == Operation::mean || op == Operation::all || op == Operation::min || op == Operation::max ||
+           op == Operation::minmax;
+}
+
+}  // namespace
+
+// One launch chain per channel over the pitched image: channel c reads element c of every
+// pixel (of every pixel its mask selects, where the image has one).
 template <class T>
 std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffer* buffer, const T* data,
                                                  const Image& image, const LaunchParams& params, CallInfo* call) {
@@ -89,9 +103,33 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     const std::uint64_t step = layout.step;
     const std::uint64_t span = layout.span;
     const std::uint64_t count = image.rows * image.cols;
+    // The mask is read from its buffer for a buffer image (which needs one), and for host data
+    // that comes with a buffer mask and no host mask.
+    const ImageMask* mask = image.mask;
+    const bool mask_in_buffer = mask != nullptr && (buffer != nullptr || mask->data == nullptr);
+    MaskLayout mask_geometry;
+    if (mask != nullptr) {
+        if (mask_in_buffer && mask->buffer() == nullptr)
+            throw InvalidArgument(buffer != nullptr ? "the mask of an image in a buffer must be a buffer "
+                                                      "(ImageMask::buffer)"
+                                                    : "the mask has neither a buffer nor host data");
+        const std::uint64_t mask_bytes = mask_in_buffer ? buffer_bytes(mask->buffer) : 0;
+        mask_geometry = mask_layout(image, mask_in_buffer ? &mask_bytes : nullptr);
+    }
     std::array<Outcome, 4> out;
     out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, call));
     if (count == 0) return out;
+    // The pixels the mask selects, where the operation needs their number (needs_mask_count):
+    // one count over the mask first, itself an image reduction.
+    std::uint64_t selected = count;
+    if (mask != nullptr && needs_mask_count(job.op)) {
+        const Image plane{image.rows, image.cols, 1, mask_geometry.step, mask_in_buffer ? mask->offset : 0};
+        const std::array<Outcome, 4> counted =
+            run_image<std::uint8_t>(Job{Operation::count_nonzero, std::nullopt, {}},
+                                    mask_in_buffer ? &mask->buffer : nullptr, mask_in_buffer ? nullptr : mask->data,
+                                    plane, LaunchParams{}, nullptr);
+        selected = counted[0].value<std::uint64_t>();
+    }
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);
     HostInput uploaded;
@@ -99,12 +137,29 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     const cl::Buffer* input = buffer != nullptr ? buffer : &uploaded.buffer;
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
     first.pitched = true;
+    first.masked = mask != nullptr;
     try {
+        HostInput mask_uploaded;
+        if (mask != nullptr && !mask_in_buffer)
+            mask_uploaded =
+                host_mask_buffer(context, queue, info, *slot, chain, mask->data, mask_geometry.span, host_staging());
         for (std::uint32_t c = 0; c < image.channels; ++c) {
-            const Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
-            out[c].count = count;
+            Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
+            if (mask != nullptr) {
+                pitch.mask = mask_in_buffer ? &mask->buffer : &mask_uploaded.buffer;
+                pitch.mask_offset = mask_in_buffer ? mask->offset : mask_uploaded.offset;
+                pitch.mask_pitch = mask_geometry.step;
+            }
+            out[c].count = selected;
             reduce(out[c].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
-                   out[c].bits, &pitch, nullptr, uploaded.copied);
+                   out[c].bits, &pitch, nullptr, uploaded.copied || mask_uploaded.copied);
+            if (mask == nullptr) continue;
+            // A state that took no pixel says so itself: no index, or a count of 0.
+            if (job.op == Operation::argmin || job.op == Operation::argmax) {
+                if (state_indexed<T>(out[c].plan.accumulator, out[c].bits).index == ~std::uint64_t(0)) out[c].count = 0;
+            } else if (job.op == Operation::statistics) {
+                out[c].count = state_moments(out[c].plan.accumulator, out[c].bits).count;
+            }
         }
     } catch (...) {
         queue.finish();

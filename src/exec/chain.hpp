@@ -69,6 +69,10 @@ struct Pitch {
     std::uint64_t pitch = 0;  // elements
     std::uint32_t channels = 1;
     std::uint32_t channel = 0;
+    // The mask (KernelSpec::masked): one byte per pixel, rows mask_pitch bytes apart.
+    const cl::Buffer* mask = nullptr;
+    std::uint64_t mask_offset = 0;  // bytes
+    std::uint64_t mask_pitch = 0;   // bytes
 };
 
 }  // namespace clreduce

@@ -82,6 +82,9 @@ const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacit
 
 const cl::Buffer& ExecutionSlot::partials(std::uint64_t bytes) { return grow(partials_, partials_bytes_, bytes); }
 const cl::Buffer& ExecutionSlot::staging(std::uint64_t bytes) { return grow(staging_, staging_bytes_, bytes); }
+const cl::Buffer& ExecutionSlot::mask_staging(std::uint64_t bytes) {
+    return grow(mask_staging_, mask_staging_bytes_, bytes);
+}
 const cl::Buffer& ExecutionSlot::segment_buffer(SegmentBuffer which, std::uint64_t bytes) {
     const auto i = static_cast<std::size_t>(which);
     return grow(segment_buffers_[i], segment_buffer_bytes_[i], std::max<std::uint64_t>(bytes, 8));

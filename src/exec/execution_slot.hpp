@@ -60,6 +60,8 @@ public:
     std::uint64_t next_sentinel();
     const cl::Buffer& partials(std::uint64_t bytes);
     const cl::Buffer& staging(std::uint64_t bytes);
+    // An image's mask from host data (host-data image forms with a mask).
+    const cl::Buffer& mask_staging(std::uint64_t bytes);
     // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
     // offsets copied in, the long segments' list and their chunks' table.
     enum class SegmentBuffer { states, list, longs, chunks };
@@ -104,11 +106,13 @@ private:
     cl::Buffer result_;
     cl::Buffer partials_;
     cl::Buffer staging_;
+    cl::Buffer mask_staging_;
     std::array<cl::Buffer, 4> segment_buffers_;
     std::array<std::uint64_t, 4> segment_buffer_bytes_{};
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;
+    std::uint64_t mask_staging_bytes_ = 0;
     std::uint64_t sentinels_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <clreduce/error.hpp>
+#include <clreduce/image_mask.hpp>
 
 namespace clreduce {
 
@@ -37,6 +38,28 @@ ImageLayout image_layout(const Image& image, std::size_t element_size, const std
         if (image.offset != 0) throw InvalidArgument("Image::offset must be 0 for host data");
     }
     return ImageLayout{step, span, image.rows * image.cols};
+}
+
+MaskLayout mask_layout(const Image& image, const std::uint64_t* buffer_bytes) {
+    const ImageMask& mask = *image.mask;
+    const std::uint64_t step = mask.step == 0 ? image.cols : mask.step;
+    if (step < image.cols)
+        throw InvalidArgument("mask step " + std::to_string(step) + " bytes is smaller than a row of the mask (" +
+                              std::to_string(image.cols) + " bytes)");
+    const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    if (image.rows > 1 && step > (max - image.cols) / (image.rows - 1))
+        throw InvalidArgument("mask step x rows overflows 64 bits");
+    const std::uint64_t span = image.rows == 0 || image.cols == 0 ? 0 : (image.rows - 1) * step + image.cols;
+    if (buffer_bytes != nullptr) {
+        if (mask.offset > *buffer_bytes || span > *buffer_bytes - mask.offset)
+            throw InvalidArgument("mask of " + std::to_string(span) + " bytes at offset " +
+                                  std::to_string(mask.offset) + " is past the end of its buffer (" +
+                                  std::to_string(*buffer_bytes) + " bytes)");
+    } else {
+        if (mask.data == nullptr && span > 0) throw InvalidArgument("the mask has neither a buffer nor host data");
+        if (mask.offset != 0) throw InvalidArgument("ImageMask::offset must be 0 for host data");
+    }
+    return MaskLayout{step, span};
 }
 
 }  // namespace clreduce

@@ -19,4 +19,13 @@ struct ImageLayout {
 ImageLayout image_layout(const Image& image, std::size_t element_size, const std::uint64_t* buffer_bytes,
                          bool host_data_null);
 
+// The geometry of an image's mask (Image::mask, image_mask.hpp): `rows` x `cols` bytes, rows
+// `step` bytes apart. `buffer_bytes`: the mask buffer's size for a buffer mask, null for
+// host data. Throws InvalidArgument naming what is wrong.
+struct MaskLayout {
+    std::uint64_t step = 0;  // bytes
+    std::uint64_t span = 0;  // bytes from the first pixel's byte to past the last one
+};
+MaskLayout mask_layout(const Image& image, const std::uint64_t* buffer_bytes);
+
 }  // namespace clreduce

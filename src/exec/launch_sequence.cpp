@@ -70,6 +70,11 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             check(kernel.setArg(9, cl_ulong(pitch->pitch)), "clSetKernelArg");
             check(kernel.setArg(10, cl_uint(pitch->channels)), "clSetKernelArg");
             check(kernel.setArg(11, cl_uint(pitch->channel)), "clSetKernelArg");
+            if (pitch->mask != nullptr) {
+                check(kernel.setArg(12, *pitch->mask), "clSetKernelArg");
+                check(kernel.setArg(13, cl_ulong(pitch->mask_offset)), "clSetKernelArg");
+                check(kernel.setArg(14, cl_ulong(pitch->mask_pitch)), "clSetKernelArg");
+            }
         }
         check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
                                          cl::NDRange(static_cast<size_t>(plan.groups * plan.work_group_size)),
@@ -127,12 +132,32 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
     slot.prepared_for = identity;
 }
 
-HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
-                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
-                           const HostStaging& staging) {
+namespace {
+
+// Host memory as a buffer a CPU device reads in place (see host_data_buffer).
+HostInput wrap_host_memory(const cl::Context& context, const DeviceInfo& info, const void* data, std::uint64_t bytes) {
+    const std::uintptr_t align = std::clamp<std::uintptr_t>(info.base_address_alignment, 1, 4096);
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t offset = address % align;
+    cl_int err = CL_SUCCESS;
+    cl::Buffer wrapped(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, static_cast<size_t>(bytes + offset),
+                       reinterpret_cast<void*>(address - offset), &err);
+    check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    return {std::move(wrapped), offset};
+}
+
+void check_host_bytes(const DeviceInfo& info, std::uint64_t bytes) {
     if (bytes > info.max_alloc_size)
         throw InvalidArgument(std::to_string(bytes) + " bytes of host data exceed the device's largest buffer (" +
                               std::to_string(info.max_alloc_size) + " bytes)");
+}
+
+}  // namespace
+
+HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                           const HostStaging& staging) {
+    check_host_bytes(info, bytes);
     // A CPU device reads host memory as fast as its own: copying first would read the data
     // twice and write it once (measured on PoCL 3.1: the copy cost more than the reduction).
     // The kernels only read it, so CL_MEM_READ_ONLY lets the pointer stay const. The buffer
@@ -140,16 +165,7 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     // that is not aligned so, on every launch: +40 % at 2^22 floats), which is on the same
     // memory page; the kernels read from `offset` on only.
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
-    if (cpu && staging.mode != HostStaging::Mode::always) {
-        const std::uintptr_t align = std::clamp<std::uintptr_t>(info.base_address_alignment, 1, 4096);
-        const auto address = reinterpret_cast<std::uintptr_t>(data);
-        const std::uintptr_t offset = address % align;
-        cl_int err = CL_SUCCESS;
-        cl::Buffer wrapped(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, static_cast<size_t>(bytes + offset),
-                           reinterpret_cast<void*>(address - offset), &err);
-        check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
-        return {std::move(wrapped), offset};
-    }
+    if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.staging(bytes);
     const bool streamed = staging.mode == HostStaging::Mode::always ||
                           (staging.mode == HostStaging::Mode::automatic && bytes >= staging.min_bytes);
@@ -163,6 +179,25 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
               "clEnqueueWriteBuffer");
     } catch (...) {
         // The write may still be reading `data`; do not return before it stops.
+        queue.finish();
+        throw;
+    }
+    chain.done(false);
+    return {device, 0, true};
+}
+
+HostInput host_mask_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                           const HostStaging& staging) {
+    check_host_bytes(info, bytes);
+    const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
+    if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
+    const cl::Buffer& device = slot.mask_staging(bytes);
+    try {
+        check(queue.enqueueWriteBuffer(device, CL_FALSE, 0, static_cast<size_t>(bytes), data, chain.wait(),
+                                       chain.event()),
+              "clEnqueueWriteBuffer");
+    } catch (...) {
         queue.finish();
         throw;
     }

@@ -43,4 +43,10 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
                            ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
                            const HostStaging& staging);
 
+// An image's mask from host memory, as host_data_buffer does (in place on a CPU device), in
+// the slot's mask buffer elsewhere (one write: masks are a byte a pixel).
+HostInput host_mask_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
+                           ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                           const HostStaging& staging);
+
 }  // namespace clreduce

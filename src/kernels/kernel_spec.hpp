@@ -35,6 +35,7 @@ struct KernelSpec {
     bool int64_min_max = false;  // atom_min/max/and/or/xor finish (cl_khr_int64_extended_atomics)
     bool states_in = false;      // the second pass: the input is the first pass's states
     bool pitched = false;        // one channel of a pitched image
+    bool masked = false;         // pitched, with the image's mask (CLREDUCE_MASKED)
     ElementType element = ElementType::int32;
     ElementType accumulator = ElementType::int64;
     std::uint32_t vector_width = 1;
@@ -76,9 +77,9 @@ struct KernelSpec {
     enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
-        return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, element,
-                        accumulator, vector_width, times, work_group_size, stride, finish, wavefront, nvidia, lanes32,
-                        dp4a, device_result, result_type, exact_copies, exact_passes, exact_bins, segmented,
+        return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
+                        element, accumulator, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
+                        lanes32, dp4a, device_result, result_type, exact_copies, exact_passes, exact_bins, segmented,
                         segment_team, segment_loads, segment_list, segment_columns, segment_chunk, segment_medium,
                         segment_tile_items, segment_kernel);
     }

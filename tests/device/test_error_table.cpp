@@ -232,6 +232,15 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument", "an image `norm` whose `norm_op` is not `norm_l1`, `norm_l2` or `norm_inf`",
          [&r, row] { r.norm(ints.data(), row, Operation::sum); }},
         {"InvalidArgument",
+         "an image mask with a step smaller than `cols`, bytes past its buffer's end, no buffer for a buffer image, "
+         "neither buffer nor data for host data, or a non-zero `offset` for host data",
+         [&r, row] {
+        Image masked = row;
+        const ImageMask none;
+        masked.mask = &none;
+        r.sum(ints.data(), masked);
+         }},
+        {"InvalidArgument",
          "a name that no `parse_*` function knows (element type, operation, family, float mode, integer overflow "
          "rule, result delivery)",
          [] { parse_float_mode("kahan"); }},

@@ -8,7 +8,7 @@
 #   -DDOCS=<file;file...>     the Markdown files to check (default: README.md and docs/*.md under
 #                             ROOT; relative paths are taken from ROOT)
 #   -DSOURCES=<dir;dir...>    the folders whose C++ files count as compiled code (default:
-#                             examples, tests and mpi under ROOT)
+#                             examples, tests, mpi and opencv under ROOT)
 #
 # A block matches when its lines, each stripped of leading and trailing white space and with
 # blank lines dropped, appear as one contiguous run of a source file's lines stripped the same
@@ -31,7 +31,7 @@ if(NOT DEFINED DOCS)
   list(APPEND DOCS ${doc_pages})
 endif()
 if(NOT DEFINED SOURCES)
-  set(SOURCES "${ROOT}/examples" "${ROOT}/tests" "${ROOT}/mpi")
+  set(SOURCES "${ROOT}/examples" "${ROOT}/tests" "${ROOT}/mpi" "${ROOT}/opencv")
 endif()
 
 # Text with every line stripped of surrounding white space and blank lines dropped, between

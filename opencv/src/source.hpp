@@ -1,0 +1,73 @@
+#pragma once
+// What the adapter's functions reduce: an OpenCV array as a clreduce Image (a UMat's OpenCL
+// buffer on OpenCV's context, or a Mat's host memory), its mask, the Reducer that runs it, and
+// the one switch from an OpenCV depth to the element type the core call is instantiated for.
+#include <cstdint>
+
+#include <opencv2/core.hpp>
+
+#include <clreduce/element_type.hpp>
+#include <clreduce/image_mask.hpp>
+#include <clreduce/reducer.hpp>
+
+namespace clreduce::opencv {
+
+// The element type of an OpenCV depth; cv::Exception (StsUnsupportedFormat) for any other.
+ElementType element_type_of(int depth);
+
+struct Source {
+    cv::Mat mat;    // host data (kept alive for the call)
+    cv::UMat umat;  // device data on OpenCV's context
+    cl::Buffer buffer;
+    const Reducer* reducer = nullptr;
+    ElementType element = ElementType::uint8;
+    Image image;  // rows, cols, channels, step, offset (buffer) of the array
+
+    bool on_device() const { return buffer() != nullptr; }
+    bool empty() const { return image.rows == 0 || image.cols == 0; }
+    // Calls f(T{}) for the source's element type and returns what it returns.
+    template <class F>
+    decltype(auto) visit(F&& f) const {
+        return visit_type(element, std::forward<F>(f));
+    }
+};
+
+// `src` as a Source; cv::Exception for more than 2 dimensions or outside 1..4 channels
+// (`function` names the OpenCV function, as OpenCV's messages do).
+Source source_of(cv::InputArray src, const char* function);
+
+// The mask of `source` (none for an empty InputArray); cv::Exception for a mask that is not
+// CV_8UC1 or not of the source's size, as OpenCV's functions.
+struct Mask {
+    cv::Mat mat;
+    cv::UMat umat;
+    ImageMask mask;
+    bool given = false;
+    const ImageMask* get() const { return given ? &mask : nullptr; }
+};
+Mask mask_of(cv::InputArray mask, const Source& source, const char* function);
+
+// The pixels a mask selects (one count on the device).
+std::uint64_t selected_pixels(const Source& source, const Mask& mask);
+
+// The core call Reducer::reduce<Op, T> over the image (with `mask`), its per-channel results
+// handed to take(Channels<result_t<Op, T>>, T{}).
+template <Operation Op, class F>
+void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
+    s.visit([&](auto element) {
+        using T = decltype(element);
+        Image image = s.image;
+        image.mask = mask;
+        if (s.on_device())
+            take(s.reducer->template reduce<Op, T>(s.buffer, image), element);
+        else
+            take(s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), image), element);
+    });
+}
+
+// The default device's Reducer (Mat inputs) and the one on OpenCV's current OpenCL context and
+// queue (UMat inputs; one per context and queue, made at first use, kept; thread-safe).
+const Reducer& host_reducer();
+const Reducer& opencv_context_reducer();
+
+}  // namespace clreduce::opencv
