@@ -41,7 +41,7 @@
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
-// The arguments of the kernels over the segments (teams, columns, medium teams, tiles): one list,
+// The arguments of the kernels over the segments (teams, columns, medium teams): one list,
 // set by one function on the host (segment_launch.cpp).
 #define CLREDUCE_SEGMENT_PARAMS                                                                      \
     __global const CLREDUCE_IN_T *in, ulong offset, ulong extent, ulong segments,                   \

@@ -122,9 +122,6 @@ struct SegmentsOptions {
     std::vector<std::uint32_t> teams;
     // More rows per shape: the planned teams with LaunchParams::segment_medium at each value.
     std::vector<std::uint64_t> mediums;
-    // More rows per shape: "teams" (the team mapping at its rule's or tuned team) or "tiles"
-    // (LaunchParams::segment_mapping).
-    std::vector<std::string> mappings;
     std::uint32_t work_group_size = 0;     // 0: default
     std::uint32_t groups_per_segment = 0;  // 0: default
     std::uint32_t loads = 0;               // LaunchParams::segment_loads; 0: default

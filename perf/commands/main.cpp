@@ -122,10 +122,6 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--medium", segments.mediums,
                              "Also time the teams with listed segments longer than this many elements in teams "
                              "of 32 (LaunchParams::segment_medium), a row each; repeatable");
-    segments_cmd
-        ->add_option("--mapping", segments.mappings,
-                     "Also time this segment mapping (teams, tiles) for every shape, a row each; repeatable")
-        ->check(CLI::IsMember({"teams", "tiles"}));
     segments_cmd->add_option("--wg", segments.work_group_size, "Work-group size (default: the device's)");
     segments_cmd->add_option("--groups-per-segment", segments.groups_per_segment,
                              "Work-groups sharing a segment (with --team equal to the work-group size)");

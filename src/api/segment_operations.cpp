@@ -61,7 +61,6 @@ PlanRequest segment_request(PlanRequest request, const Segments& segments) {
     request.column_rows = request.columns ? segments.length() : 0;
     request.listed = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets ||
                      kind == Segments::Kind::device_ranges;
-    request.csr = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets;
     return request;
 }
 

@@ -346,8 +346,8 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
             plan_column_mapping(plan, request.segments, request.column_rows, device, params);
         else
             plan_segment_mapping(plan,
-                                 {request.segments, n, request.csr, request.listed, state_bytes,
-                                  t != nullptr ? t->segment_team : std::nullopt, from},
+                                 {request.segments, n, request.listed, t != nullptr ? t->segment_team : std::nullopt,
+                                  from},
                                  device, params);
         const auto& f = plan.sources;
         if (tuned == nullptr || (f.segment_team != from && f.work_group_size != from && f.vector_width != from))

@@ -34,7 +34,6 @@ struct PlanRequest {
     std::uint64_t column_rows = 0;  // column segments (Segments::columns): the rows, else 0
     bool columns = false;
     bool listed = false;  // segments from offsets or begin/end arrays (lengths may vary)
-    bool csr = false;     // segments from CSR offsets (each ends where the next begins)
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every
