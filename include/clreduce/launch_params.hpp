@@ -5,6 +5,7 @@
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
+#include <clreduce/experimental.hpp>
 #include <clreduce/operation.hpp>
 
 namespace clreduce {
@@ -143,16 +144,8 @@ struct LaunchParams {
     // the vectors a lane reads on average (LaunchPlan::segment_loads). Any value gives the same
     // bits: the lane adds its elements in the same order.
     std::optional<std::uint32_t> segment_loads;
-    // Listed segments (offsets, begin/end arrays) in teams of fewer than 32 lanes: those longer
-    // than segment_medium elements go to a second launch whose teams have 32 lanes (the
-    // work-group's where it is smaller), so that one long segment does not keep a small team's
-    // warp reading while its other teams are done. It pays only for lengths that span orders
-    // of magnitude (power-law) read by small teams, and costs where lengths are alike
-    // (docs/performance.md, "Many reductions per call"); the planner cannot see the spread
-    // of device offsets, so it is never chosen by default. Any value gives the same
-    // results in every mode but the deterministic float sums' last bits (each segment is still
-    // reduced in one fixed order). 0: none (the default).
-    std::optional<std::uint64_t> segment_medium;
+    // Opt-in experiments for segmented calls (experimental.hpp); none by default.
+    experimental::SegmentOptions experimental_segments;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -195,7 +188,7 @@ struct LaunchPlan {
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
-    // LaunchParams::segment_medium: listed segments longer than this are the second launch's
+    // experimental::SegmentOptions::medium: listed segments longer than this are the second launch's
     // (teams of min(32, work_group_size) lanes; segment_split is then theirs). 0: none.
     std::uint64_t segment_medium = 0;
 

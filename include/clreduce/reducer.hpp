@@ -13,6 +13,7 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
+#include <clreduce/experimental.hpp>
 #include <clreduce/host_staging.hpp>
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
@@ -383,6 +384,8 @@ public:
     LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {}) const;
 
 private:
+    friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
+    friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
     struct State;
     std::unique_ptr<State> state_;
     // The state, or InvalidArgument for a Reducer that was moved from.

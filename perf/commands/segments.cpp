@@ -168,7 +168,8 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         }
     }
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096 && !params.segment_team && !params.segment_medium && !shape.columns) {
+    if (shape.segments() <= 4096 && !params.segment_team && params.experimental_segments.medium == 0 &&
+        !shape.columns) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
             double total = 0;
@@ -202,7 +203,7 @@ int run_segments(const SegmentsOptions& o) {
     }
     for (std::uint64_t medium : o.mediums) {
         LaunchParams p;
-        p.segment_medium = medium;
+        p.experimental_segments.medium = medium;
         mappings.push_back(p);
     }
     if (mappings.empty()) mappings.emplace_back();
@@ -215,7 +216,10 @@ int run_segments(const SegmentsOptions& o) {
     for (const auto& name : o.shapes)
         for (const LaunchParams& params : mappings) {
             std::cerr << "  " << name << (params.segment_team ? " team " + std::to_string(*params.segment_team) : "")
-                      << (params.segment_medium ? " medium " + std::to_string(*params.segment_medium) : "") << "\n";
+                      << (params.experimental_segments.medium != 0
+                              ? " medium " + std::to_string(params.experimental_segments.medium)
+                              : "")
+                      << "\n";
             try {
                 rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
                     using T = decltype(tag);

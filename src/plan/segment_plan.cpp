@@ -26,7 +26,7 @@ constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
-// LaunchParams::segment_medium: the second launch's teams keep up to this many vectors a lane
+// experimental::SegmentOptions::medium: the second launch's teams keep up to this many vectors a lane
 // of a segment, the rest goes to the chunks: more a lane leaves a team walking one segment
 // while the others wait, fewer costs the chunks' extra launches.
 constexpr std::uint64_t kMediumSplitVectorsPerLane = 32;
@@ -87,9 +87,10 @@ void set_groups(LaunchPlan& plan, std::uint64_t segments) {
 
 void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t rows, const DeviceInfo& device,
                          const LaunchParams& params) {
-    if (params.segment_medium.value_or(0) != 0)
+    if (params.experimental_segments.medium != 0)
         throw InvalidArgument(
-            "segment_medium takes listed segments (offsets, begin/end arrays), not a matrix's columns");
+            "experimental::SegmentOptions::medium takes listed segments (offsets, begin/end arrays), not a matrix's "
+            "columns");
     const std::uint32_t wg = plan.work_group_size;
     plan.segments = columns;
     plan.segment_columns = true;
@@ -125,22 +126,24 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
 
 namespace {
 
-// LaunchParams::segment_medium, where the caller asks for it (InvalidArgument where it cannot be).
+// experimental::SegmentOptions::medium, where the caller asks for it (InvalidArgument where it cannot be).
 void plan_medium_segments(LaunchPlan& plan, const SegmentCallShape& shape, const LaunchParams& params) {
     plan.segment_medium = 0;
-    if (!params.segment_medium || *params.segment_medium == 0) return;
-    const std::uint64_t medium = *params.segment_medium;
+    if (params.experimental_segments.medium == 0) return;
+    const std::uint64_t medium = params.experimental_segments.medium;
     const std::uint32_t medium_team = std::min<std::uint32_t>(plan.work_group_size, 32);
     if (!shape.listed)
-        throw InvalidArgument("segment_medium takes listed segments (offsets, begin/end arrays), not batches or rows");
+        throw InvalidArgument(
+            "experimental::SegmentOptions::medium takes listed segments (offsets, begin/end arrays), not batches or "
+            "rows");
     if (plan.segment_team >= medium_team || plan.groups_per_segment != 1)
-        throw InvalidArgument("segment_medium needs teams of fewer than " + std::to_string(medium_team) +
-                              " lanes, one group a segment; this call's segment_team is " +
-                              std::to_string(plan.segment_team) + ", groups_per_segment " +
-                              std::to_string(plan.groups_per_segment));
+        throw InvalidArgument(
+            "experimental::SegmentOptions::medium needs teams of fewer than " + std::to_string(medium_team) +
+            " lanes, one group a segment; this call's segment_team is " + std::to_string(plan.segment_team) +
+            ", groups_per_segment " + std::to_string(plan.groups_per_segment));
     const std::uint64_t split = std::uint64_t(medium_team) * plan.vector_width * kMediumSplitVectorsPerLane;
     if (medium >= split)
-        throw InvalidArgument("segment_medium must be below " + std::to_string(split) +
+        throw InvalidArgument("experimental::SegmentOptions::medium must be below " + std::to_string(split) +
                               " elements (longer segments' rests are shared in chunks), got " + std::to_string(medium));
     plan.segment_medium = medium;
     plan.segment_split = split;

@@ -73,7 +73,7 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     medium.work_group_size = 32;
     medium.segment_team = 2;
     medium.vector_width = 2;
-    medium.segment_medium = 4;
+    medium.experimental_segments.medium = 4;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), medium),
                       Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), medium),
@@ -112,15 +112,17 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
         CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), bad_loads),
                           Catch::Contains("segment_loads must be a power of two"));
     }
-    // segment_medium: listed segments, teams below 32 lanes, shorter than the medium teams' share.
+    // Medium teams (experimental): listed segments, teams below 32 lanes, shorter than the medium teams' share.
     for (const Segments& not_listed : {Segments::batch(10, 10), Segments::columns(10, 10)})
-        refuses(not_listed, medium, "segment_medium takes listed segments");
+        refuses(not_listed, medium, "SegmentOptions::medium takes listed segments");
     refused(
         medium, [](LaunchParams& p) { p.segment_team = 32; },
-        "segment_medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is 32");
+        "SegmentOptions::medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is "
+        "32");
     // 32 lanes x 2-wide vectors x 32
     refused(
-        medium, [](LaunchParams& p) { p.segment_medium = 2048; }, "segment_medium must be below 2048 elements");
+        medium, [](LaunchParams& p) { p.experimental_segments.medium = 2048; },
+        "SegmentOptions::medium must be below 2048 elements");
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);

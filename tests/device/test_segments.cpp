@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
                              std::to_string(loads) + " loads",
                          p);
     }
-    // Segments longer than segment_medium in a second launch's teams of 32 (listed segments
+    // Segments longer than the experimental SegmentOptions::medium in a second launch's teams of 32 (listed segments
     // only): a team of 32 in groups of 32, four of them in groups of 128 (the 5,000-element
     // segment's rest past their 2,048 / 4,096 in chunks).
     for (auto [wg, team, vec, medium] : {std::tuple{kGroup, 2u, 2u, 24u}, {128u, 4u, 4u, 40u}}) {
@@ -63,7 +63,7 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
         p.work_group_size = wg;
         p.segment_team = team;
         p.vector_width = vec;
-        p.segment_medium = medium;
+        p.experimental_segments.medium = medium;
         out.emplace_back("team " + std::to_string(team) + " of " + std::to_string(wg) + ", medium " +
                              std::to_string(medium),
                          p);
@@ -72,7 +72,7 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
 }
 
 // Mappings that take listed segments only (offsets, begin/end arrays).
-bool listed_only(const LaunchParams& p) { return p.segment_medium.value_or(0) != 0; }
+bool listed_only(const LaunchParams& p) { return p.experimental_segments.medium != 0; }
 
 // Segment lengths: empty ones, one-element ones, random 0..300, and one of 5,000 among them.
 std::vector<std::uint64_t> mixed_offsets(std::uint64_t seed) {
@@ -392,12 +392,11 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     medium.work_group_size = 64;
     medium.segment_team = 4;
     medium.vector_width = 4;
-    medium.segment_medium = 128;
+    medium.experimental_segments.medium = 128;
     const LaunchPlan split = r.plan(ElementType::int32, Operation::sum, offsets, medium);
     CHECK(split.segment_medium == 128);
     CHECK(split.segment_split == 32 * 4 * 32);
     CHECK_THAT(split.describe(), Catch::Contains("medium=128 (longer segments: teams of 32)"));
-    CHECK_THAT(tiled.describe_sources(), Catch::Contains("mapping=override"));
     // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
     // as the H200, plans batches with those): half as many lanes as vectors per short segment
     // (two from two vectors on), about 2 sqrt(vectors) in between, a quarter for long ones.

@@ -103,7 +103,7 @@ std::vector<NamedParams> grid_params() {
     team.segment_loads = 4;
     out.push_back({"team=32 loads=4", team, true});
     LaunchParams medium;
-    medium.segment_medium = 100;
+    medium.experimental_segments.medium = 100;
     out.push_back({"medium=100", medium});
     LaunchParams medium_team = medium;
     medium_team.segment_team = 4;
