@@ -380,8 +380,11 @@ public:
                         const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
                         const std::vector<cl::Event>& wait = {}, bool make_event = true,
                         CallInfo* info = nullptr) const;
-    // The plan of a segmented call of `op` over `segments` of `type` values.
-    LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {}) const;
+    // The plan of a segmented call of `op` over `segments` of `type` values; `form`
+    // CallForm::async plans the segmented sum_async/min_async/max_async (results into a device
+    // buffer), which refuse what needs the host (an overflow check, a correctly rounded sum).
+    LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {},
+                    CallForm form = CallForm::segments) const;
 
 private:
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
