@@ -186,6 +186,9 @@ std::vector<NamedRequest> grid_requests(Operation op, ElementType element, std::
     PlanRequest csr = batch;
     csr.listed = true;
     out.push_back({"csr", csr});
+    PlanRequest into_device = csr;  // the segmented *_async calls
+    into_device.device_results = true;
+    out.push_back({"csr into a device buffer", into_device});
     PlanRequest ranges = few;
     ranges.listed = true;
     out.push_back({"ranges", ranges});
@@ -226,6 +229,11 @@ std::string broken_promise(const LaunchPlan& p, const PlanRequest& request, cons
         (p.inter_group != InterGroup::second_pass || p.segment_team == 0 || p.segment_team > p.work_group_size ||
          !power_of_two(p.segment_team) || p.segments != request.segments))
         return "segments: a team of a power of two lanes within the group, second pass";
+    if (request.device_results &&
+        ((p.float_mode == FloatMode::correctly_rounded && is_floating(p.accumulator)) ||
+         (p.overflow == IntegerOverflow::check &&
+          (p.exact_integer_bits != 0 || (!is_floating(p.element) && is_floating(p.accumulator))))))
+        return "segmented results on the device need no host";
     if (p.on_host && (request.form != CallForm::host_data || (device.type & CL_DEVICE_TYPE_CPU) == 0))
         return "the host path only for host data on a CPU device";
     const auto& f = p.sources;
