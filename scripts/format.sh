@@ -4,7 +4,8 @@
 #   scripts/format.sh            formats every file in place
 #   scripts/format.sh --check    changes nothing; lists the files that differ and exits 1 if any do
 #
-# Files: *.cpp, *.hpp, *.h and *.cu under src, include, perf, tests, examples and reference, as
+# Files: *.cpp, *.hpp, *.h and *.cu under src, include, perf, tests, examples and reference, the
+# C API's sources (c_api/) and the C files of tests and examples, as
 # git knows them (so build folders and .gpu/ are never touched). $CLANG_FORMAT names another
 # clang-format binary.
 set -euo pipefail
@@ -31,7 +32,8 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
     'perf/*.cpp' 'perf/*.hpp' 'perf/*.h' 'perf/*.cu' \
     'tests/*.cpp' 'tests/*.hpp' 'tests/*.h' 'tests/*.cu' \
     'examples/*.cpp' 'examples/*.hpp' 'examples/*.h' 'examples/*.cu' \
-    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' |
+    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' \
+    'c_api/*.cpp' 'c_api/*.hpp' 'tests/*.c' 'examples/*.c' |
   grep -v '^tests/docs/fixtures/' | sort -u)
 existing=()
 for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done

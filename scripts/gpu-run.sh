@@ -5,36 +5,18 @@
 # comparisons on the GPU. Every output goes into a results folder that is packed into one
 # results.tar.gz in the output folder ($OUT, default ./out), beside a short summary.txt.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/gpu-common.sh"
 out=${OUT:-$root/out}
 # The outputs are written into a scratch folder and packed into the output folder, so that it
 # holds two files only, also when a run is stopped part-way.
 work=$(mktemp -d)
 results=$work/results
-mkdir -p "$results" "$out" /tmp/vendors
-echo /usr/lib/libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
-[ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd /tmp/vendors/
-export OCL_ICD_VENDORS=/tmp/vendors
-export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLREDUCE_DEVICE=${CLREDUCE_DEVICE:-nvidia}
-export CLREDUCE_SOURCE_KERNEL_DIR=$root/cl_kernels
+mkdir -p "$results" "$out"
 # The unit tests read the docs and the fuzz corpora from the source tree: this copy of it.
 export CLREDUCE_SOURCE_DIR=$root
-bin=$root/.gpu/bin
-status=0
 summary=$out/summary.txt
-step() {
-  local name=$1; shift
-  echo "=== $name: $*"
-  local start=$SECONDS
-  "$@" > "$results/$name.txt" 2>&1
-  local rc=$?
-  tail -n 3 "$results/$name.txt"
-  echo "=== $name: exit $rc, $((SECONDS - start)) s" | tee -a "$summary"
-  # Packed after every step, so that a run stopped part-way still leaves all that was done.
-  tar -czf "$out/results.tar.gz" -C "$work" results
-  [ "$rc" -eq 0 ] || status=1
-}
+# Packed after every step, so that a run stopped part-way still leaves all that was done.
+after_step() { tar -czf "$out/results.tar.gz" -C "$work" results; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 # Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy exact-lanes first-result tune tune-check
 # sweeps sweep-plot compare segments. The default, under 10 minutes on an H100 or H200: the test

@@ -11,34 +11,17 @@ if [ $# -ne 1 ]; then
   echo "usage: $0 OUTPUT_FOLDER" >&2
   exit 2
 fi
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/gpu-common.sh"
 mkdir -p "$1"
-out=$(cd "$1" && pwd)
-mkdir -p /tmp/vendors
-echo /usr/lib/libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/vendors
-export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLREDUCE_DEVICE=${CLREDUCE_DEVICE:-nvidia}
-export CLREDUCE_SOURCE_KERNEL_DIR=$root/cl_kernels
-bin=$root/.gpu/bin
+results=$(cd "$1" && pwd)
+summary=$results/summary.txt
 repeats=${REPEATS:-9}
-status=0
-step() {
-  local name=$1; shift
-  echo "=== $name: $*"
-  local start=$SECONDS
-  "$@" > "$out/$name.txt" 2>&1
-  local rc=$?
-  tail -n 3 "$out/$name.txt"
-  echo "=== $name: exit $rc, $((SECONDS - start)) s" | tee -a "$out/summary.txt"
-  [ "$rc" -eq 0 ] || status=1
-}
-nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader | tee "$out/summary.txt"
-nvidia-smi topo -m > "$out/topology.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader | tee "$summary"
+nvidia-smi topo -m > "$results/topology.txt" 2>&1
 step devices "$bin/clreduce-perf" devices
-step multi "$bin/clreduce-perf" multi --max-log "${MULTI_MAX_LOG:-31}" -r "$repeats" --json "$out/multi.json"
+step multi "$bin/clreduce-perf" multi --max-log "${MULTI_MAX_LOG:-31}" -r "$repeats" --json "$results/multi.json"
 for type in int32 float32; do
   step "compare-$type" "$bin/clreduce-perf" compare -t "$type" -r "$repeats" \
-    -n 1048576 -n 16777216 -n 67108864 -n 268435456 -n 1073741824 --json "$out/compare-$type.json"
+    -n 1048576 -n 16777216 -n 67108864 -n 268435456 -n 1073741824 --json "$results/compare-$type.json"
 done
 exit $status

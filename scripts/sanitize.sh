@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer runs of clreduce's host code, on the test device (PoCL's CPU device in CI):
 #   scripts/sanitize.sh address   AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/):
-#                                 the unit tests, and the device tests of the tags below
+#                                 the unit tests, the C API program, and the device tests of
+#                                 the tags below
 #   scripts/sanitize.sh thread    ThreadSanitizer (build-tsan/): the device tests that call
 #                                 from several threads
 # Each builds only the test binaries it runs, with -O1 -g, and fails on any report.
@@ -36,7 +37,7 @@ case $kind in
   address)
     build=${CLREDUCE_ASAN_BUILD_DIR:-$root/build-asan}
     configure "$build" address,undefined
-    cmake --build "$build" -j "$jobs" --target clreduce-unit-tests clreduce-tests
+    cmake --build "$build" -j "$jobs" --target clreduce-unit-tests clreduce-tests clreduce-c-api-tests
     # use_sigaltstack=0: ASan's per-thread alternate signal stack could not be unmapped when
     #   PoCL's worker threads ended in a child process (a CHECK failure, "AddressSanitizer
     #   failed to deallocate ... UnsetAlternateSignalStack", that failed the child).
@@ -47,6 +48,7 @@ case $kind in
     export LSAN_OPTIONS=use_tls=0:suppressions=$supp/lsan.supp:print_suppressions=0
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     "$build/tests/unit/clreduce-unit-tests"
+    "$build/tests/c_api/clreduce-c-api-tests"  # C callers pass any int as an enumeration value
     "$build/tests/clreduce-tests" "$asan_tags"
     POCL_DEVICES=$multi_devices "$build/tests/clreduce-tests" "[multi]"
     ;;

@@ -22,7 +22,7 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
     total=$((total + 1))
     # asm is spelled __asm__ for clang; NVIDIA's compiler takes asm.
     if ! out=$("$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -O1 -S \
-        -o "$work/k.ptx" "$work/k.cl" -Dasm=__asm__ \
+        -o "$work/k.ptx" "$work/k.cl" -I "$dir" -Dasm=__asm__ \
         -Xclang -cl-ext=+cl_khr_fp16,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics \
         -DCLREDUCE_NV_SHUFFLE=1 -DCLREDUCE_WAVEFRONT=32 -DCLREDUCE_WG=256 -DCLREDUCE_FP64=1 "$@" 2>&1); then
         echo "FAILED: ops/$op.cl $*"

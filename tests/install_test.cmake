@@ -1,5 +1,6 @@
 # Installs the built library into a scratch prefix, then configures, builds and runs
-# examples/consumer against it through find_package(clreduce), as a user's project would.
+# examples/consumer against it through find_package(clreduce), as a user's project would (its C
+# program too, consumer_c: the C API).
 # CONSUMER names another consumer (consumer_mpi: find_package(clreduce COMPONENTS mpi)); RUN, a
 # launcher its program runs under (mpiexec and its arguments, separated by ';').
 if(NOT CONSUMER)
@@ -17,3 +18,6 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/${CONSUMER}" -B "${WORK_DIR}/bui
     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run(${RUN} "${WORK_DIR}/build/consumer")
+if(CONSUMER STREQUAL "consumer")
+  run(${RUN} "${WORK_DIR}/build/consumer_c")
+endif()

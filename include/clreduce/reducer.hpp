@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <clreduce/async_target.hpp>
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
@@ -44,7 +45,7 @@ struct CallInfo {
     // One event per kernel launch, in order. Profiling times are available when the
     // reducer's queue was created with CL_QUEUE_PROFILING_ENABLE.
     std::vector<cl::Event> kernel_events;
-    // Paced reads (ResultDelivery::paced, polled_paced): how long the synchronous call waited
+    // Paced reads (ResultDelivery::paced, experimental::Delivery::polled_paced): how long the synchronous call waited
     // after its last enqueue before issuing its read; 0 when it read at once.
     double read_wait_us = 0;
 };
@@ -271,35 +272,50 @@ public:
     CLREDUCE_NAMED_OPERATION(any)
 #undef CLREDUCE_NAMED_OPERATION
 
-    // Asynchronous sum, min and max of a cl::Buffer range: they enqueue and return, the host
-    // waits for nothing and nothing is read back. The reduction's last kernel writes the
-    // value, of the type the synchronous call returns (R = sum: sum_type_t<T>, min/max: T),
-    // into element `result_offset` of `result` read as an array of R (bytes
-    // [result_offset * sizeof(R), (result_offset + 1) * sizeof(R)), like every other offset in
-    // elements). The returned event completes when the value is there. The
-    // reduction first waits for `wait` (say, the upload of `buffer`); on the reducer's
-    // in-order queue, later commands see the value without waiting on the event. Level 3 is
-    // the last-group finish (one launch), or a second pass where the device lacks it, so the
-    // result is deterministic in every float mode but correctly_rounded, which is refused
-    // (its rounding is done on the host); asking for InterGroup::atomic is refused too. Sum
-    // of an empty range writes 0; min/max of one throw InvalidArgument. With make_event false
-    // (an in-order queue only; out of order it is ignored) the call returns an empty event and
-    // spares the driver creating one: for chains ordered by the queue itself.
-    template <class T>
-    cl::Event sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
-                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
-    template <class T>
-    cl::Event min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
-                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
-    template <class T>
-    cl::Event max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count, const cl::Buffer& result,
-                        std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
+    // Asynchronous sum, min and max of a cl::Buffer range (Op: sum, min or max; the other
+    // operations finish on the host and have no asynchronous form): they enqueue and return,
+    // the host waits for nothing and nothing is read back. The reduction's last kernel writes
+    // the value, result_t<Op, T>, where `target` says (AsyncTarget, async_target.hpp), after
+    // the events it lists. The returned event completes when the value is there (an empty
+    // event with AsyncEvent::none on an in-order queue); on the reducer's in-order queue, later
+    // commands see the value without waiting on it. Level 3 is the last-group finish (one
+    // launch), or a second pass where the device lacks it, so the result is deterministic in
+    // every float mode but correctly_rounded, which is refused (its rounding is done on the
+    // host); asking for InterGroup::atomic is refused too. Sum of an empty range writes 0;
+    // min/max of one throw InvalidArgument.
+    template <Operation Op, class T>
+    cl::Event reduce_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                           const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        static_assert(has_async_form(Op), "reduce_async: sum, min and max (the others finish on the host)");
+        return enqueue_async<T>(Op, buffer, offset, count, target, params, info);
+    }
+    // Per segment, one value each, written from target.result_offset on in segment order.
+    // min/max of an empty segment write the identity there (the type's largest/smallest value;
+    // NaN for floats), and device offsets that are out of order cannot be reported (those
+    // segments read as empty).
+    template <Operation Op, class T>
+    cl::Event reduce_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                           const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        static_assert(has_async_form(Op), "reduce_async: sum, min and max (the others finish on the host)");
+        return enqueue_async<T>(Op, values, offset, segments, target, params, info);
+    }
+#define CLREDUCE_NAMED_ASYNC(NAME)                                                                                \
+    template <class T>                                                                                            \
+    cl::Event NAME##_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,                   \
+                           const AsyncTarget& target, const LaunchParams& params = {}, CallInfo * info = nullptr) \
+        const {                                                                                                   \
+        return reduce_async<Operation::NAME, T>(buffer, offset, count, target, params, info);                     \
+    }                                                                                                             \
+    template <class T>                                                                                            \
+    cl::Event NAME##_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,              \
+                           const AsyncTarget& target, const LaunchParams& params = {}, CallInfo * info = nullptr) \
+        const {                                                                                                   \
+        return reduce_async<Operation::NAME, T>(values, offset, segments, target, params, info);                  \
+    }
+    CLREDUCE_NAMED_ASYNC(sum)
+    CLREDUCE_NAMED_ASYNC(min)
+    CLREDUCE_NAMED_ASYNC(max)
+#undef CLREDUCE_NAMED_ASYNC
 
     // The partial result of `op` over a range (partial.hpp): merged with the partials of the
     // ranges around it (other devices, processes, files), it gives the value of the whole.
@@ -360,35 +376,24 @@ public:
     void transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                           std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
                           const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    // The segments' values written into `result` from element `result_offset` on (one per
-    // segment, in order), as the single-range *_async calls do: nothing waited for or read
-    // back; the event of the last command returned. min/max of an empty segment write the
-    // identity there (the type's largest/smallest value; NaN for floats), and device offsets
-    // that are out of order cannot be reported (those segments read as empty).
-    template <class T>
-    cl::Event sum_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
-    template <class T>
-    cl::Event min_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
-    template <class T>
-    cl::Event max_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
-                        const cl::Buffer& result, std::uint64_t result_offset = 0, const LaunchParams& params = {},
-                        const std::vector<cl::Event>& wait = {}, bool make_event = true,
-                        CallInfo* info = nullptr) const;
     // The plan of a segmented call of `op` over `segments` of `type` values; `form`
-    // CallForm::async plans the segmented sum_async/min_async/max_async (results into a device
-    // buffer), which refuse what needs the host (an overflow check, a correctly rounded sum).
+    // CallForm::async plans the segmented reduce_async/sum_async/min_async/max_async (results
+    // into a device buffer), which refuse what needs the host (an overflow check, a correctly
+    // rounded sum).
     LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {},
                     CallForm form = CallForm::segments) const;
 
 private:
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
+    // reduce_async's two forms, for Op sum, min or max.
+    template <class T>
+    cl::Event enqueue_async(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                            const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const;
+    template <class T>
+    cl::Event enqueue_async(Operation op, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                            const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const;
+
     struct State;
     std::unique_ptr<State> state_;
     // The state, or InvalidArgument for a Reducer that was moved from.

@@ -74,12 +74,12 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     using R = sum_type_t<T>;
     const int chain = kAsyncChain;
     cl::Buffer results(reducer.context(), CL_MEM_READ_WRITE, chain * sizeof(R));
-    reducer.sum_async<T>(buffer, 0, n, results).wait();  // warm-up: the program and the slot
+    reducer.sum_async<T>(buffer, 0, n, {results}).wait();  // warm-up: the program and the slot
     std::vector<double> us;
     while (static_cast<int>(us.size()) < repeats) {
         for (int k = 0; k < chain; ++k) {
             const auto t0 = Clock::now();
-            reducer.sum_async<T>(buffer, 0, n, results, k, {}, {}, make_event);
+            reducer.sum_async<T>(buffer, 0, n, {results, k, {}, make_event ? AsyncEvent::returned : AsyncEvent::none});
             us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         }
         reducer.queue().finish();

@@ -160,25 +160,16 @@ Partial Reducer::partial(Operation op, const T* data, std::uint64_t count, const
 }
 
 template <class T>
-cl::Event Reducer::sum_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state().run_async<T, sum_type_t<T>>(job_of(Operation::sum), buffer, offset, count, result, result_offset,
-                                               params, wait, make_event, info);
-}
-template <class T>
-cl::Event Reducer::min_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state().run_async<T, T>(job_of(Operation::min), buffer, offset, count, result, result_offset, params, wait,
-                                   make_event, info);
-}
-template <class T>
-cl::Event Reducer::max_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                             const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                             const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {
-    return state().run_async<T, T>(job_of(Operation::max), buffer, offset, count, result, result_offset, params, wait,
-                                   make_event, info);
+cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                 const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
+    const bool event = target.event == AsyncEvent::returned;
+    if (op == Operation::sum)
+        return state().run_async<T, sum_type_t<T>>(job_of(op), buffer, offset, count, target.result,
+                                                   target.result_offset, params, target.wait, event, info);
+    if (op == Operation::min || op == Operation::max)
+        return state().run_async<T, T>(job_of(op), buffer, offset, count, target.result, target.result_offset, params,
+                                       target.wait, event, info);
+    throw Unsupported(std::string(operation_name(op)) + " has no asynchronous form (sum, min and max have)");
 }
 
 Job Reducer::State::transform_job(std::string_view expression, Combine combine, ElementType element,
@@ -245,28 +236,21 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
                                                              CallInfo*) const;                                       \
     template Channels<R> Reducer::reduce<Operation::NAME, T>(const T*, const Image&, const LaunchParams&, CallInfo*) \
         const;
-#define CLREDUCE_INSTANTIATE(T)                                                                                       \
-    CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_OPERATION, T)                                                            \
-    template Partial Reducer::partial<T>(Operation, const cl::Buffer&, std::uint64_t, std::uint64_t,                  \
-                                         const LaunchParams&, CallInfo*) const;                                       \
-    template Partial Reducer::partial<T>(Operation, const T*, std::uint64_t, const LaunchParams&, CallInfo*) const;   \
-    template transform_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,        \
-                                                              std::string_view, Combine, const LaunchParams&,         \
-                                                              CallInfo*) const;                                       \
-    template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,     \
-                                                              const LaunchParams&, CallInfo*) const;                  \
-    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*)      \
-        const;                                                                                                        \
-    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;        \
-    template cl::Event Reducer::sum_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
-                                             CallInfo*) const;                                                        \
-    template cl::Event Reducer::min_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
-                                             CallInfo*) const;                                                        \
-    template cl::Event Reducer::max_async<T>(const cl::Buffer&, std::uint64_t, std::uint64_t, const cl::Buffer&,      \
-                                             std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
-                                             CallInfo*) const;
+#define CLREDUCE_INSTANTIATE(T)                                                                                     \
+    CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_OPERATION, T)                                                          \
+    template Partial Reducer::partial<T>(Operation, const cl::Buffer&, std::uint64_t, std::uint64_t,                \
+                                         const LaunchParams&, CallInfo*) const;                                     \
+    template Partial Reducer::partial<T>(Operation, const T*, std::uint64_t, const LaunchParams&, CallInfo*) const; \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,      \
+                                                              std::string_view, Combine, const LaunchParams&,       \
+                                                              CallInfo*) const;                                     \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,   \
+                                                              const LaunchParams&, CallInfo*) const;                \
+    template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*)    \
+        const;                                                                                                      \
+    template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;      \
+    template cl::Event Reducer::enqueue_async<T>(Operation, const cl::Buffer&, std::uint64_t, std::uint64_t,        \
+                                                 const AsyncTarget&, const LaunchParams&, CallInfo*) const;
 CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
 #undef CLREDUCE_INSTANTIATE_OPERATION

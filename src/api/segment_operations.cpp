@@ -352,45 +352,41 @@ std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& val
 
 namespace {
 
-template <class R>
-void require_result_room(std::uint64_t bytes, std::uint64_t result_offset, std::uint64_t segments) {
-    const std::uint64_t room = bytes / sizeof(R);
+void require_result_room(std::uint64_t bytes, std::uint64_t result_size, std::uint64_t result_offset,
+                         std::uint64_t segments) {
+    const std::uint64_t room = bytes / result_size;
     if (result_offset > room || segments > room - result_offset)
         throw InvalidArgument("the result buffer holds " + std::to_string(room) + " results of " +
-                              std::to_string(sizeof(R)) + " bytes; " + std::to_string(segments) +
+                              std::to_string(result_size) + " bytes; " + std::to_string(segments) +
                               " segments from result_offset " + std::to_string(result_offset) + " do not fit");
 }
 
 }  // namespace
 
-#define CLREDUCE_DEFINE_SEGMENTED_ASYNC(R, NAME, OP)                                                                   \
-    template <class T>                                                                                                 \
-    cl::Event Reducer::NAME##_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,          \
-                                    const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params, \
-                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* info) const {       \
-        State& s = state();                                                                                            \
-        require_result_room<R>(s.buffer_bytes(result), result_offset, segments.count());                               \
-        const DeviceResult destination{&result, result_offset * sizeof(R)};                                            \
-        cl::Event last;                                                                                                \
-        s.run_segments<T>(                                                                                             \
-            job_of(OP), SegmentValues{&values, nullptr, offset}, segments, params, info,                               \
-            [](std::uint64_t, const StateView&) {}, &destination, element_traits<R>::type, wait, make_event, &last);   \
-        return last;                                                                                                   \
-    }
-CLREDUCE_DEFINE_SEGMENTED_ASYNC(sum_type_t<T>, sum, Operation::sum)
-CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, min, Operation::min)
-CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
-#undef CLREDUCE_DEFINE_SEGMENTED_ASYNC
+template <class T>
+cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
+                                 const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
+    if (!has_async_form(op))
+        throw Unsupported(std::string(operation_name(op)) + " has no asynchronous form (sum, min and max have)");
+    State& s = state();
+    const ElementType result_type =
+        op == Operation::sum ? element_traits<sum_type_t<T>>::type : element_traits<T>::type;
+    const std::uint64_t result_size = type_size(result_type);
+    require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
+    const DeviceResult destination{&target.result, target.result_offset * result_size};
+    cl::Event last;
+    s.run_segments<T>(
+        job_of(op), SegmentValues{&values, nullptr, offset}, segments, params, info,
+        [](std::uint64_t, const StateView&) {}, &destination, result_type, target.wait,
+        target.event == AsyncEvent::returned, &last);
+    return last;
+}
 
 #define CLREDUCE_INSTANTIATE_SEGMENTED(T, NAME, R)                                                                     \
     template void Reducer::reduce<Operation::NAME, T>(const cl::Buffer&, std::uint64_t, const Segments&,               \
                                                       std::vector<R>&, const LaunchParams&, CallInfo*) const;          \
     template void Reducer::reduce<Operation::NAME, T>(const T*, const Segments&, std::vector<R>&, const LaunchParams&, \
                                                       CallInfo*) const;
-#define CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(NAME, T)                                                            \
-    template cl::Event Reducer::NAME<T>(const cl::Buffer&, std::uint64_t, const Segments&, const cl::Buffer&,    \
-                                        std::uint64_t, const LaunchParams&, const std::vector<cl::Event>&, bool, \
-                                        CallInfo*) const;
 #define CLREDUCE_INSTANTIATE(T)                                                                                        \
     CLREDUCE_OPERATIONS(CLREDUCE_INSTANTIATE_SEGMENTED, T)                                                             \
     template std::vector<transform_type_t<T>> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t,           \
@@ -399,12 +395,10 @@ CLREDUCE_DEFINE_SEGMENTED_ASYNC(T, max, Operation::max)
     template void Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, const Segments&, std::string_view,    \
                                                Combine, std::vector<transform_type_t<T>>&, const LaunchParams&,        \
                                                CallInfo*) const;                                                       \
-    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(sum_async, T)                                                                 \
-    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(min_async, T)                                                                 \
-    CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC(max_async, T)
+    template cl::Event Reducer::enqueue_async<T>(Operation, const cl::Buffer&, std::uint64_t, const Segments&,         \
+                                                 const AsyncTarget&, const LaunchParams&, CallInfo*) const;
 CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)
 #undef CLREDUCE_INSTANTIATE
-#undef CLREDUCE_INSTANTIATE_SEGMENTED_ASYNC
 #undef CLREDUCE_INSTANTIATE_SEGMENTED
 
 }  // namespace clreduce

@@ -40,22 +40,21 @@ std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
 // atomics make the exact finish cost about half the call for floats with full significands.
 bool prefers_last_group_finish(const DeviceInfo& device);
 // How the correctly rounded sum's level 1 takes each work-item's vectors, for data summed in
-// `accumulator` (float32 or float64; CLREDUCE_EXACT_OPTIMISTIC in cl_kernels/ops/add_exact.cl):
-//  - tested: every vector's TwoSum error is tested (GPUs other than NVIDIA's: not measured);
-//  - untested_first: without tests first, checked once afterwards, the same vectors again
-//    where that did not hold. CPU devices, where a float converts to a double with its
-//    subnormals kept: their branches cost more than flops (docs/performance.md, "CPU
-//    devices");
-//  - anchored: NVIDIA GPUs. The work-group first agrees on the range of its work-items' first
-//    and last values, and goes straight to the later passes where that is too wide for the
+// `accumulator` (float32 or float64; CLREDUCE_EXACT_OPTIMISTIC in cl_kernels/ops/add_exact_passes.cl):
+// one route per device class, where measured fastest (docs/performance.md, "Correctly rounded
+// sums"):
+//  - untested_first: CPU devices. Without tests first, checked once afterwards, the same
+//    vectors again where that did not hold: a CPU's branches cost more than flops;
+//  - anchored: GPUs. The work-group first agrees on the range of its work-items' first and
+//    last values, and goes straight to the later passes where that is too wide for the
 //    anchored pass. Each lane then adds from the work-group's anchor without a test, checked
-//    once: float data (with subnormals) four double additions a float, double data three
-//    anchored folds; the same vectors again through the later passes where that did not hold.
-//    A warp runs a slow path when any of its work-items does, so the anchor is the group's,
-//    and cancelling data is not read twice as with the CPU devices' passes
-//    (docs/performance.md, "Correctly rounded sums").
+//    once: float data four double additions a float, double data three anchored folds. A warp
+//    runs a slow path when any of its work-items does, so the anchor is the group's;
+//  - tested: every vector's TwoSum error is tested. Float data on a device that flushes
+//    subnormal floats, which the untested passes would lose; elsewhere the later pass that
+//    takes what the untested passes did not hold.
 // Where the untested passes did not hold, bins in local memory come before the tested lanes
-// where they fit (src/kernels/kernel_spec.cpp, exact_bins_fit; add_exact.cl).
+// where they fit (src/kernels/kernel_spec.cpp, exact_bins_fit; add_exact_bins.cl).
 enum class ExactLanePasses { tested = 0, untested_first = 1, anchored = 2 };
 ExactLanePasses exact_lane_passes(const DeviceInfo& device, ElementType accumulator);
 const char* to_string(ExactLanePasses passes);

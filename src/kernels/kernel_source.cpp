@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <clreduce/error.hpp>
@@ -10,7 +11,8 @@
 
 namespace clreduce {
 
-std::string kernel_source(std::string_view file_name) {
+namespace {
+std::string raw_kernel_source(std::string_view file_name) {
     if (const char* dir = std::getenv("CLREDUCE_KERNEL_DIR"); dir != nullptr && *dir != '\0') {
         const std::string path = std::string(dir) + "/" + std::string(file_name);
         std::ifstream file(path, std::ios::binary);
@@ -23,6 +25,40 @@ std::string kernel_source(std::string_view file_name) {
         if (kernel.file_name == file_name) return std::string(kernel.source);
     throw Error("no embedded kernel source named '" + std::string(file_name) + "'");
 }
+
+// A line `#include "path"` (path under cl_kernels/), as a plug-in of several files has.
+std::optional<std::string_view> included_file(std::string_view line) {
+    constexpr std::string_view directive = "#include \"";
+    if (line.substr(0, directive.size()) != directive) return std::nullopt;
+    const std::size_t close = line.find('"', directive.size());
+    if (close == std::string_view::npos) return std::nullopt;
+    return line.substr(directive.size(), close - directive.size());
+}
+
+// file_name's text with its #include lines replaced by the files they name, recursively.
+// Embedded sources have no folder for the OpenCL compiler's own #include to search, so the
+// host expands them; `depth` stops a file that includes itself.
+std::string expanded_source(std::string_view file_name, int depth) {
+    if (depth > 8) throw Error("kernel source '" + std::string(file_name) + "': #include nested too deep");
+    const std::string text = raw_kernel_source(file_name);
+    std::string out;
+    out.reserve(text.size());
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+        std::size_t end = text.find('\n', begin);
+        end = end == std::string::npos ? text.size() : end + 1;
+        const std::string_view line(text.data() + begin, end - begin);
+        if (auto included = included_file(line))
+            out += expanded_source(*included, depth + 1);
+        else
+            out += line;
+        begin = end;
+    }
+    return out;
+}
+}  // namespace
+
+std::string kernel_source(std::string_view file_name) { return expanded_source(file_name, 0); }
 
 }  // namespace clreduce
 

@@ -136,7 +136,7 @@ void check_async_sum(const Reducer& r) {
     const cl::Buffer results = marked_buffer(r, (ranges.size() + 2) * stride);
     std::vector<cl::Event> events;
     for (std::size_t i = 0; i < ranges.size(); ++i)
-        events.push_back(r.sum_async<T>(buffer, ranges[i].offset, ranges[i].count, results, i + 1));
+        events.push_back(r.sum_async<T>(buffer, ranges[i].offset, ranges[i].count, {results, i + 1}));
     cl::Event::waitForEvents(events);
     for (const auto& e : events) CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -191,7 +191,7 @@ TEST_CASE("asynchronous sums on an out-of-order queue and after a caller's event
     queue.finish();  // the marker fill
     std::vector<cl::Event> done;
     for (int k = 0; k < 8; ++k)
-        done.push_back(r.sum_async<std::int32_t>(buffer, k, n - 2 * k, results, k, {}, {uploaded}));
+        done.push_back(r.sum_async<std::int32_t>(buffer, k, n - 2 * k, {results, k, {uploaded}}));
     cl::Event::waitForEvents(done);
     for (int k = 0; k < 8; ++k) {
         INFO("call " << k);
@@ -210,10 +210,10 @@ TEST_CASE("asynchronous min and max, mixed with synchronous calls", "[async]") {
     const cl::Buffer a = device_copy(r, ints), b = device_copy(r, floats);
     const cl::Buffer results = marked_buffer(r, 64);
     const auto sync_before = r.sum<std::int16_t>(a, 0, n);
-    r.min_async<std::int16_t>(a, 1, n - 1, results, 1);  // element offsets: bytes 2, 4, 8, 12
-    r.max_async<std::int16_t>(a, 0, n, results, 2);
-    r.min_async<float>(b, 0, n, results, 2);
-    r.max_async<float>(b, 5, n - 5, results, 3);
+    r.min_async<std::int16_t>(a, 1, n - 1, {results, 1});  // element offsets: bytes 2, 4, 8, 12
+    r.max_async<std::int16_t>(a, 0, n, {results, 2});
+    r.min_async<float>(b, 0, n, {results, 2});
+    r.max_async<float>(b, 5, n - 5, {results, 3});
     CHECK(r.sum<std::int16_t>(a, 0, n) == sync_before);
     CHECK(read_value<std::int16_t>(r, results, 2) == reference_min(ints.data() + 1, n - 1).value);
     CHECK(read_value<std::int16_t>(r, results, 4) == reference_max(ints.data(), n).value);
@@ -227,9 +227,9 @@ TEST_CASE("a repeated asynchronous call builds, creates and allocates nothing", 
     const auto values = op_values<std::int32_t>(1 << 16, seed_for(3, 3));
     const cl::Buffer buffer = device_copy(r, values);
     const cl::Buffer results = marked_buffer(r, 8);
-    r.sum_async<std::int32_t>(buffer, 0, values.size(), results).wait();
+    r.sum_async<std::int32_t>(buffer, 0, values.size(), {results}).wait();
     const Counters before = r.counters();
-    for (int k = 0; k < 20; ++k) r.sum_async<std::int32_t>(buffer, 0, values.size(), results);
+    for (int k = 0; k < 20; ++k) r.sum_async<std::int32_t>(buffer, 0, values.size(), {results});
     r.queue().finish();
     const Counters after = r.counters();
     CHECK(after.programs_built == before.programs_built);
@@ -244,7 +244,7 @@ TEST_CASE("an asynchronous call without an event, ordered by the in-order queue"
     const cl::Buffer buffer = device_copy(r, values);
     const cl::Buffer results = marked_buffer(r, 8 * 4);
     for (int k = 0; k < 4; ++k) {
-        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, results, k, {}, {}, false);
+        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, {results, k, {}, AsyncEvent::none});
         CHECK(none() == nullptr);
     }
     // The read is queued after the reductions: it sees their values without an event.
@@ -260,23 +260,23 @@ TEST_CASE("asynchronous calls refuse what they cannot do, clearly", "[async][err
     const cl::Buffer buffer = device_copy(r, std::vector<float>(1000, 1.5f));
     const cl::Buffer results = marked_buffer(r, 16);
     // result_offset counts 8-byte results: the 16-byte buffer holds two.
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, 2), Contains("past the end of the result buffer"));
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, ~std::uint64_t(0)), Contains("holds 2 of them"));
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1001, results), Contains("past the end"));
-    CHECK_THROWS_WITH(r.min_async<float>(buffer, 0, 0, results), Contains("empty range"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, {results, 2}), Contains("past the end of the result buffer"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, {results, ~std::uint64_t(0)}), Contains("holds 2 of them"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1001, {results}), Contains("past the end"));
+    CHECK_THROWS_WITH(r.min_async<float>(buffer, 0, 0, {results}), Contains("empty range"));
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
-    CHECK_THROWS_AS(r.sum_async<float>(buffer, 0, 1000, results, 0, atomic), Unsupported);
+    CHECK_THROWS_AS(r.sum_async<float>(buffer, 0, 1000, {results}, atomic), Unsupported);
     LaunchParams exact;
     exact.float_mode = FloatMode::correctly_rounded;
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, results, 0, exact), Contains("correctly_rounded"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, {results}, exact), Contains("correctly_rounded"));
     cl::Context other(r.queue().getInfo<CL_QUEUE_DEVICE>());
     cl::Buffer foreign(other, CL_MEM_READ_WRITE, 16);
-    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, foreign), Contains("another OpenCL context"));
+    CHECK_THROWS_WITH(r.sum_async<float>(buffer, 0, 1000, {foreign}), Contains("another OpenCL context"));
     // FloatMode::atomic is run deterministically: the exact 1500 either way.
     LaunchParams fast;
     fast.float_mode = FloatMode::atomic;
-    r.sum_async<float>(buffer, 0, 1000, results, 1, fast).wait();
+    r.sum_async<float>(buffer, 0, 1000, {results, 1}, fast).wait();
     CHECK(read_value<double>(r, results, 8) == 1500.0);
 }
 

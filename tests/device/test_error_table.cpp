@@ -101,7 +101,9 @@ std::vector<Refusal> refusals(Reducer& r) {
          [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 2, 2); }},
         {"InvalidArgument",
          "an asynchronous call's `result_offset` (counted in results) past the end of its result buffer",
-         [&r, int_buffer, result] { r.sum_async<std::int32_t>(int_buffer, 0, 3, result, 1); }},
+         [&r, int_buffer, result] {
+        r.sum_async<std::int32_t>(int_buffer, 0, 3, {result, 1});
+         }},
         {"InvalidArgument", "a null host pointer with `count > 0`",
          [&r] { r.sum(static_cast<const std::int32_t*>(nullptr), 5); }},
         {"InvalidArgument", "host data larger than the device's largest buffer",
@@ -315,13 +317,13 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"Unsupported",
          "an asynchronous call with `InterGroup::atomic` or `exact_atomic`, or in `FloatMode::correctly_rounded`",
          [&r, float_buffer, result] {
-        r.sum_async<float>(float_buffer, 0, 3, result, 0,
+        r.sum_async<float>(float_buffer, 0, 3, {result},
                            with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; }));
          }},
         {"Unsupported",
          "an asynchronous sum that could overflow its result type (64-bit integer data, or a float accumulator on "
          "integer data) under `IntegerOverflow::check`",
-         [&r, long_buffer, result] { r.sum_async<std::int64_t>(long_buffer, 0, 2, result); }},
+         [&r, long_buffer, result] { r.sum_async<std::int64_t>(long_buffer, 0, 2, {result}); }},
         {"Unsupported", "`tune()` of `half` data or of an operation family it cannot measure yet",
          [&r] {
         TuneOptions o;

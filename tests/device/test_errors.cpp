@@ -168,7 +168,7 @@ TEST_CASE("a moved-from Reducer throws InvalidArgument on every call, and works 
     CHECK_THROWS_AS(from.tuning_database(), InvalidArgument);
     CHECK_THROWS_WITH(from.sum(v), moved);
     CHECK_THROWS_AS(from.sum<std::int32_t>(buffer, 0, 3), InvalidArgument);
-    CHECK_THROWS_AS(from.sum_async<std::int32_t>(buffer, 0, 3, result), InvalidArgument);
+    CHECK_THROWS_AS(from.sum_async<std::int32_t>(buffer, 0, 3, {result}), InvalidArgument);
     CHECK_THROWS_AS(from.min(v), InvalidArgument);
     CHECK_THROWS_AS(from.argmax(v), InvalidArgument);
     CHECK_THROWS_AS(from.mean(v), InvalidArgument);

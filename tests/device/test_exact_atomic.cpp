@@ -202,7 +202,7 @@ TEST_CASE("the exact atomic finish is refused where it cannot run, clearly", "[e
     CHECK_THROWS_WITH(r.max(data, exact_shape()), Contains("plain floating-point sums"));
     cl::Buffer in(r.context(), CL_MEM_READ_ONLY, data.size() * sizeof(float));
     cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 8);
-    CHECK_THROWS_WITH(r.sum_async<float>(in, 0, data.size(), out, 0, exact_shape()), Contains("not exact_atomic"));
+    CHECK_THROWS_WITH(r.sum_async<float>(in, 0, data.size(), {out}, exact_shape()), Contains("not exact_atomic"));
     DeviceInfo no64 = fake_gpu();
     no64.has_int64_atomics = false;
     CHECK_THROWS_WITH(make_plan(ElementType::float32, 1 << 20, no64, exact_shape()),

@@ -65,11 +65,11 @@ TEST_CASE("every OpenCL call of a sum, an asynchronous sum and a tuning step may
         sweep(
             "asynchronous sum", code,
             [&] {
-            cl::Event done = r.sum_async<std::int32_t>(buffer, 0, values.size(), result);
+            cl::Event done = r.sum_async<std::int32_t>(buffer, 0, values.size(), {result});
             check(done.wait(), "clWaitForEvents");
             },
             [&] {
-            cl::Event done = r.sum_async<std::int32_t>(buffer, 0, values.size(), result);
+            cl::Event done = r.sum_async<std::int32_t>(buffer, 0, values.size(), {result});
             done.wait();
             std::int64_t got = 0;
             check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof got, &got), "clEnqueueReadBuffer");

@@ -115,9 +115,9 @@ TEST_CASE("every operation takes the forms of input docs/usage.md says, with the
                     check_same(multi.reduce<Op>(host), want);
                 } else if (form == "async") {
                     if constexpr (Op == Operation::sum || Op == Operation::min || Op == Operation::max) {
-                        if constexpr (Op == Operation::sum) r.sum_async<T>(buffer, 0, n, result).wait();
-                        if constexpr (Op == Operation::min) r.min_async<T>(buffer, 0, n, result).wait();
-                        if constexpr (Op == Operation::max) r.max_async<T>(buffer, 0, n, result).wait();
+                        if constexpr (Op == Operation::sum) r.sum_async<T>(buffer, 0, n, {result}).wait();
+                        if constexpr (Op == Operation::min) r.min_async<T>(buffer, 0, n, {result}).wait();
+                        if constexpr (Op == Operation::max) r.max_async<T>(buffer, 0, n, {result}).wait();
                         result_t<Op, T> got{};
                         check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof got, &got), "clEnqueueReadBuffer");
                         check_same(got, want);

@@ -193,17 +193,17 @@ TEST_CASE("asynchronous 64-bit sums need IntegerOverflow::wrap", "[overflow][exa
     const std::vector<std::int64_t> data{std::numeric_limits<std::int64_t>::max(), 3, -4};
     const cl::Buffer buffer = test::device_copy(r, data);
     cl::Buffer result(r.context(), CL_MEM_READ_WRITE, 8);
-    CHECK_THROWS_AS(r.sum_async<std::int64_t>(buffer, 0, data.size(), result), Unsupported);
+    CHECK_THROWS_AS(r.sum_async<std::int64_t>(buffer, 0, data.size(), {result}), Unsupported);
     LaunchParams wrap;
     wrap.overflow = IntegerOverflow::wrap;
-    r.sum_async<std::int64_t>(buffer, 0, data.size(), result, 0, wrap).wait();
+    r.sum_async<std::int64_t>(buffer, 0, data.size(), {result}, wrap).wait();
     std::int64_t got = 0;
     const_cast<cl::CommandQueue&>(r.queue()).enqueueReadBuffer(result, CL_TRUE, 0, 8, &got);
     CHECK(got == std::numeric_limits<std::int64_t>::max() - 1);
     // 32-bit data cannot overflow there: no rule needed.
     const std::vector<std::int32_t> small{1, -2, 3};
     const cl::Buffer small_buffer = test::device_copy(r, small);
-    r.sum_async<std::int32_t>(small_buffer, 0, small.size(), result).wait();
+    r.sum_async<std::int32_t>(small_buffer, 0, small.size(), {result}).wait();
     const_cast<cl::CommandQueue&>(r.queue()).enqueueReadBuffer(result, CL_TRUE, 0, 8, &got);
     CHECK(got == 2);
 }

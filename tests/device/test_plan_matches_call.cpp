@@ -180,11 +180,11 @@ TEST_CASE("plan(..., CallForm::async) is what an asynchronous call launches", "[
         try {
             planned = r.plan(ElementType::float32, Operation::sum, n, params, CallForm::async);
         } catch (const Error&) {
-            CHECK_THROWS_AS(r.sum_async<float>(fbuf, 0, n, result, 0, params), Error);
+            CHECK_THROWS_AS(r.sum_async<float>(fbuf, 0, n, {result}, params), Error);
             continue;
         }
         CallInfo info;
-        r.sum_async<float>(fbuf, 0, n, result, 0, params, {}, true, &info);
+        r.sum_async<float>(fbuf, 0, n, {result}, params, &info);
         check_same_plan(info.plan, planned);
         CHECK(info.kernel_events.size() == launches(planned));
         // Never an atomic level 3: the value is final on the device.
@@ -193,7 +193,7 @@ TEST_CASE("plan(..., CallForm::async) is what an asynchronous call launches", "[
         CHECK(planned.float_mode != FloatMode::atomic);
 
         CallInfo min_info;
-        r.min_async<std::int32_t>(ibuf, 0, n, result, 2, params, {}, true, &min_info);  // bytes 8..11
+        r.min_async<std::int32_t>(ibuf, 0, n, {result, 2}, params, &min_info);  // bytes 8..11
         check_same_plan(min_info.plan, r.plan(ElementType::int32, Operation::min, n, params, CallForm::async));
     }
     cl::CommandQueue queue = r.queue();
@@ -203,7 +203,7 @@ TEST_CASE("plan(..., CallForm::async) is what an asynchronous call launches", "[
         LaunchParams p;
         p.inter_group = level3;
         CHECK_THROWS_AS(r.plan(ElementType::float32, Operation::sum, n, p, CallForm::async), Unsupported);
-        CHECK_THROWS_AS(r.sum_async<float>(fbuf, 0, n, result, 0, p), Unsupported);
+        CHECK_THROWS_AS(r.sum_async<float>(fbuf, 0, n, {result}, p), Unsupported);
     }
 }
 
@@ -276,9 +276,9 @@ TEST_CASE("plan(type, op, segments) is what a segmented call launches, into the 
                 };
                 const auto call_async = [&](CallInfo* info) {
                     if (ints_in)
-                        r.sum_async<std::int32_t>(values, 1, segments, out, 0, params, {}, true, info).wait();
+                        r.sum_async<std::int32_t>(values, 1, segments, {out}, params, info).wait();
                     else
-                        r.sum_async<float>(values, 1, segments, out, 0, params, {}, true, info).wait();
+                        r.sum_async<float>(values, 1, segments, {out}, params, info).wait();
                 };
                 LaunchPlan planned;
                 try {

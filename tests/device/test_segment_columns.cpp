@@ -166,7 +166,7 @@ TEST_CASE("column reductions: asynchronous sums, empty matrices, bad steps, plan
     const cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 40 * sizeof(std::int64_t));
     LaunchParams wrap;
     wrap.overflow = IntegerOverflow::wrap;
-    r.sum_async<std::int32_t>(values, 2, Segments::columns(200, 39, 40 * sizeof(std::int32_t)), out, 1, wrap).wait();
+    r.sum_async<std::int32_t>(values, 2, Segments::columns(200, 39, 40 * sizeof(std::int32_t)), {out, 1}, wrap).wait();
     std::vector<std::int64_t> got(40);
     check(r.queue().enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(std::int64_t), got.data()),
           "clEnqueueReadBuffer");

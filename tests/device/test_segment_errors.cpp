@@ -130,7 +130,7 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const cl::Buffer small(r.context(), CL_MEM_READ_WRITE, 4 * sizeof(std::int64_t));
     LaunchParams wrap;
     wrap.overflow = IntegerOverflow::wrap;
-    CHECK_THROWS_WITH(r.sum_async<std::int32_t>(values, 0, Segments::batch(5, 10), small, 0, wrap),
+    CHECK_THROWS_WITH(r.sum_async<std::int32_t>(values, 0, Segments::batch(5, 10), {small}, wrap),
                       Catch::Contains("do not fit"));
 }
 

@@ -355,8 +355,8 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
         const Segments rows = csr_only ? Segments::offsets(csr) : Segments::rows(19, 1000, step * sizeof(float));
         const cl::Buffer sums_out(r.context(), CL_MEM_READ_WRITE, 21 * sizeof(S));
         const cl::Buffer mins_out(r.context(), CL_MEM_READ_WRITE, 19 * sizeof(float));
-        cl::Event sums_done = r.sum_async<float>(values, 1, rows, sums_out, 2, params);
-        cl::Event mins_done = r.min_async<float>(values, 1, rows, mins_out, 0, params);
+        cl::Event sums_done = r.sum_async<float>(values, 1, rows, {sums_out, 2}, params);
+        cl::Event mins_done = r.min_async<float>(values, 1, rows, {mins_out}, params);
         sums_done.wait();
         mins_done.wait();
         std::vector<S> got_sums(21);

@@ -85,7 +85,7 @@ TEST_CASE("soak: 8 threads x 4 reducers of mixed calls, all right, memory and bu
             case 3: return r.argmax(d.floats).index == d.float_argmax;
             default: {
                 const cl::Buffer& in = int_buffers[k * sets.size() + s];
-                r.sum_async<std::int32_t>(in, 0, d.ints.size(), result).wait();
+                r.sum_async<std::int32_t>(in, 0, d.ints.size(), {result}).wait();
                 std::int64_t got = 0;
                 check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof got, &got), "clEnqueueReadBuffer");
                 return got == d.int_sum;

@@ -300,8 +300,8 @@ void run_async(const Reducer& r, const Data& d, const Buffers& b, InterGroup fin
     for (std::uint64_t n : kSizes) {
         for (std::uint64_t offset : kOffsets) {
             check(r.queue().enqueueFillBuffer(result, cl_uchar(0xAB), 0, 64), "clEnqueueFillBuffer");
-            r.sum_async<std::int32_t>(b.ints, offset, n, result, 1, p);  // bytes 8..15
-            r.min_async<float>(b.floats, offset, n, result, 5, p);       // bytes 20..23
+            r.sum_async<std::int32_t>(b.ints, offset, n, {result, 1}, p);  // bytes 8..15
+            r.min_async<float>(b.floats, offset, n, {result, 5}, p);       // bytes 20..23
             unsigned char bytes[64];
             check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, 64, bytes), "clEnqueueReadBuffer");
             std::int64_t sum = 0, want_sum = 0;
