@@ -17,9 +17,9 @@
 // every group shares in a second launch (clreduce_reduce_chunks); a third
 // (clreduce_finish_long) combines each such segment's state and chunks in order. The counts
 // bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments) start at 0.
-// With CLREDUCE_SEGMENT_MEDIUM (LaunchParams::segment_medium), listed segments longer than that
-// are left by the teams to clreduce_reduce_medium, a launch between these, whose teams of 32
-// lanes reduce them (up to `cap` elements, the rest in chunks as above).
+// With CLREDUCE_SEGMENT_MEDIUM (the experiment experimental::SegmentOptions::medium), listed
+// segments longer than that are left by the teams to clreduce_reduce_medium, a launch between
+// these, whose teams of 32 lanes reduce them (up to `cap` elements, the rest in chunks as above).
 
 #ifndef CLREDUCE_TEAM
 #define CLREDUCE_TEAM CLREDUCE_WG
@@ -41,7 +41,7 @@
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
-// The arguments of the kernels over the segments (teams, columns, medium teams, tiles): one list,
+// The arguments of the kernels over the segments (teams, columns, medium teams): one list,
 // set by one function on the host (segment_launch.cpp).
 #define CLREDUCE_SEGMENT_PARAMS                                                                      \
     __global const CLREDUCE_IN_T *in, ulong offset, ulong extent, ulong segments,                   \

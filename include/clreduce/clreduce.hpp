@@ -4,6 +4,7 @@
 #include <clreduce/device_selection.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
+#include <clreduce/experimental.hpp>
 #include <clreduce/host_staging.hpp>
 #include <clreduce/image_mask.hpp>
 #include <clreduce/launch_params.hpp>

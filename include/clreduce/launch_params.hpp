@@ -5,6 +5,7 @@
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
+#include <clreduce/experimental.hpp>
 #include <clreduce/operation.hpp>
 
 namespace clreduce {
@@ -13,16 +14,6 @@ namespace clreduce {
 //   global: work-item g reads vectors g, g + G, g + 2G, ... (G = all work-items of the launch)
 //   local:  work-group w owns the tile [w*L*times, (w+1)*L*times); work-item l reads tile + l + i*L
 enum class Stride { global, local };
-
-// How a segmented call maps its segments to work-items (cl_kernels/segments.cl and
-// segment_tiles.cl):
-//   teams: LaunchParams::segment_team work-items per segment (a work-item, a team of lanes, a
-//          work-group or several), sized for the segments' average length
-//   tiles: a work-group per few consecutive segments (CSR offsets only, at most one a
-//          work-item), reading their elements as one stretch, a tile at a time, whatever the
-//          lengths; long segments' rests are shared by all groups. Only a caller's
-//          LaunchParams choose it (docs/performance.md, "Opt-in mappings")
-enum class SegmentMapping { teams, tiles };
 
 // Level 3: how the per-group results become one.
 //   atomic:      one launch, each group atomically adds into the result (integer accumulators)
@@ -114,8 +105,7 @@ enum class ParamSource { override, tuned, known_device, device_default };
 
 std::string_view to_string(Stride stride);
 std::string_view to_string(InterGroup inter_group);
-std::string_view to_string(SegmentMapping mapping);  // "teams", "tiles"
-std::string_view to_string(ParamSource source);      // "override", "tuned", "known device", "default"
+std::string_view to_string(ParamSource source);  // "override", "tuned", "known device", "default"
 
 // Per-call overrides. Every field left empty takes the tuned value (README, "Tuning"), else
 // the device default.
@@ -154,20 +144,8 @@ struct LaunchParams {
     // the vectors a lane reads on average (LaunchPlan::segment_loads). Any value gives the same
     // bits: the lane adds its elements in the same order.
     std::optional<std::uint32_t> segment_loads;
-    // Listed segments (offsets, begin/end arrays) in teams of fewer than 32 lanes: those longer
-    // than segment_medium elements go to a second launch whose teams have 32 lanes (the
-    // work-group's where it is smaller), so that one long segment does not keep a small team's
-    // warp reading while its other teams are done. It pays only for lengths that span orders
-    // of magnitude (power-law) read by small teams, and costs where lengths are alike
-    // (docs/performance.md, "Many reductions per call"); the planner cannot see the spread
-    // of device offsets, so it is never chosen by default. Any value gives the same
-    // results in every mode but the deterministic float sums' last bits (each segment is still
-    // reduced in one fixed order). 0: none (the default).
-    std::optional<std::uint64_t> segment_medium;
-    // SegmentMapping::tiles for CSR offsets (Segments::offsets) whose work-group states fit
-    // the device's local memory beside the group's offsets; it takes no segment_team,
-    // groups_per_segment or segment_loads. Default: teams.
-    std::optional<SegmentMapping> segment_mapping;
+    // Opt-in experiments for segmented calls (experimental.hpp); none by default.
+    experimental::SegmentOptions experimental_segments;
 };
 
 // Fully resolved parameters for one call: what the kernels were specialised with.
@@ -210,13 +188,9 @@ struct LaunchPlan {
     // segment_chunk (two more launches). 0: no split (groups_per_segment > 1).
     std::uint64_t segment_split = 0;
     std::uint64_t segment_chunk = 0;
-    // LaunchParams::segment_medium: listed segments longer than this are the second launch's
+    // experimental::SegmentOptions::medium: listed segments longer than this are the second launch's
     // (teams of min(32, work_group_size) lanes; segment_split is then theirs). 0: none.
     std::uint64_t segment_medium = 0;
-    // SegmentMapping::tiles: each work-item takes segment_tile_items elements of a tile, a
-    // group ceil(segments / groups) consecutive segments; segment_team unused.
-    SegmentMapping segment_mapping = SegmentMapping::teams;
-    std::uint32_t segment_tile_items = 0;
 
     struct Sources {
         ParamSource times = ParamSource::device_default;
@@ -224,8 +198,7 @@ struct LaunchPlan {
         ParamSource stride = ParamSource::device_default;
         ParamSource vector_width = ParamSource::device_default;
         ParamSource inter_group = ParamSource::device_default;
-        ParamSource segment_team = ParamSource::device_default;     // segmented calls
-        ParamSource segment_mapping = ParamSource::device_default;  // segmented calls
+        ParamSource segment_team = ParamSource::device_default;  // segmented calls
     } sources;
     // Size bucket of the tuned or known-device entry used (segmented calls: the segment length
     // of the entry whose team they use); 0: none.

@@ -14,6 +14,7 @@
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
+#include <clreduce/experimental.hpp>
 #include <clreduce/host_staging.hpp>
 #include <clreduce/image_mask.hpp>
 #include <clreduce/launch_params.hpp>
@@ -45,7 +46,7 @@ struct CallInfo {
     // One event per kernel launch, in order. Profiling times are available when the
     // reducer's queue was created with CL_QUEUE_PROFILING_ENABLE.
     std::vector<cl::Event> kernel_events;
-    // Paced reads (ResultDelivery::paced, polled_paced): how long the synchronous call waited
+    // Paced reads (ResultDelivery::paced, experimental::Delivery::polled_paced): how long the synchronous call waited
     // after its last enqueue before issuing its read; 0 when it read at once.
     double read_wait_us = 0;
 };
@@ -376,10 +377,16 @@ public:
     void transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                           std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
                           const LaunchParams& params = {}, CallInfo* info = nullptr) const;
-    // The plan of a segmented call of `op` over `segments` of `type` values.
-    LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {}) const;
+    // The plan of a segmented call of `op` over `segments` of `type` values; `form`
+    // CallForm::async plans the segmented reduce_async/sum_async/min_async/max_async (results
+    // into a device buffer), which refuse what needs the host (an overflow check, a correctly
+    // rounded sum).
+    LaunchPlan plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params = {},
+                    CallForm form = CallForm::segments) const;
 
 private:
+    friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
+    friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
     // reduce_async's two forms, for Op sum, min or max.
     template <class T>
     cl::Event enqueue_async(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,

@@ -40,9 +40,11 @@ struct CompareOptions {
     std::vector<std::uint64_t> sizes;  // empty: 2^10, 2^12, ..., 2^30; those that do not fit the device are left out
     int repeats = 20;
     std::uint64_t seed = 20261121;
-    std::string cub;                                      // clreduce-cub-sum; empty: next to clreduce-perf
-    std::string self;                                     // argv[0], to find clreduce-cub-sum beside it
-    ResultDelivery delivery = ResultDelivery::automatic;  // how clreduce's sync calls read their result
+    std::string cub;   // clreduce-cub-sum; empty: next to clreduce-perf
+    std::string self;  // argv[0], to find clreduce-cub-sum beside it
+    // How clreduce's sync calls read their result: a ResultDelivery or experimental delivery
+    // name (measure/delivery.hpp).
+    std::string delivery = "automatic";
     OutputFiles out;
 };
 
@@ -128,11 +130,8 @@ struct SegmentsOptions {
     // Mappings to time (LaunchParams::segment_team, work-items per segment): each a row per
     // shape; empty: the default mapping only.
     std::vector<std::uint32_t> teams;
-    // More rows per shape: the planned teams with LaunchParams::segment_medium at each value.
+    // More rows per shape: the planned teams with experimental::SegmentOptions::medium at each value.
     std::vector<std::uint64_t> mediums;
-    // More rows per shape: "teams" (the team mapping at its rule's or tuned team) or "tiles"
-    // (LaunchParams::segment_mapping).
-    std::vector<std::string> mappings;
     std::uint32_t work_group_size = 0;     // 0: default
     std::uint32_t groups_per_segment = 0;  // 0: default
     std::uint32_t loads = 0;               // LaunchParams::segment_loads; 0: default

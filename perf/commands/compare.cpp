@@ -13,6 +13,7 @@
 
 #include "commands/commands.hpp"
 #include "competitors/competitor.hpp"
+#include "measure/delivery.hpp"
 #include "measure/embedded_perf_kernels.hpp"
 #include "measure/read_only_kernel.hpp"
 #include "measure/result_check.hpp"
@@ -123,9 +124,9 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
 
 int run_compare(const CompareOptions& o) {
     TimingReducers reducers = timing_reducers(o.device);
-    reducers.plain.set_result_delivery(o.delivery);
-    reducers.profiling.set_result_delivery(o.delivery);
-    fmt::print("clreduce's synchronous calls deliver their result: {}\n", to_string(o.delivery));
+    set_delivery(reducers.plain, o.delivery);
+    set_delivery(reducers.profiling, o.delivery);
+    fmt::print("clreduce's synchronous calls deliver their result: {}\n", o.delivery);
 
     CompareResult result;
     result.device = reducers.plain.device_info();

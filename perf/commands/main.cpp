@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     std::string compare_delivery = "automatic";
     compare_cmd
         ->add_option("--delivery", compare_delivery,
-                     "How clreduce's synchronous calls read their result: automatic, blocking, paced, polled "
-                     "or polled_paced")
+                     "How clreduce's synchronous calls read their result: automatic, blocking, paced, or the "
+                     "experiments polled and polled_paced")
         ->capture_default_str();
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
@@ -123,11 +123,7 @@ int main(int argc, char** argv) {
                              "(default: the planned mapping)");
     segments_cmd->add_option("--medium", segments.mediums,
                              "Also time the teams with listed segments longer than this many elements in teams "
-                             "of 32 (LaunchParams::segment_medium), a row each; repeatable");
-    segments_cmd
-        ->add_option("--mapping", segments.mappings,
-                     "Also time this segment mapping (teams, tiles) for every shape, a row each; repeatable")
-        ->check(CLI::IsMember({"teams", "tiles"}));
+                             "of 32 (the experiment experimental::SegmentOptions::medium), a row each; repeatable");
     segments_cmd->add_option("--wg", segments.work_group_size, "Work-group size (default: the device's)");
     segments_cmd->add_option("--groups-per-segment", segments.groups_per_segment,
                              "Work-groups sharing a segment (with --team equal to the work-group size)");
@@ -255,7 +251,7 @@ int main(int argc, char** argv) {
         }
         if (app.got_subcommand("compare")) {
             compare.type = clreduce::parse_type(compare_type);
-            compare.delivery = clreduce::parse_result_delivery(compare_delivery);
+            compare.delivery = compare_delivery;
             compare.self = argv[0];
             return clreduce::perf::run_compare(compare);
         }

@@ -123,9 +123,7 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
           "clEnqueueWriteBuffer");
     check(r.queue().enqueueWriteBuffer(offsets, CL_TRUE, 0, shape.offsets.size() * 8, shape.offsets.data()),
           "clEnqueueWriteBuffer");
-    // Tiles take CSR offsets: regular shapes and rows as their offsets.
-    const bool as_offsets = params.segment_mapping == SegmentMapping::tiles && !shape.columns;
-    const bool listed = !shape.columns && (as_offsets || (!shape.rows && !shape.regular));
+    const bool listed = !shape.columns && !shape.rows && !shape.regular;
     const Segments segments = shape.columns ? Segments::columns(shape.matrix_rows, shape.matrix_cols)
                               : listed      ? Segments::offsets(offsets, shape.segments(), shape.elements())
                               : shape.rows  ? Segments::rows(shape.matrix_rows, shape.matrix_cols)
@@ -170,7 +168,7 @@ Row measure_shape(const std::string& name, const SegmentsOptions& o, const Timin
         }
     }
     // A loop of single-range calls, where it takes no longer than a few seconds.
-    if (shape.segments() <= 4096 && !params.segment_team && !params.segment_mapping && !params.segment_medium &&
+    if (shape.segments() <= 4096 && !params.segment_team && params.experimental_segments.medium == 0 &&
         !shape.columns) {
         std::vector<double> loop;
         for (int run = 0; run < std::min(o.repeats, 3); ++run) {
@@ -205,12 +203,7 @@ int run_segments(const SegmentsOptions& o) {
     }
     for (std::uint64_t medium : o.mediums) {
         LaunchParams p;
-        p.segment_medium = medium;
-        mappings.push_back(p);
-    }
-    for (const std::string& mapping : o.mappings) {
-        LaunchParams p;
-        p.segment_mapping = mapping == "tiles" ? SegmentMapping::tiles : SegmentMapping::teams;
+        p.experimental_segments.medium = medium;
         mappings.push_back(p);
     }
     if (mappings.empty()) mappings.emplace_back();
@@ -223,8 +216,10 @@ int run_segments(const SegmentsOptions& o) {
     for (const auto& name : o.shapes)
         for (const LaunchParams& params : mappings) {
             std::cerr << "  " << name << (params.segment_team ? " team " + std::to_string(*params.segment_team) : "")
-                      << (params.segment_mapping ? " " + std::string(to_string(*params.segment_mapping)) : "")
-                      << (params.segment_medium ? " medium " + std::to_string(*params.segment_medium) : "") << "\n";
+                      << (params.experimental_segments.medium != 0
+                              ? " medium " + std::to_string(params.experimental_segments.medium)
+                              : "")
+                      << "\n";
             try {
                 rows.push_back(testing::with_element_type(o.type, [&](auto tag) -> Row {
                     using T = decltype(tag);

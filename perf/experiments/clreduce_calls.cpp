@@ -1,5 +1,7 @@
 #include "experiments/clreduce_calls.hpp"
 
+#include "measure/delivery.hpp"
+
 #include <iostream>
 #include <random>
 
@@ -32,9 +34,9 @@ FloorData floor_data(const Reducer& reducer, std::uint64_t n, std::uint32_t seed
 
 template <class T>
 FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label,
-                       ResultDelivery delivery) {
+                       const std::string& delivery) {
     Reducer reducer(device);
-    reducer.set_result_delivery(delivery);
+    set_delivery(reducer, delivery);
     const FloorData data = floor_data<T>(reducer, n, 11);
     const cl::Buffer& buffer = data.buffer;
     const long double expected = data.expected;
@@ -107,9 +109,9 @@ void trace_calls(const cl::Device& device, std::uint64_t n, int calls) {
 }
 
 template FloorRow clreduce_call<std::int32_t>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string,
-                                              ResultDelivery);
+                                              const std::string&);
 template FloorRow clreduce_call<float>(const cl::Device&, std::uint64_t, int, LaunchParams, std::string,
-                                       ResultDelivery);
+                                       const std::string&);
 template FloorRow clreduce_async_call<std::int32_t>(const cl::Device&, std::uint64_t, int, std::string, bool);
 template FloorRow clreduce_async_call<float>(const cl::Device&, std::uint64_t, int, std::string, bool);
 

@@ -6,18 +6,17 @@
 
 #include <clreduce/launch_params.hpp>
 #include <clreduce/opencl.hpp>
-#include <clreduce/result_delivery.hpp>
 
 #include "experiments/floor_rows.hpp"
 
 namespace clreduce::perf::experiments {
 
 // clreduce's synchronous sum of `n` random elements on a plain (non-profiling) queue, its result
-// delivered as `delivery` says; the note gives the plan and how the next 100 calls were paced.
+// delivered as `delivery` names (measure/delivery.hpp); the note gives the plan and how the next 100 calls were paced.
 // T: std::int32_t or float.
 template <class T>
 FloorRow clreduce_call(const cl::Device& device, std::uint64_t n, int repeats, LaunchParams params, std::string label,
-                       ResultDelivery delivery = ResultDelivery::automatic);
+                       const std::string& delivery = "automatic");
 
 // clreduce's asynchronous sum: the host cost of each call in a chain of calls that nothing
 // waits for between them (the result of call k goes to slot k of a device buffer), checked

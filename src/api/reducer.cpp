@@ -132,10 +132,21 @@ TuneResult Reducer::tune(const TuneOptions& options) {
 }
 
 void Reducer::set_result_delivery(ResultDelivery delivery) {
-    delivery_way(delivery, state().info);  // validates
-    state().delivery.store(delivery, std::memory_order_relaxed);
+    const DeliverySetting setting{delivery, std::nullopt};
+    delivery_way(setting, state().info);  // validates
+    state().delivery.store(setting, std::memory_order_relaxed);
 }
-ResultDelivery Reducer::result_delivery() const { return state().delivery.load(std::memory_order_relaxed); }
+ResultDelivery Reducer::result_delivery() const { return state().delivery.load(std::memory_order_relaxed).delivery; }
+
+void experimental::set_result_delivery(Reducer& reducer, Delivery delivery) {
+    Reducer::State& state = reducer.state();
+    const DeliverySetting setting{state.delivery.load(std::memory_order_relaxed).delivery, delivery};
+    delivery_way(setting, state.info);  // validates
+    state.delivery.store(setting, std::memory_order_relaxed);
+}
+std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer) {
+    return reducer.state().delivery.load(std::memory_order_relaxed).experiment();
+}
 
 void Reducer::set_host_staging(const HostStaging& staging) {
     if (staging.chunk_bytes == 0) throw InvalidArgument("set_host_staging: chunk_bytes must be positive");

@@ -240,7 +240,7 @@ struct Reducer::State {
     ProgramCache programs;
     SlotPool slots;
     bool out_of_order = false;
-    std::atomic<ResultDelivery> delivery{ResultDelivery::automatic};
+    std::atomic<DeliverySetting> delivery{DeliverySetting{}};
     // How host data reaches the device (set_host_staging); each call reads it once.
     HostStaging host_staging() const {
         const std::lock_guard<std::mutex> lock(staging_mutex);

@@ -61,7 +61,6 @@ PlanRequest segment_request(PlanRequest request, const Segments& segments) {
     request.column_rows = request.columns ? segments.length() : 0;
     request.listed = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets ||
                      kind == Segments::Kind::device_ranges;
-    request.csr = kind == Segments::Kind::host_offsets || kind == Segments::Kind::device_offsets;
     return request;
 }
 
@@ -171,21 +170,11 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
                                         const HostResults* direct) {
     const std::uint64_t extent = check_segments(values, segments, sizeof(T), 1);
     const std::uint64_t count = segments.count();
-    const PlanRequest request =
-        segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
+    PlanRequest request = segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
+    request.device_results = device != nullptr;
     const LaunchPlan plan = this->plan(request, params);
     const OpKernel kernel = plan_kernel(plan);
     if (call != nullptr) *call = CallInfo{plan, {}};
-    if (device != nullptr) {
-        if (kernel.op == KernelOp::add_exact)
-            throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
-        if (plan.overflow == IntegerOverflow::check &&
-            (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator))))
-            throw Unsupported("an asynchronous segmented " + std::string(operation_name(plan.operation)) + " of " +
-                              std::string(type_name(plan.element)) +
-                              " data leaves its results on the device, where an overflow cannot be reported: set "
-                              "LaunchParams::overflow = IntegerOverflow::wrap for results modulo 2^64");
-    }
     if (count == 0) return plan;
 
     const Segments::Kind kind = segments.kind();
@@ -304,10 +293,15 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     return plan;
 }
 
-LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params) const {
-    return state().plan(
-        segment_request(PlanRequest{op, type, segment_extent(segments, type_size(type)), CallForm::segments}, segments),
-        params);
+LaunchPlan Reducer::plan(ElementType type, Operation op, const Segments& segments, const LaunchParams& params,
+                         CallForm form) const {
+    if (form != CallForm::segments && form != CallForm::async)
+        throw InvalidArgument("plan(type, op, segments, params, form): form is CallForm::segments or async, not " +
+                              std::string(to_string(form)));
+    PlanRequest request =
+        segment_request(PlanRequest{op, type, segment_extent(segments, type_size(type)), CallForm::segments}, segments);
+    request.device_results = form == CallForm::async;
+    return state().plan(request, params);
 }
 
 template <Operation Op, class T>

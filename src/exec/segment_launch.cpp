@@ -26,9 +26,8 @@ void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, 
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
-// The segments' launch (segments.cl's teams, or segment_tiles.cl's tiles: the kernel is the
-// spec's), the long segments' chunks and their finish where the plan splits them, the combining
-// launch where groups share segments.
+// The segments' launch (segments.cl's teams or columns: the kernel is the spec's), the long segments' chunks and their
+// finish where the plan splits them, the combining launch where groups share segments.
 void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
                            const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                            const SegmentList& list, ExecutionSlot& slot, const cl::Buffer& states, cl_ulong counts_at,
@@ -46,10 +45,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     const cl::Buffer& ends = list.listed() ? *list.ends : states;
     const cl::Buffer& longs = slot.segment_buffer(Buffer::longs, max_longs * 3 * sizeof(cl_ulong));
     const cl::Buffer& chunks = slot.segment_buffer(Buffer::chunks, max_chunks * 2 * sizeof(cl_ulong));
-    // Tiles take their segments per group where the others take the segments' length.
-    const std::uint64_t length = plan.segment_mapping == SegmentMapping::tiles
-                                     ? ceil_div(segments, std::max<std::uint64_t>(plan.groups, 1))
-                                     : list.length;
+    const std::uint64_t length = list.length;
     // The segments kernel's arguments, which the medium kernel takes too.
     const auto segment_args = [&](cl::Kernel& k) {
         set_args(k, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,

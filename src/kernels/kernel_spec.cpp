@@ -92,7 +92,6 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk) +
              " -DCLREDUCE_SEGMENT_MEDIUM=" + std::to_string(segment_medium);
-    if (segment_tile_items != 0) o += " -DCLREDUCE_TILE_ITEMS=" + std::to_string(segment_tile_items);
     return o;
 }
 
@@ -115,7 +114,6 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
     if (segmented) text += sources.get("segments.cl");
-    if (segment_tile_items != 0) text += sources.get("segment_tiles.cl");
     return text;
 }
 
@@ -235,16 +233,12 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
         spec.element = plan.element;
         spec.accumulator = plan.accumulator;
         spec.vector_width = plan.vector_width;
-        // Tiles have no team: a whole group keeps segments.cl's team code (compiled beside them,
-        // unused; its long segments' chunk kernels serve both) well-formed.
-        const bool tiles = plan.segment_mapping == SegmentMapping::tiles;
-        spec.segment_team = tiles ? plan.work_group_size : plan.segment_team;
-        spec.segment_loads = plan.segment_loads;  // 1 for tiles
+        spec.segment_team = plan.segment_team;
+        spec.segment_loads = plan.segment_loads;
         spec.segment_list = listed;
         spec.segment_columns = plan.segment_columns;
         spec.segment_chunk = listed ? plan.segment_chunk : 0;
         spec.segment_medium = listed ? plan.segment_medium : 0;
-        spec.segment_tile_items = tiles ? plan.segment_tile_items : 0;
     }
     // The warp shuffle finishes each team's tree (segments.cl); no 32-bit lanes (a
     // work-item's count of elements is not bounded by `times` here).

@@ -70,9 +70,7 @@ struct KernelSpec {
     bool segment_columns = false;      // the segments are a matrix's columns
     std::uint64_t segment_chunk = 0;   // elements per chunk of a long listed segment
     std::uint64_t segment_medium = 0;  // LaunchPlan::segment_medium
-    // SegmentMapping::tiles (cl_kernels/segment_tiles.cl): items per work-item; 0: teams.
-    std::uint32_t segment_tile_items = 0;
-    // Which kernel: the segments (teams, or tiles), the long segments' chunks, or their finish
+    // Which kernel: the segments, the long segments' chunks, or their finish
     // (the same program: only the kernel object differs).
     enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
@@ -81,14 +79,14 @@ struct KernelSpec {
                         element, accumulator, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
                         lanes32, dp4a, device_result, result_type, exact_copies, exact_passes, exact_bins, segmented,
                         segment_team, segment_loads, segment_list, segment_columns, segment_chunk, segment_medium,
-                        segment_tile_items, segment_kernel);
+                        segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
 
     std::string build_options() const;
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
-    // (then segments.cl for a segmented launch, and segment_tiles.cl for tiles).
+    // (then segments.cl for a segmented launch).
     std::string source(const KernelSources& sources) const;
     const char* kernel_name() const {
         if (!segmented) return "clreduce_reduce";
@@ -98,7 +96,6 @@ struct KernelSpec {
             case SegmentKernel::finish_long: return "clreduce_finish_long";
             case SegmentKernel::segments: break;
         }
-        if (segment_tile_items != 0) return "clreduce_reduce_tiles";
         return segment_columns ? "clreduce_reduce_columns" : "clreduce_reduce_segments";
     }
 };

@@ -20,8 +20,6 @@ std::string_view to_string(InterGroup inter_group) {
     return "?";
 }
 
-std::string_view to_string(SegmentMapping mapping) { return mapping == SegmentMapping::teams ? "teams" : "tiles"; }
-
 std::string_view to_string(ParamSource source) {
     switch (source) {
         case ParamSource::override: return "override";
@@ -39,9 +37,6 @@ std::string LaunchPlan::describe_sources() const {
             s += "(n=" + std::to_string(tuned_n) + ")";
         return s;
     };
-    if (form == CallForm::segments && segment_mapping == SegmentMapping::tiles)
-        return "mapping=" + std::string(to_string(sources.segment_mapping)) +
-               " wg=" + std::string(to_string(sources.work_group_size));
     if (form == CallForm::segments) {
         std::string team = "team=" + std::string(to_string(sources.segment_team));
         if ((sources.segment_team == ParamSource::tuned || sources.segment_team == ParamSource::known_device) &&
@@ -80,15 +75,6 @@ std::string LaunchPlan::describe() const {
     const std::string mode =
         float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
     const std::string types = prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator));
-    if (form == CallForm::segments && segment_mapping == SegmentMapping::tiles)
-        return types + " segments=" + std::to_string(segments) + " mapping=tiles (" +
-               std::to_string(groups == 0 ? 0 : (segments + groups - 1) / groups) + " segments per group, " +
-               std::to_string(segment_tile_items) + " elements per work-item, " +
-               std::to_string(std::uint64_t(segment_tile_items) * work_group_size) + " per tile)" +
-               (segment_split == 0 ? "" : " split=" + std::to_string(segment_split)) +
-               " wg=" + std::to_string(work_group_size) + " groups=" + std::to_string(groups) + mode +
-               (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
-               (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
     if (form == CallForm::segments)
         return types + (segment_columns ? " columns=" : " segments=") + std::to_string(segments) +
                " team=" + std::to_string(segment_team) +

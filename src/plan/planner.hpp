@@ -1,8 +1,9 @@
 #pragma once
 // The one planner: a call's whole launch plan, from the caller's LaunchParams, then this
-// device's tuned entry, then the known-device table, then the defaults. Every call form
-// (synchronous, asynchronous, image, transform_reduce) is planned here and nowhere else, so
-// Reducer::plan() returns exactly what a call launches.
+// device's tuned entry, then the known-device table, then the defaults, in the stages of
+// plan_stages.hpp. Every call form (synchronous, asynchronous, image, host data, segments,
+// transform_reduce) is planned and refused here and nowhere else, so Reducer::plan() returns
+// exactly what a call launches, and refuses what it refuses.
 #include <cstdint>
 #include <optional>
 
@@ -34,7 +35,8 @@ struct PlanRequest {
     std::uint64_t column_rows = 0;  // column segments (Segments::columns): the rows, else 0
     bool columns = false;
     bool listed = false;  // segments from offsets or begin/end arrays (lengths may vary)
-    bool csr = false;     // segments from CSR offsets (each ends where the next begins)
+    // Segments whose results stay in a device buffer (the segmented *_async calls).
+    bool device_results = false;
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every

@@ -26,24 +26,10 @@ constexpr std::uint64_t kVectorsPerItem = 64;
 constexpr std::uint64_t kGroupsPerUnit = 8;
 constexpr std::uint64_t kSplitVectorsPerLane = 64;
 constexpr std::uint64_t kChunkVectorsPerItem = 16;
-// LaunchParams::segment_medium: the second launch's teams keep up to this many vectors a lane
+// experimental::SegmentOptions::medium: the second launch's teams keep up to this many vectors a lane
 // of a segment, the rest goes to the chunks: more a lane leaves a team walking one segment
 // while the others wait, fewer costs the chunks' extra launches.
 constexpr std::uint64_t kMediumSplitVectorsPerLane = 32;
-// SegmentMapping::tiles: a long segment keeps kTileCapTiles tiles of its elements in its group's
-// stretch, the rest goes to chunks that every group shares; a group takes about kTileGroupTiles
-// tiles of elements: fewer tiles a group leave each group waiting on its chain of round trips,
-// more leave too few groups in flight (docs/performance.md, "Many reductions per call").
-constexpr std::uint64_t kTileCapTiles = 2;
-constexpr std::uint64_t kTileGroupTiles = 8;
-
-// Elements per work-item of a tile: 64 bytes of them (16 of 4 bytes: four 16-byte loads in
-// flight), whole vectors, 16 at most.
-std::uint32_t tile_items(ElementType element, std::uint32_t vector_width) {
-    const std::uint32_t by_bytes = static_cast<std::uint32_t>(64 / type_size(element));
-    return std::max(vector_width, std::min<std::uint32_t>(16, by_bytes));
-}
-
 }  // namespace
 
 void check_segment_level3(const LaunchParams& params) {
@@ -101,11 +87,10 @@ void set_groups(LaunchPlan& plan, std::uint64_t segments) {
 
 void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t rows, const DeviceInfo& device,
                          const LaunchParams& params) {
-    if (params.segment_mapping == SegmentMapping::tiles)
-        throw InvalidArgument("SegmentMapping::tiles takes CSR offsets (Segments::offsets), not a matrix's columns");
-    if (params.segment_medium.value_or(0) != 0)
+    if (params.experimental_segments.medium != 0)
         throw InvalidArgument(
-            "segment_medium takes listed segments (offsets, begin/end arrays), not a matrix's columns");
+            "experimental::SegmentOptions::medium takes listed segments (offsets, begin/end arrays), not a matrix's "
+            "columns");
     const std::uint32_t wg = plan.work_group_size;
     plan.segments = columns;
     plan.segment_columns = true;
@@ -141,53 +126,24 @@ void plan_column_mapping(LaunchPlan& plan, std::uint64_t columns, std::uint64_t 
 
 namespace {
 
-// Whether SegmentMapping::tiles fits this work-group size and state in local memory.
-bool segment_tiles_fit(std::uint32_t work_group_size, std::size_t state_bytes, const DeviceInfo& device) {
-    // segment_tiles.cl's local memory: the group's offsets (64-bit), a state and a flag per
-    // work-item.
-    const std::uint64_t bytes = std::uint64_t(work_group_size) * (8 + state_bytes + 1) + 8 + 64;
-    return bytes <= device.local_mem_size;
-}
-
-// SegmentMapping::tiles where the caller asks for it (InvalidArgument where it cannot be);
-// never by default (docs/performance.md, "Opt-in mappings").
-bool choose_tiles(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
-                  const LaunchParams& params) {
-    if (params.segment_mapping == SegmentMapping::tiles) {
-        if (!shape.csr)
-            throw InvalidArgument(
-                "SegmentMapping::tiles takes CSR offsets (Segments::offsets), not batches, rows, columns or "
-                "begin/end arrays");
-        if (params.segment_team || params.groups_per_segment)
-            throw InvalidArgument("SegmentMapping::tiles takes no segment_team or groups_per_segment");
-        if (!segment_tiles_fit(plan.work_group_size, shape.state_bytes, device))
-            throw InvalidArgument("SegmentMapping::tiles: work_group_size " + std::to_string(plan.work_group_size) +
-                                  " with " + std::to_string(shape.state_bytes) +
-                                  "-byte states needs more local memory than the device has (" +
-                                  std::to_string(device.local_mem_size) + " bytes)");
-        plan.sources.segment_mapping = ParamSource::override;
-        return true;
-    }
-    plan.sources.segment_mapping = params.segment_mapping ? ParamSource::override : ParamSource::device_default;
-    return false;
-}
-
-// LaunchParams::segment_medium, where the caller asks for it (InvalidArgument where it cannot be).
+// experimental::SegmentOptions::medium, where the caller asks for it (InvalidArgument where it cannot be).
 void plan_medium_segments(LaunchPlan& plan, const SegmentCallShape& shape, const LaunchParams& params) {
     plan.segment_medium = 0;
-    if (!params.segment_medium || *params.segment_medium == 0) return;
-    const std::uint64_t medium = *params.segment_medium;
+    if (params.experimental_segments.medium == 0) return;
+    const std::uint64_t medium = params.experimental_segments.medium;
     const std::uint32_t medium_team = std::min<std::uint32_t>(plan.work_group_size, 32);
     if (!shape.listed)
-        throw InvalidArgument("segment_medium takes listed segments (offsets, begin/end arrays), not batches or rows");
+        throw InvalidArgument(
+            "experimental::SegmentOptions::medium takes listed segments (offsets, begin/end arrays), not batches or "
+            "rows");
     if (plan.segment_team >= medium_team || plan.groups_per_segment != 1)
-        throw InvalidArgument("segment_medium needs teams of fewer than " + std::to_string(medium_team) +
-                              " lanes, one group a segment; this call's segment_team is " +
-                              std::to_string(plan.segment_team) + ", groups_per_segment " +
-                              std::to_string(plan.groups_per_segment));
+        throw InvalidArgument(
+            "experimental::SegmentOptions::medium needs teams of fewer than " + std::to_string(medium_team) +
+            " lanes, one group a segment; this call's segment_team is " + std::to_string(plan.segment_team) +
+            ", groups_per_segment " + std::to_string(plan.groups_per_segment));
     const std::uint64_t split = std::uint64_t(medium_team) * plan.vector_width * kMediumSplitVectorsPerLane;
     if (medium >= split)
-        throw InvalidArgument("segment_medium must be below " + std::to_string(split) +
+        throw InvalidArgument("experimental::SegmentOptions::medium must be below " + std::to_string(split) +
                               " elements (longer segments' rests are shared in chunks), got " + std::to_string(medium));
     plan.segment_medium = medium;
     plan.segment_split = split;
@@ -203,29 +159,8 @@ void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const
     plan.times = 1;
     plan.stride = Stride::global;
     plan.inter_group = InterGroup::second_pass;
-    // Long listed segments' rests are shared in chunks of this many elements (both mappings).
+    // Long listed segments' rests are shared in chunks of this many elements.
     plan.segment_chunk = std::uint64_t(wg) * plan.vector_width * kChunkVectorsPerItem;
-    if (choose_tiles(plan, shape, device, params)) {
-        // A group per few consecutive segments, read a tile at a time.
-        plan.segment_mapping = SegmentMapping::tiles;
-        plan.segment_tile_items = tile_items(plan.element, plan.vector_width);
-        if (params.segment_loads) throw InvalidArgument("SegmentMapping::tiles takes no segment_loads");
-        if (params.segment_medium.value_or(0) != 0)
-            throw InvalidArgument("SegmentMapping::tiles takes no segment_medium");
-        plan.segment_team = 0;
-        plan.groups_per_segment = 1;
-        plan.segment_loads = 1;
-        plan.segment_split = kTileCapTiles * wg * plan.segment_tile_items;
-        // About kTileGroupTiles tiles of elements a group on average (at most a segment a
-        // work-item): enough to spread a group's start (its offsets' round trip), few enough to
-        // keep every compute unit busy where segments are long.
-        const std::uint64_t tile = std::uint64_t(wg) * plan.segment_tile_items;
-        const std::uint64_t wanted = kTileGroupTiles * tile * segments / std::max<std::uint64_t>(extent, 1);
-        const std::uint64_t per_group =
-            std::clamp<std::uint64_t>(floor_power_of_two(std::max<std::uint64_t>(wanted, 1)), 1, wg);
-        plan.groups = ceil_div(segments, per_group);
-        return;
-    }
     const std::optional<std::uint32_t> tuned_team = shape.tuned_team;
     const ParamSource tuned_source = shape.tuned_source;
     // Vectors per segment on average, and a team of lanes to read each segment in a few

@@ -15,17 +15,15 @@ namespace clreduce {
 struct SegmentCallShape {
     std::uint64_t segments = 0;
     std::uint64_t extent = 0;  // elements the segments address in all
-    bool csr = false;          // CSR offsets: SegmentMapping::tiles can take them
     bool listed = false;       // offsets or begin/end arrays (else batches or rows)
-    std::size_t state_bytes = 0;
     std::optional<std::uint32_t> tuned_team;
     ParamSource tuned_source = ParamSource::tuned;
 };
 
-// Sets plan.segments, segment_mapping, segment_team, groups_per_segment and groups;
+// Sets plan.segments, segment_team, groups_per_segment and groups;
 // plan.work_group_size and vector_width are set. InvalidArgument for overrides that make no
 // mapping. The tuned team comes between the caller's segment_team and the rule;
-// plan.sources.segment_team and segment_mapping say which decided.
+// plan.sources.segment_team says which decided.
 void plan_segment_mapping(LaunchPlan& plan, const SegmentCallShape& shape, const DeviceInfo& device,
                           const LaunchParams& params);
 

@@ -177,7 +177,7 @@ std::vector<Refusal> refusals(Reducer& r) {
          [&r, int_buffer] { r.sum<std::int32_t>(int_buffer, 0, Segments::batch(std::uint64_t(1) << 63, 1)); }},
         {"InvalidArgument",
          "a `segment_team` that is not a power of two or is above the work-group size; a `segment_loads` that is "
-         "not a power of two up to 16, or with tiles; a `segment_medium` with batches, rows, columns or tiles, with "
+         "not a power of two up to 16; an experimental `SegmentOptions::medium` with batches, rows or columns, with "
          "teams of 32 lanes or more, or at or past 32 vectors a lane of 32; `groups_per_segment` 0, or above 1 with "
          "fewer lanes than a "
          "work-group per contiguous segment",

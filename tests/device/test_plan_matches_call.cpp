@@ -235,6 +235,84 @@ TEST_CASE("plan(..., CallForm::image) is what an image call launches, channel by
     }
 }
 
+// Segmented calls plan their mapping and their form's refusals in the planner too: a call
+// launches what plan(type, op, segments, params) says and refuses what it refuses, and the
+// *_async calls into a device buffer what plan(..., CallForm::async) says (no overflow check,
+// no correctly rounded sum: those need the host).
+TEST_CASE("plan(type, op, segments) is what a segmented call launches, into the host or a device buffer",
+          "[plan][segments]") {
+    const Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(95);
+    INFO("data seed " << seed);
+    const std::uint64_t n = 30000;
+    const auto floats = op_values<float>(n, seed);
+    const auto ints = op_values<std::int32_t>(n, seed + 1);
+    const cl::Buffer fbuf = device_copy(r, floats);
+    const cl::Buffer ibuf = device_copy(r, ints);
+    cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 64 * sizeof(double));
+    const std::vector<std::pair<std::string, Segments>> lists{
+        {"host CSR offsets", Segments::offsets(std::vector<std::uint64_t>{0, 5, 5, 900, 29000})},
+        {"a batch of 40 x 700", Segments::batch(40, 700)}};
+    std::vector<std::pair<std::string, LaunchParams>> sets(1);
+    sets[0].first = "defaults";
+    sets.emplace_back("team 4", LaunchParams{});
+    sets.back().second.segment_team = 4;
+    sets.emplace_back("correctly rounded", LaunchParams{});
+    sets.back().second.float_mode = FloatMode::correctly_rounded;
+    sets.emplace_back("float64 accumulator", LaunchParams{});
+    sets.back().second.accumulator = ElementType::float64;
+    std::size_t refused_async = 0;
+    for (const auto& [list_name, segments] : lists)
+        for (const auto& [set_name, params] : sets)
+            for (ElementType type : {ElementType::int32, ElementType::float32}) {
+                INFO(list_name << ", " << set_name << ", " << type_name(type));
+                const bool ints_in = type == ElementType::int32;
+                const cl::Buffer& values = ints_in ? ibuf : fbuf;
+                const auto call = [&](CallInfo* info) {
+                    if (ints_in)
+                        r.sum<std::int32_t>(values, 1, segments, params, info);
+                    else
+                        r.sum<float>(values, 1, segments, params, info);
+                };
+                const auto call_async = [&](CallInfo* info) {
+                    if (ints_in)
+                        r.sum_async<std::int32_t>(values, 1, segments, {out}, params, info).wait();
+                    else
+                        r.sum_async<float>(values, 1, segments, {out}, params, info).wait();
+                };
+                LaunchPlan planned;
+                try {
+                    planned = r.plan(type, Operation::sum, segments, params);
+                } catch (const Error&) {
+                    CHECK_THROWS_AS(call(nullptr), Error);
+                    CHECK_THROWS_AS(r.plan(type, Operation::sum, segments, params, CallForm::async), Error);
+                    continue;
+                }
+                CallInfo info;
+                call(&info);
+                check_same_plan(info.plan, planned);
+                CHECK(info.plan.segment_team == planned.segment_team);
+                CHECK(info.plan.groups_per_segment == planned.groups_per_segment);
+                LaunchPlan planned_async;
+                try {
+                    planned_async = r.plan(type, Operation::sum, segments, params, CallForm::async);
+                } catch (const Unsupported& e) {
+                    INFO(e.what());
+                    ++refused_async;
+                    CHECK_THROWS_AS(call_async(nullptr), Unsupported);
+                    continue;
+                }
+                CallInfo async_info;
+                call_async(&async_info);
+                check_same_plan(async_info.plan, planned_async);
+                check_same_plan(planned_async, planned);  // the same launch, results kept on the device
+            }
+    // The correctly rounded float sums and int32 sums in a float64 accumulator (checked on the
+    // host) in both lists.
+    CHECK(refused_async == 4);
+    CHECK_THROWS_AS(r.plan(ElementType::int32, Operation::sum, lists[0].second, {}, CallForm::image), InvalidArgument);
+}
+
 namespace {
 
 // The plug-in of `spec` compiled with a probe kernel: sizeof(clreduce_state) and the value of

@@ -1,6 +1,7 @@
 // Polled reads (src/delivery/result_read.hpp): the result copied without blocking and the
-// pinned words watched until the copy has overwritten their sentinels. An opt-in
-// (ResultDelivery::polled, polled_paced), chosen here on the test device.
+// pinned words watched until the copy has overwritten their sentinels. An experiment
+// (experimental::Delivery::polled, polled_paced; experimental.hpp), chosen here on the test
+// device.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -20,7 +21,7 @@ namespace {
 
 template <class T>
 void check_polled_operations(std::uint64_t type_index) {
-    const auto polled = reducer_delivering(ResultDelivery::polled);
+    const auto polled = reducer_delivering(experimental::Delivery::polled);
     const Reducer& r = *polled;
     const std::uint64_t seed = seed_for(type_index, 71);
     INFO("data seed " << seed);
@@ -91,7 +92,7 @@ TEST_CASE("a polled read returns a result equal to its sentinel, after the spin 
 }
 
 TEST_CASE("polled reads from several threads through one reducer", "[polling]") {
-    const auto polled = reducer_delivering(ResultDelivery::polled_paced);
+    const auto polled = reducer_delivering(experimental::Delivery::polled_paced);
     const Reducer& r = *polled;
     const std::uint64_t seed = seed_for(73);
     INFO("data seed " << seed);
@@ -126,7 +127,7 @@ TEST_CASE("polled reads on an out-of-order queue wait for the call's own launche
         props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
     cl::CommandQueue queue(context, device, props);
     Reducer r(context, queue);
-    r.set_result_delivery(ResultDelivery::polled);
+    experimental::set_result_delivery(r, experimental::Delivery::polled);
     const std::uint64_t seed = seed_for(74);
     INFO("data seed " << seed);
     const auto values = op_values<std::int32_t>(90001, seed);
@@ -143,6 +144,24 @@ TEST_CASE("polled reads on an out-of-order queue wait for the call's own launche
         CHECK(r.sum<std::int32_t>(buffer, offset, n, two_launches) == exact_sum(values.data() + offset, n));
         CHECK(r.min<std::int32_t>(buffer, offset, n) == reference_min(values.data() + offset, n).value);
     }
+}
+
+TEST_CASE("an experimental delivery stands in for the ResultDelivery until the next one is set", "[polling]") {
+    Reducer r(reducer().queue().getInfo<CL_QUEUE_DEVICE>());
+    CHECK(!experimental::result_delivery(r));
+    r.set_result_delivery(ResultDelivery::paced);
+    experimental::set_result_delivery(r, experimental::Delivery::polled_paced);
+    CHECK(experimental::result_delivery(r) == experimental::Delivery::polled_paced);
+    CHECK(r.result_delivery() == ResultDelivery::paced);  // kept for when the experiment ends
+    const std::vector<std::int32_t> values{4, -9, 30};
+    CHECK(r.sum(values) == 25);
+    r.set_result_delivery(ResultDelivery::blocking);
+    CHECK(!experimental::result_delivery(r));
+    CHECK(r.result_delivery() == ResultDelivery::blocking);
+    for (experimental::Delivery d : {experimental::Delivery::polled, experimental::Delivery::polled_paced})
+        CHECK(experimental::parse_delivery(experimental::to_string(d)) == d);
+    CHECK_THROWS_WITH(experimental::parse_delivery("paced"), Catch::Contains("expected polled or polled_paced"));
+    CHECK_THROWS_WITH(parse_result_delivery("polled"), Catch::Contains("expected automatic, blocking or paced"));
 }
 
 }  // namespace

@@ -68,19 +68,12 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const cl::Buffer beyond = device_copy(r, std::vector<std::uint64_t>{0, 10, 500});
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100)),
                       Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // The same through tiles (segment_tiles.cl checks the offsets as its group reads them).
-    LaunchParams tiles;
-    tiles.segment_mapping = SegmentMapping::tiles;
-    CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), tiles),
-                      Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
-    CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), tiles),
-                      Catch::Contains("segment 1 is [10, 500)") && Catch::Contains("ends past"));
-    // ... and with medium teams: the first launch reports them, the second leaves them.
+    // The same with medium teams: the first launch reports them, the second leaves them.
     LaunchParams medium;
     medium.work_group_size = 32;
     medium.segment_team = 2;
     medium.vector_width = 2;
-    medium.segment_medium = 4;
+    medium.experimental_segments.medium = 4;
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(descending, 3, 100), medium),
                       Catch::Contains("segment 1 is [10, 5)") && Catch::Contains("descend"));
     CHECK_THROWS_WITH(r.max<std::int32_t>(values, 0, Segments::offsets(beyond, 2, 100), medium),
@@ -88,7 +81,6 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     // The reducer still works after the error, and a good call after it is not flagged.
     const cl::Buffer good = device_copy(r, std::vector<std::uint64_t>{0, 10, 100});
     CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100)) == std::vector<std::int64_t>{10, 90});
-    CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), tiles) == std::vector<std::int64_t>{10, 90});
     CHECK(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 2, 100), medium) == std::vector<std::int64_t>{10, 90});
     CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::offsets(good, 3, 100)),
                       Catch::Contains("pass the buffer's end"));
@@ -106,20 +98,11 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
     const auto refuses = [&](const Segments& segments, const LaunchParams& params, const std::string& text) {
         CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, segments, params), Catch::Contains(text));
     };
-    // Tiles take CSR offsets only, and no team.
-    const cl::Buffer ten = device_copy(r, std::vector<std::uint64_t>{0, 10, 20});
-    for (const Segments& not_csr : {Segments::batch(10, 10), Segments::rows(10, 10), Segments::columns(10, 10),
-                                    Segments::ranges(ten, ten, 2, 100)})
-        refuses(not_csr, tiles, "SegmentMapping::tiles takes CSR offsets");
     // `base` with one more override, refused on good offsets with `text`.
     const auto refused = [&](LaunchParams params, auto&& change, const std::string& text) {
         change(params);
         refuses(Segments::offsets(good, 2, 100), params, text);
     };
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_team = 4; }, "takes no segment_team");
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_loads = 2; }, "takes no segment_loads");
     for (std::uint32_t loads : {0u, 3u, 32u}) {
         LaunchParams bad_loads;
         bad_loads.segment_loads = loads;
@@ -129,17 +112,17 @@ TEST_CASE("segmented reductions: bad input is refused with a clear error", "[seg
         CHECK_THROWS_WITH(r.sum<std::int32_t>(values, 0, Segments::columns(10, 10), bad_loads),
                           Catch::Contains("segment_loads must be a power of two"));
     }
-    // segment_medium: listed segments, teams below 32 lanes, shorter than the medium teams' share.
+    // Medium teams (experimental): listed segments, teams below 32 lanes, shorter than the medium teams' share.
     for (const Segments& not_listed : {Segments::batch(10, 10), Segments::columns(10, 10)})
-        refuses(not_listed, medium, "segment_medium takes listed segments");
-    refused(
-        tiles, [](LaunchParams& p) { p.segment_medium = 4; }, "takes no segment_medium");
+        refuses(not_listed, medium, "SegmentOptions::medium takes listed segments");
     refused(
         medium, [](LaunchParams& p) { p.segment_team = 32; },
-        "segment_medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is 32");
+        "SegmentOptions::medium needs teams of fewer than 32 lanes, one group a segment; this call's segment_team is "
+        "32");
     // 32 lanes x 2-wide vectors x 32
     refused(
-        medium, [](LaunchParams& p) { p.segment_medium = 2048; }, "segment_medium must be below 2048 elements");
+        medium, [](LaunchParams& p) { p.experimental_segments.medium = 2048; },
+        "SegmentOptions::medium must be below 2048 elements");
     LaunchParams atomic;
     atomic.inter_group = InterGroup::atomic;
     CHECK_THROWS_AS(r.sum<std::int32_t>(values, 0, Segments::batch(10, 10), atomic), Unsupported);

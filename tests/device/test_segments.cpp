@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
                              std::to_string(loads) + " loads",
                          p);
     }
-    // Segments longer than segment_medium in a second launch's teams of 32 (listed segments
+    // Segments longer than the experimental SegmentOptions::medium in a second launch's teams of 32 (listed segments
     // only): a team of 32 in groups of 32, four of them in groups of 128 (the 5,000-element
     // segment's rest past their 2,048 / 4,096 in chunks).
     for (auto [wg, team, vec, medium] : {std::tuple{kGroup, 2u, 2u, 24u}, {128u, 4u, 4u, 40u}}) {
@@ -63,24 +63,16 @@ std::vector<std::pair<std::string, LaunchParams>> mappings() {
         p.work_group_size = wg;
         p.segment_team = team;
         p.vector_width = vec;
-        p.segment_medium = medium;
+        p.experimental_segments.medium = medium;
         out.emplace_back("team " + std::to_string(team) + " of " + std::to_string(wg) + ", medium " +
                              std::to_string(medium),
                          p);
     }
-    for (std::uint32_t wg : {kGroup, 0u}) {
-        LaunchParams tiles;
-        if (wg != 0) tiles.work_group_size = wg;
-        tiles.segment_mapping = SegmentMapping::tiles;
-        out.emplace_back(wg != 0 ? "tiles, groups of " + std::to_string(wg) : "tiles, default groups", tiles);
-    }
     return out;
 }
 
-// Mappings that take listed segments only (offsets, begin/end arrays), and tiles CSR offsets.
-bool listed_only(const LaunchParams& p) {
-    return p.segment_mapping == SegmentMapping::tiles || p.segment_medium.value_or(0) != 0;
-}
+// Mappings that take listed segments only (offsets, begin/end arrays).
+bool listed_only(const LaunchParams& p) { return p.experimental_segments.medium != 0; }
 
 // Segment lengths: empty ones, one-element ones, random 0..300, and one of 5,000 among them.
 std::vector<std::uint64_t> mixed_offsets(std::uint64_t seed) {
@@ -100,11 +92,9 @@ const char* const kListNames[kListKinds] = {"host CSR offsets", "device CSR offs
                                             "a batch of 9 arrays of 250",
                                             "rows: 13 rows of 101, a step of 103 elements (misaligned rows)"};
 
-// Whether a mapping takes a segment list: tiles take CSR offsets only, medium teams listed
-// segments (CSR offsets, begin/end arrays) only (their refusals: test_segment_errors.cpp).
+// Whether a mapping takes a segment list: medium teams take listed segments (CSR offsets,
+// begin/end arrays) only (their refusals: test_segment_errors.cpp).
 bool takes(const LaunchParams& p, ListKind kind) {
-    if (p.segment_mapping == SegmentMapping::tiles)
-        return kind == ListKind::host_offsets || kind == ListKind::device_offsets;
     if (listed_only(p)) return kind != ListKind::batch && kind != ListKind::rows;
     return true;
 }
@@ -356,7 +346,7 @@ TEST_CASE("segmented reductions: values into a device buffer, asynchronously", "
     using S = sum_type_t<float>;
     for (const auto& [name, params] : mappings()) {
         INFO("mapping " << name);
-        // Tiles and medium teams take CSR offsets: 19 segments of 1000 back to back, else rows
+        // Medium teams take listed segments: 19 segments of 1000 back to back, else rows
         // 1024 apart.
         const bool csr_only = listed_only(params);
         const std::uint64_t step = csr_only ? 1000 : 1024;
@@ -395,33 +385,18 @@ TEST_CASE("segmented reductions: plan() names the mapping it chooses from the se
     CHECK(huge.segment_team == huge.work_group_size);
     CHECK(huge.groups_per_segment > 1);
     CHECK(huge.describe().find("a group per segment") != std::string::npos);
-    // Teams by default for CSR offsets too; tiles where asked, with their own description.
     const Segments offsets = Segments::offsets(std::vector<std::uint64_t>{0, 3, 3, 900, 1000});
-    CHECK(r.plan(ElementType::int32, Operation::sum, offsets).segment_mapping == SegmentMapping::teams);
-    LaunchParams tiles;
-    tiles.segment_mapping = SegmentMapping::tiles;
-    const LaunchPlan tiled = r.plan(ElementType::int32, Operation::sum, offsets, tiles);
-    CHECK(tiled.segment_mapping == SegmentMapping::tiles);
-    CHECK(tiled.sources.segment_mapping == ParamSource::override);
-    // A group takes consecutive segments (at most a work-item each); a long segment keeps 2 tiles
-    // of its elements (16 a work-item for int32).
-    const std::uint64_t per_group = (4 + tiled.groups - 1) / tiled.groups;
-    CHECK(per_group <= tiled.work_group_size);
-    CHECK_THAT(tiled.describe(), Catch::Contains("mapping=tiles (" + std::to_string(per_group) +
-                                                 " segments per group, 16 elements per work-item"));
-    CHECK(tiled.segment_split == 2 * std::uint64_t(tiled.work_group_size) * 16);
     // Medium teams only where asked; their teams of 32 keep 32 vectors a lane of a segment.
     CHECK(r.plan(ElementType::int32, Operation::sum, offsets).segment_medium == 0);
     LaunchParams medium;
     medium.work_group_size = 64;
     medium.segment_team = 4;
     medium.vector_width = 4;
-    medium.segment_medium = 128;
+    medium.experimental_segments.medium = 128;
     const LaunchPlan split = r.plan(ElementType::int32, Operation::sum, offsets, medium);
     CHECK(split.segment_medium == 128);
     CHECK(split.segment_split == 32 * 4 * 32);
     CHECK_THAT(split.describe(), Catch::Contains("medium=128 (longer segments: teams of 32)"));
-    CHECK_THAT(tiled.describe_sources(), Catch::Contains("mapping=override"));
     // The rule, without tuned or known-device shapes (a device with shipped segment shapes, such
     // as the H200, plans batches with those): half as many lanes as vectors per short segment
     // (two from two vectors on), about 2 sqrt(vectors) in between, a quarter for long ones.

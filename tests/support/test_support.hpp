@@ -92,6 +92,12 @@ inline std::unique_ptr<Reducer> reducer_delivering(ResultDelivery delivery) {
     made->set_result_delivery(delivery);
     return made;
 }
+// The same with an experimental delivery (experimental.hpp).
+inline std::unique_ptr<Reducer> reducer_delivering(experimental::Delivery delivery) {
+    auto made = std::make_unique<Reducer>(reducer().queue().getInfo<CL_QUEUE_DEVICE>());
+    experimental::set_result_delivery(*made, delivery);
+    return made;
+}
 
 // A device description for plan tests that need no device: H200-like (132 compute units,
 // work-groups up to 1024, 48 KiB local memory, warp 32, fp64 and 64-bit atomics).
