@@ -129,8 +129,17 @@ def test_gil_is_released(rng):
     in the 5 ms switch intervals before and after it: 2 or 3 intervals; on a machine busy with
     other work the thread gets a share of a core, so the bound asks for a tenth of them); and
     calls from several threads at once agree (the reducer is thread-safe)."""
-    a = np.full(1 << 27, 1.5, np.float32)
-    clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
+    # An array whose correctly rounded sum takes at least 0.15 s on this device (doubled from
+    # 2^24 elements up to 2^30), so that the watcher has intervals to be seen in.
+    n = 1 << 24
+    while True:
+        a = np.full(n, 1.5, np.float32)
+        clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
+        start = time.perf_counter()
+        clreduce.sum(a, float_mode="correctly_rounded")
+        if time.perf_counter() - start >= 0.15 or n >= 1 << 30:
+            break
+        n *= 2
     in_call = [False]
     running = [True]
     seen = set()
