@@ -58,6 +58,21 @@ void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
         using T = decltype(element);
         Image image = s.image;
         image.mask = mask;
+        // One channel, no gaps between rows, no mask: the pixels are one range, which the range
+        // form reads with vector loads in one launch (the same values; argmin/argmax's index in
+        // the range is the pixel's row-major index, as the image form gives).
+        const std::uint64_t row_bytes = image.cols * sizeof(T);
+        if (mask == nullptr && image.channels == 1 && (image.step == 0 || image.step == row_bytes) &&
+            (!s.on_device() || image.offset % sizeof(T) == 0)) {
+            Channels<result_t<Op, T>> one{};
+            const std::uint64_t count = image.rows * image.cols;
+            if (s.on_device())
+                one[0] = s.reducer->template reduce<Op, T>(s.buffer, image.offset / sizeof(T), count);
+            else
+                one[0] = s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), count);
+            take(one, element);
+            return;
+        }
         if (s.on_device())
             take(s.reducer->template reduce<Op, T>(s.buffer, image), element);
         else
