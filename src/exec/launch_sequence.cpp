@@ -152,6 +152,21 @@ void check_host_bytes(const DeviceInfo& info, std::uint64_t bytes) {
                               std::to_string(info.max_alloc_size) + " bytes)");
 }
 
+// One non-blocking write of `bytes` from `data` into `device`, in the call's chain.
+void write_in_chain(cl::CommandQueue& queue, Chain& chain, const cl::Buffer& device, const void* data,
+                    std::uint64_t bytes) {
+    try {
+        check(queue.enqueueWriteBuffer(device, CL_FALSE, 0, static_cast<size_t>(bytes), data, chain.wait(),
+                                       chain.event()),
+              "clEnqueueWriteBuffer");
+    } catch (...) {
+        // The write may still be reading `data`; do not return before it stops.
+        queue.finish();
+        throw;
+    }
+    chain.done(false);
+}
+
 }  // namespace
 
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
@@ -173,16 +188,7 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
         stream_host_data(queue, slot, chain, device, data, bytes, staging);
         return {device, 0, true};
     }
-    try {
-        check(queue.enqueueWriteBuffer(device, CL_FALSE, 0, static_cast<size_t>(bytes), data, chain.wait(),
-                                       chain.event()),
-              "clEnqueueWriteBuffer");
-    } catch (...) {
-        // The write may still be reading `data`; do not return before it stops.
-        queue.finish();
-        throw;
-    }
-    chain.done(false);
+    write_in_chain(queue, chain, device, data, bytes);
     return {device, 0, true};
 }
 
@@ -193,15 +199,7 @@ HostInput host_mask_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
     if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.mask_staging(bytes);
-    try {
-        check(queue.enqueueWriteBuffer(device, CL_FALSE, 0, static_cast<size_t>(bytes), data, chain.wait(),
-                                       chain.event()),
-              "clEnqueueWriteBuffer");
-    } catch (...) {
-        queue.finish();
-        throw;
-    }
-    chain.done(false);
+    write_in_chain(queue, chain, device, data, bytes);
     return {device, 0, true};
 }
 
