@@ -223,8 +223,18 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
         layout == StateLayout::exact || layout == StateLayout::compensated || layout == StateLayout::moments;
     if (floating_only && !is_floating(p.accumulator_))
         bad("an integer accumulator for plug-in " + std::to_string(plugin));
-    // A Partial of nothing (Partial(), empty()) has no state, and decodes as one.
-    if (state_bytes == 0 && p.count_ == 0 && size == kHeaderBytes) return Partial();
+    // A Partial of nothing (Partial(), empty()) has no state and is written with a default
+    // Partial's fields; other fields around no state are no partial this library writes (they
+    // would decode to nothing and encode to other bytes).
+    if (state_bytes == 0 && p.count_ == 0 && size == header) {
+        const Partial nothing;
+        if (p.operation_ != nothing.operation_ || p.element_ != nothing.element_ ||
+            p.accumulator_ != nothing.accumulator_ || p.float_mode_ != nothing.float_mode_ ||
+            p.overflow_ != nothing.overflow_ || p.plugin_ != nothing.plugin_ || p.map_ != nothing.map_)
+            bad("no state, with the fields of a " + std::string(operation_name(p.operation_)) + " of " +
+                std::string(type_name(p.element_)) + " (a Partial of nothing has a default Partial's)");
+        return nothing;
+    }
     const std::size_t want = kernel == KernelOp::add_int192 ? 24 : state_size(kernel, p.accumulator_);
     if (state_bytes != want)
         bad("a state of " + std::to_string(state_bytes) + " bytes where its plug-in's has " + std::to_string(want));
