@@ -51,8 +51,9 @@ TEST_CASE("tuning database: entries survive a store and a load, merged by key", 
 TEST_CASE("tuning database: the default file is <cache folder>/tuning.json unless CLREDUCE_TUNING_FILE says",
           "[tuning]") {
     const WithoutEnv no_file("CLREDUCE_TUNING_FILE");
-    REQUIRE(cache_directory().has_value());
-    CHECK(TuningDatabase::default_file() == *cache_directory() / "tuning.json");
+    const test::FreshCacheFolder folder;
+    REQUIRE(cache_directory() == folder.path());
+    CHECK(TuningDatabase::default_file() == folder.path() / "tuning.json");
     ::setenv("CLREDUCE_TUNING_FILE", "/somewhere/else.json", 1);
     CHECK(TuningDatabase::default_file() == fs::path("/somewhere/else.json"));
     ::setenv("CLREDUCE_TUNING_FILE", "off", 1);
@@ -62,8 +63,8 @@ TEST_CASE("tuning database: the default file is <cache folder>/tuning.json unles
     set_cache_directory(fs::path());  // disk caches off: no file, and storing says so
     CHECK_FALSE(TuningDatabase::default_file().has_value());
     CHECK_THROWS_AS(TuningDatabase().store(fake_gpu(), {}), Error);
-    set_cache_directory(std::nullopt);
-    CHECK(TuningDatabase::default_file() == *cache_directory() / "tuning.json");
+    set_cache_directory(folder.path());
+    CHECK(TuningDatabase::default_file() == folder.path() / "tuning.json");
 }
 
 TEST_CASE("tuning database: corrupt, truncated, empty, foreign and wrong-schema files are ignored with a warning",
