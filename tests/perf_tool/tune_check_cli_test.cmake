@@ -5,8 +5,9 @@
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(cache "${WORK_DIR}/cache")
+set(file "${cache}/tuning.json")
 function(perf out_var code_var)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env "CLREDUCE_CACHE_DIR=${cache}" --unset=CLREDUCE_TUNING_FILE
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env CLREDUCE_CACHE_DIR=off "CLREDUCE_TUNING_FILE=${file}"
                           "${PERF}" ${ARGN}
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("$ clreduce-perf ${ARGN}\n${out}${err}")
