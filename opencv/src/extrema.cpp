@@ -1,4 +1,5 @@
-// minMaxIdx and minMaxLoc: argmin and argmax, image forms of the core call.
+// minMaxIdx and minMaxLoc: minmax (values only) or argmin and argmax (locations), image forms
+// of the core call.
 #include <string>
 
 #include <clreduce/opencv.hpp>
@@ -26,7 +27,16 @@ Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, co
         s.image.channels = 1;
     }
     Extremes e;
+    // The state of no pixel is an identity (NaN for floats, as NaN pixels give) or, for argmin
+    // and argmax, an error: a mask that selects nothing is counted first.
     if (s.empty() || (m.given && selected_pixels(s, m) == 0)) return e;
+    if (!want_indices) {  // the values only: one minmax pass
+        reduce_image<Operation::minmax>(s, m.get(), [&](const auto& r, auto) {
+            e.min = to_double(r[0].min);
+            e.max = to_double(r[0].max);
+        });
+        return e;
+    }
     reduce_image<Operation::argmin>(s, m.get(), [&](const auto& r, auto) {
         e.min = to_double(r[0].value);
         e.min_index = static_cast<std::int64_t>(r[0].index);

@@ -157,6 +157,10 @@ void run_case(const Case& k, std::uint64_t seed) {
             cro::minMaxIdx(in, nullptr, nullptr, imn, imx, in_mask);
             CHECK(cv::Point(imn[1], imn[0]) == clmn);
             CHECK(cv::Point(imx[1], imx[0]) == clmx);
+            double vmn = 0, vmx = 0;  // the values only: the one-pass minmax form
+            cro::minMaxIdx(in, &vmn, &vmx, nullptr, nullptr, in_mask);
+            CHECK(vmn == cmn);
+            CHECK(vmx == cmx);
             break;
         }
         case f_count_non_zero: CHECK(cro::countNonZero(in) == cv::countNonZero(src)); break;
@@ -349,6 +353,22 @@ TEST_CASE("clreduce::opencv refuses bad arguments with cv::Exception, as OpenCV"
         CHECK(cro::sum(h)[0] == 36.0);
     else
         CHECK_THROWS_WITH(cro::sum(h), Catch::Contains("cl_khr_fp16"));
+}
+
+TEST_CASE("clreduce::opencv::minMaxIdx of a multi-channel array's values equals OpenCV's", "[opencv]") {
+    // Without mask and locations, the channels are read as one (one minmax pass).
+    for (const int type : {CV_8UC3, CV_32FC2, CV_16SC4}) {
+        const cv::Mat src = random_mat(17, 29, type, 45);
+        INFO(cv::typeToString(type));
+        double mn = 0, mx = 0, cmn = 0, cmx = 0;
+        cro::minMaxIdx(src, &mn, &mx);
+        cv::minMaxIdx(src, &cmn, &cmx);
+        CHECK(mn == cmn);
+        CHECK(mx == cmx);
+        cro::minMaxIdx(src.getUMat(cv::ACCESS_READ), &mn, &mx);
+        CHECK(mn == cmn);
+        CHECK(mx == cmx);
+    }
 }
 
 TEST_CASE("clreduce::opencv::reduce of a multi-channel ROI along both dimensions equals OpenCV's", "[opencv]") {
