@@ -3,7 +3,6 @@ exact), with the documented result types; host data (small: the host path of a C
 large: the kernels) and a device sweep through PyOpenCL buffers (kernels for every operation)."""
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -126,20 +125,14 @@ def run_case(name, dtype, a, has_fp16, device=None):
         assert type(got) is t, (type(got), t)
 
 
-# Each (operation, type) builds a kernel on first use, a second or more on PoCL (only sums and
-# means of small host data run on a CPU device's calling thread): the full product of every
-# function and type builds about 150, so it is opt-in (CLREDUCE_TEST_LONG=1, CTest's
-# python_operations_long in the `long` configuration). By default each function takes two types
-# in turn (each type meets four or five functions), plus the refusals that have their own rules.
-LONG = os.environ.get("CLREDUCE_TEST_LONG") == "1"
+# Every function x every type (about 150 kernels on first use; about a minute cold on a 2-core
+# PoCL machine), plus the refusals that have their own rules.
 REFUSALS = [("bit_and", "float32"), ("statistics", "int64"), ("sum", "float16")]
 
 
 def small_cases():
-    if LONG:
-        return [(name, dtype) for name in FUNCTIONS for dtype in TYPES]
-    rotation = [(name, TYPES[(2 * i + 5 * k) % len(TYPES)]) for i, name in enumerate(FUNCTIONS) for k in range(2)]
-    return rotation + [case for case in REFUSALS if case not in rotation]
+    every = [(name, dtype) for name in FUNCTIONS for dtype in TYPES]
+    return every + [case for case in REFUSALS if case not in every]
 
 
 @pytest.mark.parametrize("name,dtype", small_cases())
