@@ -73,17 +73,20 @@ class Reducer:
         if is_device_input(a):
             queue, buffer, dt, offset, shape = device_view(a)
             element = element_dtype(dt)
-            if offsets is not None:
-                raise ValueError("segmented calls over device arrays: not offered here; pass a host array")
-            form, removed = form_for(shape, axis, True, True)
-            if form == "image":
-                form = "flat"
+            if offsets is not None:  # the values stay on the device; the offsets are host data
+                form, removed = "offsets", 0
+                offsets = offsets_array(offsets)
+            else:
+                form, removed = form_for(shape, axis, True, True)
+                if form == "image":
+                    form = "flat"
             native_shape = list(shape) if shape else [1]
             if transform is None:
-                raw = self._native.reduce_buffer(op, buffer.int_ptr, element, offset, native_shape, form, **options)
+                raw = self._native.reduce_buffer(op, buffer.int_ptr, element, offset, native_shape, form,
+                                                 offsets=offsets, **options)
             else:
                 raw = self._native.transform_reduce_buffer(transform[0], transform[1], buffer.int_ptr, element,
-                                                           offset, native_shape, form, **options)
+                                                           offset, native_shape, form, offsets=offsets, **options)
             ndim = len(shape)
         else:
             h = host_array(a)

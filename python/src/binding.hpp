@@ -47,7 +47,7 @@ Source host_source(const HostArray& array, Form form);
 // A device buffer (a cl_mem handle) holding `shape` C-contiguous elements of `dtype` from
 // element `offset`: retained, and checked to belong to the reducer's context.
 Source buffer_source(const clreduce::Reducer& reducer, std::uintptr_t mem, const std::string& dtype,
-                     std::uint64_t offset, const std::vector<std::uint64_t>& shape);
+                     std::uint64_t offset, const std::vector<std::uint64_t>& shape, Form form = Form::flat);
 // The segments of `form` over `source` (rows, columns, batch, offsets).
 clreduce::Segments segments_of(Form form, const Source& source);
 

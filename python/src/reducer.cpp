@@ -167,13 +167,16 @@ void bind_reducer(nb::module_& m) {
             "reduce_buffer",
             [](const Reducer& r, const std::string& op, std::uintptr_t mem, const std::string& dtype,
                std::uint64_t offset, const std::vector<std::uint64_t>& shape, const std::string& form, Opt acc,
-               Opt mode, Opt overflow) {
-        const Source s = buffer_source(r, mem, dtype, offset, shape);
-        return reduce(r, clreduce::parse_operation(op), s, parse_form(form), make_params(acc, mode, overflow));
+               Opt mode, Opt overflow, std::optional<Offsets> offsets) {
+        const Form f = parse_form(form);
+        Source s = buffer_source(r, mem, dtype, offset, shape, f);
+        if (offsets) set_offsets(s, *offsets);
+        return reduce(r, clreduce::parse_operation(op), s, f, make_params(acc, mode, overflow));
             },
             "op"_a, "mem"_a, "dtype"_a, "offset"_a, "shape"_a, "form"_a, "accumulator"_a = nb::none(),
-            "float_mode"_a = nb::none(), "overflow"_a = nb::none(),
-            "The core call over a cl_mem of the reducer's context (C-contiguous `shape` from element `offset`).")
+            "float_mode"_a = nb::none(), "overflow"_a = nb::none(), "offsets"_a = nb::none(),
+            "The core call over a cl_mem of the reducer's context (C-contiguous `shape` from element `offset`; "
+            "`offsets`: CSR segment offsets, host data, with form 'offsets').")
         .def(
             "transform_reduce",
             [](const Reducer& r, const std::string& expression, const std::string& combine, const HostArray& a,
@@ -190,13 +193,15 @@ void bind_reducer(nb::module_& m) {
             "transform_reduce_buffer",
             [](const Reducer& r, const std::string& expression, const std::string& combine, std::uintptr_t mem,
                const std::string& dtype, std::uint64_t offset, const std::vector<std::uint64_t>& shape,
-               const std::string& form, Opt acc, Opt mode, Opt overflow) {
-        const Source s = buffer_source(r, mem, dtype, offset, shape);
-        return transform_reduce(r, expression, combine, s, parse_form(form), make_params(acc, mode, overflow));
+               const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets) {
+        const Form f = parse_form(form);
+        Source s = buffer_source(r, mem, dtype, offset, shape, f);
+        if (offsets) set_offsets(s, *offsets);
+        return transform_reduce(r, expression, combine, s, f, make_params(acc, mode, overflow));
             },
             "expression"_a, "combine"_a, "mem"_a, "dtype"_a, "offset"_a, "shape"_a, "form"_a,
             "accumulator"_a = nb::none(), "float_mode"_a = nb::none(), "overflow"_a = nb::none(),
-            "transform_reduce over a cl_mem of the reducer's context.")
+            "offsets"_a = nb::none(), "transform_reduce over a cl_mem of the reducer's context.")
         .def(
             "plan",
             [](const Reducer& r, const std::string& op, const std::string& dtype, std::uint64_t count, Opt acc,

@@ -96,7 +96,9 @@ Source host_source(const HostArray& array, Form form) {
 }
 
 Source buffer_source(const clreduce::Reducer& reducer, std::uintptr_t mem, const std::string& dtype,
-                     std::uint64_t offset, const std::vector<std::uint64_t>& shape) {
+                     std::uint64_t offset, const std::vector<std::uint64_t>& shape, Form form) {
+    if (form == Form::offsets && shape.size() != 1)
+        throw InvalidArgument("segmented calls take 1-D values; got " + std::to_string(shape.size()) + "-D");
     if (mem == 0) throw InvalidArgument("null OpenCL buffer handle");
     Source s;
     s.type = clreduce::parse_type(dtype);

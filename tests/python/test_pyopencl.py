@@ -72,5 +72,6 @@ def test_device_input_errors(cl_queue):
         clreduce.sum(d[:, ::2])
     with pytest.raises(ValueError, match="past|end|exceeds|beyond|size"):
         clreduce.sum(clreduce.buffer(cl_queue, d.base_data, np.float32, shape=1000))
-    with pytest.raises(ValueError, match="segmented"):
-        clreduce.segment_sum(d.reshape(100), [0, 100])
+    with pytest.raises(ValueError, match="1-D"):
+        clreduce.segment_sum(d, [0, 100])
+    assert list(clreduce.segment_sum(d.reshape(100), [0, 40, 100])) == [780.0, 4170.0]

@@ -83,3 +83,25 @@ def test_offset_errors():
         clreduce.segment_sum(values, [])
     with pytest.raises(ValueError, match="1-D"):
         clreduce.segment_sum(values.reshape(2, 5), [0, 10])
+
+
+def test_segments_of_device_arrays(rng, cl_queue):
+    """CSR offsets (host data) over a PyOpenCL array's values, reduced in place on the array's
+    queue, from a view's offset too; the transform form; a 2-D device array is refused."""
+    import pyopencl.array as cla
+    values = data(rng, np.int32, 40_000, bits=30)
+    offsets = random_offsets(rng, values.size - 13, 300)
+    d = cla.to_device(cl_queue, values)
+    r = clreduce.Reducer(queue=cl_queue)
+    got = r.segment_reduce("sum", d[13:], offsets)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, per_segment(lambda v: v.sum(dtype=np.int64), values[13:], offsets))
+    nonempty = np.unique(np.concatenate([[0, values.size], rng.integers(1, values.size, 100)]))
+    assert np.array_equal(r.segment_reduce("argmax", d, nonempty), per_segment(np.argmax, values, nonempty))
+    doubled = r._call(None, ("2 * x - 1", "sum"), d, None, {"accumulator": "int64", "float_mode": None, "overflow": None},
+                      False, offsets=nonempty)
+    assert list(doubled) == per_segment(lambda v: int((2 * v.astype(np.int64) - 1).sum()), values, nonempty)
+    with pytest.raises(ValueError, match="1-D"):
+        r.segment_reduce("sum", cla.to_device(cl_queue, values.reshape(200, 200)), [0, 40_000])
+    with pytest.raises(ValueError, match="past the values' end"):
+        r.segment_reduce("sum", d, [0, 40_001])
