@@ -13,8 +13,8 @@ clreduce.Unsupported (a TypeError), clreduce.Overflow (an OverflowError), clredu
 clreduce.BuildError (with .log). docs/python.md is the manual.
 """
 
-from ._clreduce import (BuildError, Error, InvalidArgument, OpenCLError, Overflow, Plan, Unsupported, devices,
-                        operations)
+from ._clreduce import (BuildError, Error, InvalidArgument, OpenCLError, Overflow, Plan, Unsupported,
+                        cache_directory, devices, operations, set_cache_directory)
 from ._inputs import DeviceArray
 from ._partial import MultiReducer, Partial
 from ._reducer import Reducer
@@ -31,10 +31,11 @@ __version__ = "0.1.0"
 __all__ = [
     "BuildError", "DeviceArray", "Error", "InvalidArgument", "MultiReducer", "OpenCLError", "Overflow", "Partial",
     "Plan", "Reducer", "Statistics", "Unsupported", "all", "any", "argmax", "argmin", "bit_and", "bit_or",
-    "bit_xor", "buffer", "count_nonzero", "default_reducer", "devices", "max", "mean", "min", "minmax", "nanmax",
+    "bit_xor", "buffer", "cache_directory", "count_nonzero", "default_reducer", "devices", "max", "mean", "min", "minmax", "nanmax",
     "nanmean", "nanmin", "nansum", "norm", "operations", "prod", "reducer_for", "segment_all", "segment_any",
     "segment_argmax", "segment_argmin", "segment_bit_and", "segment_bit_or", "segment_bit_xor",
     "segment_count_nonzero", "segment_max", "segment_mean", "segment_min", "segment_minmax", "segment_product",
-    "segment_reduce", "segment_statistics", "segment_sum", "segment_sum_of_squares", "statistics", "sum",
+    "segment_reduce", "segment_statistics", "segment_sum", "segment_sum_of_squares", "set_cache_directory",
+    "statistics", "sum",
     "sum_of_squares", "transform_reduce",
 ]

@@ -175,3 +175,24 @@ def test_gil_is_released(rng):
     for t in threads:
         t.join()
     assert results == [want] * 4
+
+
+def test_cache_directory(tmp_path, rng):
+    """set_cache_directory: reducers made afterwards save their programs there and load them
+    from there; '' turns the disk caches off; None goes back to the environment's choice."""
+    before = clreduce.cache_directory()
+    folder = tmp_path / "cache"
+    try:
+        clreduce.set_cache_directory(str(folder))
+        assert clreduce.cache_directory() == str(folder)
+        a = data(rng, "int32", 2_500_000, bits=20)  # over 4 MiB: the kernels, not the host path
+        assert clreduce.Reducer().reduce("sum", a) == int(a.sum(dtype=np.int64))
+        assert any(folder.rglob("*")), "no program saved in the cache folder"
+        again = clreduce.Reducer()
+        assert again.reduce("sum", a) == int(a.sum(dtype=np.int64))
+        assert again.counters["programs_loaded"] >= 1 and again.counters["programs_built"] == 0
+        clreduce.set_cache_directory("")
+        assert clreduce.cache_directory() is None
+    finally:
+        clreduce.set_cache_directory(None)
+    assert clreduce.cache_directory() == before
