@@ -1,6 +1,4 @@
 // clreduce: the three-level reduction of the PCL-Reduction paper, for every operation.
-// (One file of just over 500 lines: the skeleton is one kernel, its levels and their -D forms
-// (pitched, masked, states in, the optimistic passes) read together; the plug-ins are apart.)
 //   level 1  each work-item accumulates CLREDUCE_TIMES vectors into a private state
 //   level 2  a work-group tree in local memory (sequential addressing)
 //   level 3  one result per group: a partial for a second pass, an atomic finish, the result,
@@ -110,42 +108,7 @@
 #define CLREDUCE_L16(s, v, b) CLREDUCE_L8(s, (v).lo, b) CLREDUCE_L8(s, (v).hi, (b) + 8)
 #define CLREDUCE_LANES(s, v, b) CLREDUCE_CAT(CLREDUCE_L, CLREDUCE_VEC)(s, v, b)
 
-#if CLREDUCE_NV_SHUFFLE
-// Warp shuffle through inline PTX: shfl.sync names its lanes, so it stays correct under
-// independent thread scheduling (Volta and later), unlike a barrier-less volatile tail.
-inline uint clreduce_shfl_down_u32(uint v, uint delta) {
-    uint r;
-    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
-    return r;
-}
-#if defined(CLREDUCE_STATE_SCALAR) && CLREDUCE_ACC_SIZE == 8
-inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
-    const ulong bits = CLREDUCE_CAT(as_, ulong)(v);
-    const uint lo = clreduce_shfl_down_u32((uint)bits, delta);
-    const uint hi = clreduce_shfl_down_u32((uint)(bits >> 32), delta);
-    return CLREDUCE_CAT(as_, CLREDUCE_ACC)(upsample(hi, lo));
-}
-#elif defined(CLREDUCE_STATE_SCALAR) && CLREDUCE_ACC_SIZE == 4
-inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
-    return CLREDUCE_CAT(as_, CLREDUCE_ACC)(clreduce_shfl_down_u32(CLREDUCE_CAT(as_, uint)(v), delta));
-}
-#else
-// Any other state moves as 32-bit words.
-typedef union {
-    clreduce_state state;
-    uint words[(sizeof(clreduce_state) + 3) / 4];
-} clreduce_state_words;
-inline clreduce_state clreduce_shfl_down(clreduce_state v, uint delta) {
-    clreduce_state_words u;
-    u.state = v;
-    for (uint k = 0; k < (sizeof(clreduce_state) + 3) / 4; ++k) u.words[k] = clreduce_shfl_down_u32(u.words[k], delta);
-    return u.state;
-}
-#endif
-#define CLREDUCE_TREE_STOP CLREDUCE_WAVEFRONT
-#else
-#define CLREDUCE_TREE_STOP 1
-#endif
+#include "warp_shuffle.cl"  // clreduce_shfl_down and CLREDUCE_TREE_STOP
 
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
 // The partials of the other groups must be visible device-wide before the counter says they
