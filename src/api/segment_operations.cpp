@@ -64,23 +64,6 @@ PlanRequest segment_request(PlanRequest request, const Segments& segments) {
     return request;
 }
 
-// Whether an empty segment's state is the operation's empty result, so that its count need
-// not be known (device offsets are not read back for these operations).
-bool identity_is_empty_result(Operation op) {
-    switch (op) {
-        case Operation::sum:
-        case Operation::product:
-        case Operation::count_nonzero:
-        case Operation::sum_of_squares:
-        case Operation::norm_l1:
-        case Operation::norm_l2:
-        case Operation::bit_and:
-        case Operation::bit_or:
-        case Operation::bit_xor: return true;
-        default: return false;
-    }
-}
-
 void require_uint64s(std::uint64_t bytes, std::uint64_t first, std::uint64_t count, const char* what) {
     if (first > bytes / 8 || count > bytes / 8 - first)
         throw InvalidArgument(std::string(what) + ": " + std::to_string(count) + " uint64 values from element " +
@@ -143,21 +126,13 @@ HostResults host_results(std::vector<R>& results) {
 bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementType result, const Segments& s) {
     if (plan.transform || plugin_info(kernel.op).layout != StateLayout::value || plan.accumulator != result)
         return false;
-    switch (plan.operation) {
-        case Operation::sum:
-        case Operation::product:
-        case Operation::count_nonzero:
-        case Operation::sum_of_squares:
-        case Operation::bit_and:
-        case Operation::bit_or:
-        case Operation::bit_xor: return true;
-        case Operation::min:
-        case Operation::max:
-            return (s.kind() == Segments::Kind::batch || s.kind() == Segments::Kind::rows ||
-                    s.kind() == Segments::Kind::columns) &&
-                   s.length() > 0;
-        default: return false;
-    }
+    const OperationInfo& info = operation_info(plan.operation);
+    if (info.identity_is_result && info.finalize == Finalize::none && !info.real_result) return true;
+    if (plan.operation == Operation::min || plan.operation == Operation::max)
+        return (s.kind() == Segments::Kind::batch || s.kind() == Segments::Kind::rows ||
+                s.kind() == Segments::Kind::columns) &&
+               s.length() > 0;
+    return false;
 }
 
 }  // namespace
@@ -255,7 +230,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     // the device flagged a listed segment: from the host's offsets, else read back.
     const bool device_list = kind == Segments::Kind::device_offsets || kind == Segments::Kind::device_ranges;
     std::vector<std::uint64_t> begins, ends;
-    if (device_list && (states.bad || !identity_is_empty_result(plan.operation))) {
+    if (device_list && (states.bad || !operation_info(plan.operation).identity_is_result)) {
         begins = read_uint64s(queue, *list.begins, list.begins_at, count);
         ends = read_uint64s(queue, *list.ends, list.ends_at, count);
     }

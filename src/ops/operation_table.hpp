@@ -95,6 +95,9 @@ struct OperationInfo {
     bool real_result = false;
     // Offered for integer element types only (bitwise operations); floats are refused.
     bool integer_only = false;
+    // The plug-in's identity state, finalized, is the empty range's result: an empty segment's
+    // count need not be known (device offsets are not read back for these operations).
+    bool identity_is_result = false;
 };
 
 const OperationInfo& operation_info(Operation op);

@@ -40,6 +40,8 @@ TEST_CASE("every operation of the list has its row, its name and its number", "[
         CHECK(parse_operation(operation_name(op)) == op);
         // visit_operation gives the same operation as a constant.
         CHECK(visit_operation(op, [](auto c) { return static_cast<int>(decltype(c)::value); }) == k);
+        // An identity state that is the empty result needs an empty result.
+        if (operation_info(op).identity_is_result) CHECK(operation_info(op).empty_has_identity);
     }
     CHECK_THROWS_AS(operation_info(static_cast<Operation>(operation_count)), InvalidArgument);
     static_assert(std::is_same_v<result_t<Operation::bit_and, std::int16_t>, std::int16_t>);
