@@ -28,7 +28,7 @@ struct HostStaging {
     // driver stages it; a few chunks' copies cost more than they save).
     std::uint64_t min_bytes = std::uint64_t(4) << 20;
     // Host threads that copy each chunk into pinned memory, the calling thread included
-    // (a process-wide pool, started on first use); 0: up to 8, at most the host's cores.
+    // (a process-wide pool, started on first use); 0: up to 16, at most the host's cores.
     unsigned copy_threads = 0;
 };
 

@@ -15,6 +15,11 @@ namespace {
 // Parts below this size cost more to hand over than they save.
 constexpr std::size_t kMinPart = std::size_t(256) << 10;
 
+// A PCIe Gen5 x16 link takes about 55 GB/s from pinned memory; one thread's memcpy from pageable
+// into pinned memory about a fifth of that, and it takes 12 to 16 threads to match the link
+// (docs/performance.md, "Host data and several devices").
+constexpr unsigned kMaxThreads = 16;
+
 // One copy, on its caller's stack. Every field but the bytes themselves is read and written
 // under the pool's mutex, and the caller returns only when `done` reached `parts` (seen under
 // the mutex), after which no worker touches it.
@@ -31,7 +36,7 @@ class CopyPool {
 public:
     CopyPool() {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        threads_ = std::min(8u, cores);
+        threads_ = std::min(kMaxThreads, cores);
         for (unsigned k = 1; k < threads_; ++k) workers_.emplace_back([this] { loop(); });
     }
     ~CopyPool() {

@@ -13,7 +13,7 @@ namespace clreduce {
 // busy pool.
 void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads = 0);
 
-// The pool's threads, the calling thread included: up to 8, at most the host's cores.
+// The pool's threads, the calling thread included: up to 16, at most the host's cores.
 unsigned copy_pool_threads();
 
 }  // namespace clreduce

@@ -30,8 +30,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK(r.plan(ElementType::int32, n).describe() == plan.describe());  // plan(type, n) means sum
 
     // The nearest bucket serves other sizes of the same type and family: larger ones with its
-    // times, smaller ones with as many groups as the bucket had (times scaled down to a power
-    // of two, at least 1).
+    // times, smaller ones that would not fill the device with as many groups as the bucket had
+    // (times scaled down to a power of two, at least 1; 1000 elements here).
     for (std::uint64_t size : {std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
         CallInfo info;
         check_sum_exact<std::int32_t>(r, size, {}, info);

@@ -250,6 +250,21 @@ TEST_CASE("a tuned times serves smaller sizes with as many work-groups as its bu
     LaunchParams explicit_times;
     explicit_times.times = 16;
     CHECK(make_plan(ElementType::int32, 1u << 10, gpu, explicit_times, bucket).times == 16);  // overrides are kept
+
+    // Below a large bucket, a launch that still fills the device (8 groups per compute unit)
+    // keeps the tuned times: half of the 2^28 bucket's size at times 8, not 4.
+    LaunchParams large = p;
+    large.times = 8;
+    large.work_group_size = 256;
+    large.vector_width = 4;
+    const TunedParams large_bucket{large, ParamSource::known_device, 1u << 28};
+    const LaunchPlan half = make_plan(ElementType::int32, 1u << 27, gpu, {}, large_bucket);
+    CHECK(half.times == 8);
+    CHECK(half.groups == (1u << 27) / 4 / 256 / 8);
+    // Where keeping it would leave the device short of 8 groups per compute unit, the times
+    // comes down to keep the bucket's groups.
+    const std::uint64_t few = std::uint64_t(gpu.compute_units) * 8 * 256 * 4 * 8 / 2;
+    CHECK(make_plan(ElementType::int32, few, gpu, {}, large_bucket).times == 1);
 }
 
 TEST_CASE("the fused statistics and compensated sums keep their own default shape, not a sum's tuned one",
