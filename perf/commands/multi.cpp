@@ -4,7 +4,9 @@
 // for all devices both as MultiReducer splits it by default, small data on one device, and
 // always split). int32, float32 and correctly rounded float32 sums; each result checked
 // against the exact (integers) or long double (floats) sum, and the correctly rounded sums of
-// one device and of all compared bit for bit. Medians of wall times of synchronous calls.
+// one device and of all compared bit for bit. Medians of wall times of synchronous calls. For
+// resident data also the slowest piece alone on its device: the call on all devices cannot beat
+// it, and the difference is the fan-out's cost.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -32,6 +34,9 @@ struct MultiRow {
     double one_us = 0;
     double all_us = 0;
     std::optional<double> all_split_us;  // host data, split at every size
+    // Resident data: the slowest device's piece alone, on that device's Reducer; all_us less this
+    // is what running the pieces together costs (the fan-out).
+    std::optional<double> piece_us;
     bool correct = true;
     std::string problem;
 };
@@ -102,6 +107,14 @@ void measure_size(const MultiOptions& o, MultiReducer& multi, const std::vector<
             std::tie(row.one_us, one_value) =
                 median_call(o.repeats, [&] { return one.sum<T>(copies[0], 0, n, params); });
             std::tie(row.all_us, all_value) = median_call(o.repeats, [&] { return multi.sum<T>(pieces, params); });
+            double slowest = 0;
+            for (const MultiReducer::Piece& piece : pieces) {
+                const Reducer& alone = multi.reducer(piece.device);
+                slowest = std::max(slowest, median_call(o.repeats, [&] {
+                                                return alone.sum<T>(piece.buffer, piece.offset, piece.count, params);
+                                            }).first);
+            }
+            row.piece_us = slowest;
         } else {
             std::tie(row.one_us, one_value) =
                 median_call(o.repeats, [&] { return one.sum<T>(host.data(), n, params); });
@@ -128,8 +141,9 @@ void measure_size(const MultiOptions& o, MultiReducer& multi, const std::vector<
             row.correct = false;
             row.problem = "correctly rounded sums differ between one device and all";
         }
-        std::cerr << fmt::format("  {:<10} {:<8} n = {:>10}: one {:.1f} us, all {:.1f} us{}{}\n", label, row.data, n,
+        std::cerr << fmt::format("  {:<10} {:<8} n = {:>10}: one {:.1f} us, all {:.1f} us{}{}{}\n", label, row.data, n,
                                  row.one_us, row.all_us,
+                                 row.piece_us ? fmt::format(", slowest piece alone {:.1f} us", *row.piece_us) : "",
                                  row.all_split_us ? fmt::format(", all split {:.1f} us", *row.all_split_us) : "",
                                  row.correct ? "" : "  WRONG: " + row.problem);
         rows.push_back(row);
@@ -194,20 +208,26 @@ int run_multi(const MultiOptions& options) {
     std::vector<MultiRow> rows;
     measure_type<std::int32_t>(o, multi, ints, rows);
     measure_type<float>(o, multi, floats, rows);
-    fmt::print("\n{:<11}{:<9}{:>11}{:>12}{:>12}{:>9}{:>14}{:>9}  {}\n", "type", "data", "n", "one_us", "all_us", "x",
-               "all_split_us", "x split", "check");
+    fmt::print("\n{:<11}{:<9}{:>11}{:>12}{:>12}{:>9}{:>10}{:>10}{:>14}{:>9}  {}\n", "type", "data", "n", "one_us",
+               "all_us", "x", "piece_us", "fan_us", "all_split_us", "x split", "check");
     bool all_correct = true;
     nlohmann::json json_rows = nlohmann::json::array();
     for (const MultiRow& r : rows) {
         all_correct = all_correct && r.correct;
-        fmt::print("{:<11}{:<9}{:>11}{:>12.1f}{:>12.1f}{:>9.3f}{:>14}{:>9}  {}\n", r.type, r.data, size_label(r.n),
-                   r.one_us, r.all_us, r.one_us / r.all_us,
+        fmt::print("{:<11}{:<9}{:>11}{:>12.1f}{:>12.1f}{:>9.3f}{:>10}{:>10}{:>14}{:>9}  {}\n", r.type, r.data,
+                   size_label(r.n), r.one_us, r.all_us, r.one_us / r.all_us,
+                   r.piece_us ? fmt::format("{:.1f}", *r.piece_us) : "-",
+                   r.piece_us ? fmt::format("{:.1f}", r.all_us - *r.piece_us) : "-",
                    r.all_split_us ? fmt::format("{:.1f}", *r.all_split_us) : "-",
                    r.all_split_us ? fmt::format("{:.3f}", r.one_us / *r.all_split_us) : "-",
                    r.correct ? "correct" : "WRONG: " + r.problem);
         nlohmann::json j = {{"type", r.type},      {"data", r.data},     {"n", r.n},
                             {"one_us", r.one_us},  {"all_us", r.all_us}, {"speedup", r.one_us / r.all_us},
                             {"correct", r.correct}};
+        if (r.piece_us) {
+            j["piece_us"] = *r.piece_us;
+            j["fan_out_us"] = r.all_us - *r.piece_us;
+        }
         if (r.all_split_us) {
             j["all_split_us"] = *r.all_split_us;
             j["speedup_split"] = r.one_us / *r.all_split_us;
