@@ -30,9 +30,9 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     CHECK(r.plan(ElementType::int32, n).describe() == plan.describe());  // plan(type, n) means sum
 
     // The nearest bucket serves other sizes of the same type and family: larger ones with its
-    // times, smaller ones that would not fill the device with as many groups as the bucket had
-    // (times scaled down to a power of two, at least 1; 1000 elements here).
-    for (std::uint64_t size : {std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
+    // times, smaller ones that would not fill the device (8 groups per compute unit) with as
+    // many groups as the bucket had (times scaled down to a power of two, at least 1).
+    for (std::uint64_t size : {std::uint64_t(40), std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
         CallInfo info;
         check_sum_exact<std::int32_t>(r, size, {}, info);
         const std::uint64_t vectors = n / *tuned.params.vector_width, wg = *tuned.params.work_group_size;
@@ -40,6 +40,9 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
         std::uint64_t wanted = (size / *tuned.params.vector_width + wg * bucket_groups - 1) / (wg * bucket_groups);
         std::uint32_t expected = 1;
         while (expected * 2 <= wanted && expected * 2 <= 3) expected *= 2;
+        // A launch that still fills the device at the tuned times keeps them.
+        const std::uint64_t groups_at_tuned = (size / *tuned.params.vector_width + wg * 3 - 1) / (wg * 3);
+        if (groups_at_tuned >= std::max<std::uint64_t>(1, d.compute_units) * 8) expected = 3;
         CHECK(info.plan.times == (size >= n ? 3u : expected));
         CHECK(info.plan.sources.times == ParamSource::tuned);
         CHECK(info.plan.sources.work_group_size == ParamSource::tuned);
