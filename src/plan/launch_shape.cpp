@@ -81,9 +81,9 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
                             bool small_on_cpu, bool expansions) {
     if (small_on_cpu) return kCpuSmallTimes;
-    const std::uint64_t target_groups = expansions ? std::max<std::uint64_t>(1, device.compute_units) *
-                                                         expansion_groups_per_compute_unit(device)
-                                                   : filling_groups(device);
+    const std::uint64_t target_groups =
+        expansions ? std::max<std::uint64_t>(1, device.compute_units) * expansion_groups_per_compute_unit(device)
+                   : filling_groups(device);
     const std::uint32_t max_times = expansions ? max_expansion_times(device) : max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;

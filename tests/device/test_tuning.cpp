@@ -32,7 +32,8 @@ TEST_CASE("tuned values are used by plan() and by later sum calls, explicit para
     // The nearest bucket serves other sizes of the same type and family: larger ones with its
     // times, smaller ones that would not fill the device (8 groups per compute unit) with as
     // many groups as the bucket had (times scaled down to a power of two, at least 1).
-    for (std::uint64_t size : {std::uint64_t(40), std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
+    for (std::uint64_t size :
+         {std::uint64_t(40), std::uint64_t(1000), std::uint64_t(1 << 16) + 1, std::uint64_t(1 << 18)}) {
         CallInfo info;
         check_sum_exact<std::int32_t>(r, size, {}, info);
         const std::uint64_t vectors = n / *tuned.params.vector_width, wg = *tuned.params.work_group_size;
