@@ -192,6 +192,8 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 // form's scratch copy). An aligned range (the host's buffers are aligned to the device's base
 // alignment, so offset % VEC == 0) is read with vector loads, any other with vloadN; the
 // choice is uniform across the launch, made once before the loops.
+#include "pitched.cl"  // clreduce_pixel and clreduce_selected: a pixel of a pitched image, its mask
+
 __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global const CLREDUCE_IN_T* in, ulong count,
                                                                      ulong group, uint lid CLREDUCE_IMAGE_PARAMS
                                                                      CLREDUCE_SINK_PARAM) {
@@ -203,14 +205,15 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     const ulong step = get_global_size(0);
 #endif
 #if CLREDUCE_PITCHED
-#define CLREDUCE_ALIGNED_LOAD(i) in[((i) / cols) * pitch + ((i) % cols) * channels + channel]
+    const bool narrow = count <= 0xffffffffUL;  // pitched.cl: 32-bit row numbers
+#define CLREDUCE_ALIGNED_LOAD(i) clreduce_pixel(in, i, narrow, cols, pitch, channels, channel)
 #define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_ALIGNED_LOAD(i)
     const ulong vectors = count;
     const bool aligned = true;
 #if CLREDUCE_MASKED
     // A pixel the mask leaves out is not taken at all (the identity would not do: argmin's
     // index, statistics' count); the plug-ins see only the selected elements, in index order.
-#define CLREDUCE_SELECTED(i) (mask[((i) / cols) * mask_pitch + (i) % cols] != 0)
+#define CLREDUCE_SELECTED(i) clreduce_selected(mask, i, narrow, cols, mask_pitch)
 #endif
 #else
     const ulong vectors = count / CLREDUCE_VEC;
