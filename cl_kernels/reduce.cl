@@ -204,37 +204,7 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     const ulong first = group * (ulong)CLREDUCE_WG + lid;
     const ulong step = get_global_size(0);
 #endif
-#if CLREDUCE_PITCHED
-    const bool narrow = count <= 0xffffffffUL;  // pitched.cl: 32-bit row numbers
-#define CLREDUCE_ALIGNED_LOAD(i) clreduce_pixel(in, i, narrow, cols, pitch, channels, channel)
-#define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_ALIGNED_LOAD(i)
-    const ulong vectors = count;
-    const bool aligned = true;
-#if CLREDUCE_MASKED
-    // A pixel the mask leaves out is not taken at all (the identity would not do: argmin's
-    // index, statistics' count); the plug-ins see only the selected elements, in index order.
-#define CLREDUCE_SELECTED(i) clreduce_selected(mask, i, narrow, cols, mask_pitch)
-#endif
-#else
-    const ulong vectors = count / CLREDUCE_VEC;
-    const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_VEC == 0;
-    __global const CLREDUCE_IN_VEC* body = (__global const CLREDUCE_IN_VEC*)in;
-#define CLREDUCE_ALIGNED_LOAD(i) body[i]
-#if CLREDUCE_VEC == 1
-#define CLREDUCE_UNALIGNED_LOAD(i) in[i]
-#else
-#define CLREDUCE_UNALIGNED_LOAD(i) CLREDUCE_CAT(vload, CLREDUCE_VEC)(i, in)
-#endif
-#endif
-#ifdef CLREDUCE_SELECTED
-#define CLREDUCE_IF_SELECTED(i, LOAD, TAKE) \
-    if (CLREDUCE_SELECTED(i)) {             \
-        TAKE(i, LOAD)                       \
-    }
-#else
-#define CLREDUCE_SELECTED(i) true
-#define CLREDUCE_IF_SELECTED(i, LOAD, TAKE) TAKE(i, LOAD)
-#endif
+#include "level1_loads.cl"  // LOAD, SELECTED and the pixel cursor of the loops below
     const ulong tail_start = vectors * CLREDUCE_VEC;
     const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
 
@@ -251,14 +221,21 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #endif
     // The same loops for either load, taking each vector with TAKE: all CLREDUCE_TIMES vectors
     // where they are there (the common case, no bound check), else those below `vectors`.
-#define CLREDUCE_LEVEL1_LOOPS(LOAD, TAKE)                                                       \
-    if (whole) {                                                                                \
-        ulong i = first;                                                                        \
-        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) CLREDUCE_IF_SELECTED(i, LOAD, TAKE) \
-    } else {                                                                                    \
-        ulong i = first;                                                                        \
-        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step)                     \
-            CLREDUCE_IF_SELECTED(i, LOAD, TAKE)                                                 \
+#define CLREDUCE_LEVEL1_LOOPS(LOAD, TAKE)                                    \
+    if (whole) {                                                             \
+        ulong i = first;                                                     \
+        CLREDUCE_CURSOR_START                                                \
+        for (uint t = 0; t < CLREDUCE_TIMES; ++t, i += step) {               \
+            CLREDUCE_IF_SELECTED(i, LOAD, TAKE)                              \
+            CLREDUCE_CURSOR_NEXT                                             \
+        }                                                                    \
+    } else {                                                                 \
+        ulong i = first;                                                     \
+        CLREDUCE_CURSOR_START                                                \
+        for (uint t = 0; t < CLREDUCE_TIMES && i < vectors; ++t, i += step) { \
+            CLREDUCE_IF_SELECTED(i, LOAD, TAKE)                              \
+            CLREDUCE_CURSOR_NEXT                                             \
+        }                                                                    \
     }
 #define CLREDUCE_LEVEL1_PASS(TAKE)                                  \
     if (aligned) {                                                  \
@@ -281,10 +258,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     if (first < vectors) {
         const ulong last = first + min((ulong)(CLREDUCE_TIMES - 1), (vectors - 1 - first) / step) * step;
         // (Masked: only selected elements set the scale; the passes check what they take.)
-        if (CLREDUCE_SELECTED(first))
-            ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(first) : CLREDUCE_UNALIGNED_LOAD(first));
-        if (CLREDUCE_SELECTED(last))
-            ts = clreduce_vtry_peek(ts, aligned ? CLREDUCE_ALIGNED_LOAD(last) : CLREDUCE_UNALIGNED_LOAD(last));
+        if (CLREDUCE_SELECTED_AT(first)) ts = clreduce_vtry_peek(ts, CLREDUCE_LOAD_AT(first));
+        if (CLREDUCE_SELECTED_AT(last)) ts = clreduce_vtry_peek(ts, CLREDUCE_LOAD_AT(last));
     }
     ts = clreduce_vtry_anchor(ts CLREDUCE_SINK_ARG);
     const bool try1 = clreduce_vtry_promising(ts);  // the same in the whole group
@@ -299,14 +274,14 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     // once), then the tested path.
 // The bins, and for double data the tested lanes, load CLREDUCE_LATE_LOADS vectors before
 // they take any, where the work-item's vectors are whole and aligned (the common case;
-// elsewhere one at a time): each value's read-modify-write of the bins in local memory, and
+// elsewhere, and in images, whose loops walk a pixel cursor, one at a time): each value's read-modify-write of the bins in local memory, and
 // the tested lanes' chain of TwoSums, would otherwise hold the next load. Not the float
 // kernel's tested lanes, nor loads of every form (unaligned, partial): both cost the anchored
 // pass in the same kernel more than they save, most likely in registers (docs/performance.md,
 // "Correctly rounded sums").
 #define CLREDUCE_LATE_LOADS 4
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
-    if (!CLREDUCE_MASKED && aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {      \
+    if (!CLREDUCE_PITCHED && aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {     \
         CLREDUCE_LOADS_AHEAD_WHOLE(CLREDUCE_IN_VEC, CLREDUCE_LATE_LOADS, first, CLREDUCE_TIMES, step, \
                                    CLREDUCE_ALIGNED_LOAD, TAKE_VALUE)                             \
     } else {                                                                                      \
@@ -383,6 +358,10 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_UNALIGNED_LOAD
 #undef CLREDUCE_IF_SELECTED
 #undef CLREDUCE_SELECTED
+#undef CLREDUCE_SELECTED_AT
+#undef CLREDUCE_LOAD_AT
+#undef CLREDUCE_CURSOR_START
+#undef CLREDUCE_CURSOR_NEXT
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs CLREDUCE_SINK_ARG);
 #endif

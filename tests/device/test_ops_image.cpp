@@ -10,7 +10,7 @@ namespace {
 
 template <class T>
 void check_image(std::uint64_t rows, std::uint64_t cols, std::uint32_t channels, std::uint64_t pad_elements,
-                 std::uint64_t offset_elements) {
+                 std::uint64_t offset_elements, const LaunchParams& params = {}) {
     using namespace clreduce::testing;
     Reducer& r = reducer();
     const std::uint64_t row_elements = cols * channels + pad_elements;
@@ -27,12 +27,12 @@ void check_image(std::uint64_t rows, std::uint64_t cols, std::uint32_t channels,
     INFO(rows << " x " << cols << " x " << channels << " step " << step << " offset " << image.offset);
     const ImageShape shape{rows, cols, int(channels), step};
 
-    const auto sums = r.sum<T>(buffer, image);
-    const auto host_sums = r.sum<T>(data, Image{rows, cols, channels, step, 0});
-    const auto means = r.mean<T>(buffer, image);
-    const auto mins = r.min<T>(buffer, image);
-    const auto maxs = r.max<T>(buffer, image);
-    const auto counts = r.count_nonzero<T>(buffer, image);
+    const auto sums = r.sum<T>(buffer, image, params);
+    const auto host_sums = r.sum<T>(data, Image{rows, cols, channels, step, 0}, params);
+    const auto means = r.mean<T>(buffer, image, params);
+    const auto mins = r.min<T>(buffer, image, params);
+    const auto maxs = r.max<T>(buffer, image, params);
+    const auto counts = r.count_nonzero<T>(buffer, image, params);
     const auto cv_sums = cv_sum(data, shape);
     const auto cv_means = cv_mean(data, shape);
     for (std::uint32_t c = 0; c < 4; ++c) {
@@ -77,6 +77,16 @@ TEMPLATE_TEST_CASE("images: per-channel results with a row pitch match the refer
     check_image<TestType>(1, 1, 1, 0, 0);
     check_image<TestType>(300, 41, 3, 0, 0);  // packed rows, several groups
     check_image<TestType>(2, 33, 4, 1, 1);
+    // Rows narrower than a loop's step, so that each step crosses rows (the kernels walk a
+    // pixel's row and column by a row step and a column step): global and local stride.
+    LaunchParams narrow_rows;
+    narrow_rows.times = 4;
+    narrow_rows.work_group_size = 8;
+    for (Stride stride : {Stride::global, Stride::local}) {
+        narrow_rows.stride = stride;
+        INFO("times 4, groups of 8, " << to_string(stride) << " stride");
+        check_image<TestType>(500, 3, 2, 1, 0, narrow_rows);
+    }
 }
 
 TEST_CASE("images: bad layouts get clear errors", "[ops][image][errors]") {
