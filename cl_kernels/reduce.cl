@@ -56,6 +56,9 @@
 #ifndef CLREDUCE_PITCHED
 #define CLREDUCE_PITCHED 0              // 1: one channel of a pitched 2-D image (CLREDUCE_VEC 1)
 #endif
+#ifndef CLREDUCE_ALL_CHANNELS
+#define CLREDUCE_ALL_CHANNELS 0         // 1 (pitched only): every channel, `channel` unused
+#endif
 #ifndef CLREDUCE_MASKED
 #define CLREDUCE_MASKED 0               // 1 (pitched only): pixels whose mask byte is 0 are skipped
 #endif
@@ -471,7 +474,21 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 
+#if CLREDUCE_ALL_CHANNELS
+    // Every channel of the image in turn (atomic and one-group finishes only): channel c's
+    // result words are out[2c] and out[2c + 1], and its level 1 reads the cache lines that
+    // the channel before it read, so the image comes from memory once.
+    for (uint c = 0; c < channels; ++c) {
+        const uint channel = c;  // in CLREDUCE_IMAGE_ARGS
+        if (c > 0) barrier(CLK_LOCAL_MEM_FENCE);  // the tree before is done with scratch
+        clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
+        acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
+        clreduce_level3(scratch, &is_last, acc, lid, group, out + 2 * c, slot, result_out, result_offset,
+                        done CLREDUCE_SINK_ARG);
+    }
+#else
     clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
     acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
     clreduce_level3(scratch, &is_last, acc, lid, group, out, slot, result_out, result_offset, done CLREDUCE_SINK_ARG);
+#endif
 }

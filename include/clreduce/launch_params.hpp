@@ -174,6 +174,10 @@ struct LaunchPlan {
     // Host data on a CPU device below LaunchParams::host_path_bytes: the calling thread runs
     // this plan's three levels in their order (the same bits as the kernels), no launch.
     bool on_host = false;
+    // Images (CallForm::image): every channel in one launch, each read from the cache lines
+    // the one before it read, where level 3 is atomic or one group stores the result; else
+    // one launch sequence per channel.
+    bool channels_at_once = false;
     // Segmented calls: how many segments, and the mapping (LaunchParams::segment_team,
     // groups_per_segment); `groups` counts the first launch's work-groups, `times` is unused.
     std::uint64_t segments = 0;

@@ -138,21 +138,29 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
     first.pitched = true;
     first.masked = mask != nullptr;
+    // Every channel in one launch where the plan says so (LaunchPlan::channels_at_once), else
+    // one launch sequence per channel.
+    first.all_channels = out[0].plan.channels_at_once && image.channels > 1;
+    const std::uint32_t launches = first.all_channels ? 1 : image.channels;
     try {
         HostInput mask_uploaded;
         if (mask != nullptr && !mask_in_buffer)
             mask_uploaded =
                 host_mask_buffer(context, queue, info, *slot, chain, mask->data, mask_geometry.span, host_staging());
-        for (std::uint32_t c = 0; c < image.channels; ++c) {
-            Pitch pitch{image.cols, step / sizeof(T), image.channels, c};
+        for (std::uint32_t launch = 0; launch < launches; ++launch) {
+            Pitch pitch{image.cols, step / sizeof(T), image.channels, launch};
             if (mask != nullptr) {
                 pitch.mask = mask_in_buffer ? &mask->buffer : &mask_uploaded.buffer;
                 pitch.mask_offset = mask_in_buffer ? mask->offset : mask_uploaded.offset;
                 pitch.mask_pitch = mask_geometry.step;
             }
+            pitch.all_channels = first.all_channels;
+            for (std::uint32_t c = 0; c < image.channels; ++c) pitch.channel_bits[c] = out[c].bits;
+            reduce(out[launch].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
+                   out[launch].bits, &pitch, nullptr, uploaded.copied || mask_uploaded.copied);
+        }
+        for (std::uint32_t c = 0; c < image.channels; ++c) {
             out[c].count = selected;
-            reduce(out[c].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
-                   out[c].bits, &pitch, nullptr, uploaded.copied || mask_uploaded.copied);
             if (mask == nullptr) continue;
             // A state that took no pixel says so itself: no index, or a count of 0.
             if (job.op == Operation::argmin || job.op == Operation::argmax) {

@@ -1,5 +1,6 @@
 #pragma once
 // The commands of one call as a chain of OpenCL events, and where its launches read and write.
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -73,6 +74,10 @@ struct Pitch {
     const cl::Buffer* mask = nullptr;
     std::uint64_t mask_offset = 0;  // bytes
     std::uint64_t mask_pitch = 0;   // bytes
+    // Every channel in one launch (KernelSpec::all_channels): channel c's state is read into
+    // channel_bits[c], where the call's result_bits would hold one channel's.
+    bool all_channels = false;
+    std::array<unsigned char*, 4> channel_bits{};
 };
 
 }  // namespace clreduce

@@ -82,10 +82,11 @@ public:
     // The kernels ping-pong between two result words: a call uses word `next_word` and
     // resets the other to the identity for the call after it, so the atomic finish needs
     // no separate clear. `prepared_for` names the plug-in and accumulator whose identity the
-    // next word holds, and how many fixed-point numbers make a word (the exact atomic
-    // finish; 0 for states); unknown after an error or on a fresh slot, which costs one fill.
+    // next word holds, how many fixed-point numbers make a word (the exact atomic finish; 0
+    // for states) and how many pairs of words (an image's channels in one launch; else 1);
+    // unknown after an error or on a fresh slot, which costs one fill.
     cl_uint next_word = 0;
-    std::optional<std::tuple<KernelOp, ElementType, std::uint32_t>> prepared_for;
+    std::optional<std::tuple<KernelOp, ElementType, std::uint32_t, std::uint32_t>> prepared_for;
     // On an out-of-order queue: the last command of this slot's previous asynchronous call,
     // which the next call through the slot must wait for.
     cl::Event pending;

@@ -36,21 +36,28 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
     if (state_bytes > kMaxStateBytes) throw Error("internal: state larger than kMaxStateBytes");
     const bool last_group = first.finish == Finish::last_group;
     const bool exact = first.finish == Finish::exact_atomic;
-    // The result words: states, or sets of the exact atomic finish's fixed-point numbers.
+    // The result words: states, or sets of the exact atomic finish's fixed-point numbers; a
+    // pair per channel where an image's channels share the launch (atomic and store finishes).
     const std::size_t word_bytes = exact ? first.exact_copies * exact_state_size(plan.accumulator) : state_bytes;
-    const cl::Buffer& result = slot.result(word_bytes, last_group ? 2 + plan.groups : 2);
+    const bool all_channels = pitch != nullptr && pitch->all_channels;
+    const std::uint32_t pairs = all_channels ? pitch->channels : 1;
+    if (all_channels && (exact || last_group || first.finish == Finish::second_pass || device != nullptr))
+        throw Error("internal: an image's channels share a launch with an atomic or store finish only");
+    const cl::Buffer& result = slot.result(word_bytes, last_group ? 2 + plan.groups : 2 * pairs);
     const cl_uint word = slot.next_word;
-    const std::tuple<KernelOp, ElementType, std::uint32_t> identity{first.op, plan.accumulator,
-                                                                    exact ? first.exact_copies : 0};
+    const std::tuple<KernelOp, ElementType, std::uint32_t, std::uint32_t> identity{first.op, plan.accumulator,
+                                                                                   exact ? first.exact_copies : 0,
+                                                                                   pairs};
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : result;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
     try {
         if ((first.finish == Finish::atomic || exact) && slot.prepared_for != identity) {
             const std::uint64_t start = exact ? 0 : atomic_identity(first.op, plan.accumulator);
+            const std::size_t fill_bytes = 2 * pairs * word_bytes;
             cl_int err = word_bytes == 4
-                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, 2 * word_bytes,
+                             ? queue.enqueueFillBuffer(result, static_cast<std::uint32_t>(start), 0, fill_bytes,
                                                        chain.wait(), chain.event())
-                             : queue.enqueueFillBuffer(result, start, 0, 2 * word_bytes, chain.wait(), chain.event());
+                             : queue.enqueueFillBuffer(result, start, 0, fill_bytes, chain.wait(), chain.event());
             check(err, "clEnqueueFillBuffer");
             chain.done(false);
         }
@@ -106,11 +113,16 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
                 schedule.pacing = &slot.pacing(first);
                 schedule.fastest_read_us = &slot.fastest_read_us;
             }
-            unsigned char* pinned = slot.host_result(word_bytes);
-            const double waited_us =
-                read_result(queue, result, word * word_bytes, word_bytes, pinned, chain.wait(), schedule);
+            // Every channel's pair of words at once, else the one word.
+            const std::size_t read_bytes = all_channels ? 2 * pairs * word_bytes : word_bytes;
+            unsigned char* pinned = slot.host_result(read_bytes);
+            const double waited_us = read_result(queue, result, all_channels ? 0 : word * word_bytes, read_bytes,
+                                                 pinned, chain.wait(), schedule);
             if (chain.info() != nullptr) chain.info()->read_wait_us += waited_us;
-            if (exact && first.op == KernelOp::add_exact)  // the state, for the call to round
+            if (all_channels)
+                for (std::uint32_t c = 0; c < pairs; ++c)
+                    std::memcpy(pitch->channel_bits[c], pinned + (2 * c + word) * word_bytes, state_bytes);
+            else if (exact && first.op == KernelOp::add_exact)  // the state, for the call to round
                 merge_exact_states(pinned, first.exact_copies, plan.accumulator, result_bits);
             else if (exact)
                 store_rounded(round_exact_states(pinned, first.exact_copies, plan.accumulator), plan.accumulator,

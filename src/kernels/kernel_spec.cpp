@@ -75,6 +75,7 @@ std::string KernelSpec::build_options() const {
     if (states_in) o += " -DCLREDUCE_STATES_IN=1";
     if (pitched) o += " -DCLREDUCE_PITCHED=1";
     if (masked) o += " -DCLREDUCE_MASKED=1";
+    if (all_channels) o += " -DCLREDUCE_ALL_CHANNELS=1";
     if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");

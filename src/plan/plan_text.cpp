@@ -97,7 +97,7 @@ std::string LaunchPlan::describe() const {
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
            " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
            (form == CallForm::sync || form == CallForm::host_data ? "" : " form=" + std::string(to_string(form))) +
-           (on_host ? " on_host" : "") +
+           (on_host ? " on_host" : "") + (channels_at_once ? " channels=one_launch" : "") +
            (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
            (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
 }

@@ -8,6 +8,7 @@
 
 #include "device/vendor.hpp"
 #include "exec/host_reduction.hpp"
+#include "kernels/kernel_spec.hpp"
 #include "ops/exact_state.hpp"
 #include "ops/integer_range.hpp"
 #include "ops/operation_table.hpp"
@@ -230,8 +231,8 @@ TunedChoice applicable_tuned(const LaunchPlan& plan, const OpKernel& kernel, con
 }
 
 // Stage 5, form rules and promises: whether the plan used its tuned entry, what it promises
-// about the result's bits, the host path of small host data on a CPU device, and the refusals
-// of segmented results left on the device.
+// about the result's bits, the host path of small host data on a CPU device, whether an
+// image's channels share a launch, and the refusals of segmented results left on the device.
 void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& request, const DeviceInfo& device,
                 const LaunchParams& params, const TunedChoice& tuned) {
     const ParamSource from = tuned.source();
@@ -246,6 +247,10 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
     if (request.form == CallForm::host_data && (device.type & CL_DEVICE_TYPE_CPU) != 0) {
         const std::uint64_t limit = params.host_path_bytes.value_or(default_host_path_bytes(device));
         plan.on_host = request.n <= limit / type_size(plan.element) && host_path_reproduces(plan, kernel);
+    }
+    if (request.form == CallForm::image) {
+        const Finish finish = first_finish(plan.inter_group, plan.groups, kernel.op);
+        plan.channels_at_once = finish == Finish::atomic || finish == Finish::store;
     }
     if (request.form == CallForm::segments && request.device_results) {
         if (kernel.op == KernelOp::add_exact)

@@ -15,6 +15,7 @@
 #include "ops/exact_state.hpp"        // src/
 #include "ops/operation_table.hpp"    // src/
 #include "ops/state_value.hpp"        // src/
+#include "plan/planner.hpp"           // src/
 #include "test_ops_support.hpp"
 
 namespace clreduce::test {
@@ -231,7 +232,11 @@ TEST_CASE("plan(..., CallForm::image) is what an image call launches, channel by
         r.sum<float>(fbuf, image, params, &info);
         check_same_plan(info.plan, planned);
         CHECK(planned.vector_width == 1);
-        CHECK(info.kernel_events.size() == image.channels * launches(planned));
+        // Every channel in one launch where level 3 is atomic or one group's store, else a
+        // launch sequence per channel.
+        const Finish finish = first_finish(planned.inter_group, planned.groups, plan_kernel(planned).op);
+        CHECK(planned.channels_at_once == (finish == Finish::atomic || finish == Finish::store));
+        CHECK(info.kernel_events.size() == (planned.channels_at_once ? 1 : image.channels) * launches(planned));
     }
 }
 

@@ -302,3 +302,28 @@ TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
     CHECK(again.sources.times == ParamSource::override);
     CHECK(again.sources.inter_group == ParamSource::override);
 }
+
+TEST_CASE("an image's channels share one launch where level 3 is atomic or one group stores", "[plan][image]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    PlanRequest image{Operation::sum, ElementType::uint8, 1u << 20, CallForm::image};
+    LaunchParams atomic, second_pass, last_group;
+    atomic.inter_group = InterGroup::atomic;
+    second_pass.inter_group = InterGroup::second_pass;
+    last_group.inter_group = InterGroup::last_group;
+    CHECK(make_plan(image, gpu, atomic).channels_at_once);
+    CHECK_FALSE(make_plan(image, gpu, second_pass).channels_at_once);
+    CHECK_FALSE(make_plan(image, gpu, last_group).channels_at_once);
+    // One group stores its result whatever the level 3 asked for.
+    image.n = 1000;
+    second_pass.work_group_size = 256;
+    second_pass.times = 4;
+    CHECK(make_plan(image, gpu, second_pass).groups == 1);
+    CHECK(make_plan(image, gpu, second_pass).channels_at_once);
+    // Other forms have no channels.
+    CHECK_FALSE(make_plan(Operation::sum, ElementType::uint8, 1u << 20, gpu, atomic).channels_at_once);
+    // The correctly rounded sum's exact atomic finish has no room for them.
+    PlanRequest floats{Operation::sum, ElementType::float32, 1u << 20, CallForm::image};
+    LaunchParams exact;
+    exact.float_mode = FloatMode::correctly_rounded;
+    CHECK_FALSE(make_plan(floats, gpu, exact).channels_at_once);
+}
