@@ -277,11 +277,11 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
     // once), then the tested path.
 // The bins, and for double data the tested lanes, load CLREDUCE_LATE_LOADS vectors before
 // they take any, where the work-item's vectors are whole and aligned (the common case;
-// elsewhere, and in images, whose loops walk a pixel cursor, one at a time): each value's read-modify-write of the bins in local memory, and
-// the tested lanes' chain of TwoSums, would otherwise hold the next load. Not the float
-// kernel's tested lanes, nor loads of every form (unaligned, partial): both cost the anchored
-// pass in the same kernel more than they save, most likely in registers (docs/performance.md,
-// "Correctly rounded sums").
+// elsewhere, and in images, whose loops walk a pixel cursor, one at a time): each value's
+// read-modify-write of the bins in local memory, and the tested lanes' chain of TwoSums, would
+// otherwise hold the next load. Not the float kernel's tested lanes, nor loads of every form
+// (unaligned, partial): both cost the anchored pass in the same kernel more than they save,
+// most likely in registers (docs/performance.md, "Correctly rounded sums").
 #define CLREDUCE_LATE_LOADS 4
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
     if (!CLREDUCE_PITCHED && aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {     \

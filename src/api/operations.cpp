@@ -154,8 +154,8 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
                 pitch.mask_offset = mask_in_buffer ? mask->offset : mask_uploaded.offset;
                 pitch.mask_pitch = mask_geometry.step;
             }
-            pitch.all_channels = first.all_channels;
-            for (std::uint32_t c = 0; c < image.channels; ++c) pitch.channel_bits[c] = out[c].bits;
+            if (first.all_channels)
+                for (std::uint32_t c = 0; c < image.channels; ++c) pitch.channel_bits[c] = out[c].bits;
             reduce(out[launch].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
                    out[launch].bits, &pitch, nullptr, uploaded.copied || mask_uploaded.copied);
         }

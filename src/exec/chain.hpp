@@ -74,9 +74,8 @@ struct Pitch {
     const cl::Buffer* mask = nullptr;
     std::uint64_t mask_offset = 0;  // bytes
     std::uint64_t mask_pitch = 0;   // bytes
-    // Every channel in one launch (KernelSpec::all_channels): channel c's state is read into
-    // channel_bits[c], where the call's result_bits would hold one channel's.
-    bool all_channels = false;
+    // Where every channel runs in one launch (KernelSpec::all_channels): channel c's state is
+    // read into channel_bits[c], where the call's result_bits would hold one channel's.
     std::array<unsigned char*, 4> channel_bits{};
 };
 

@@ -39,7 +39,7 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
     // The result words: states, or sets of the exact atomic finish's fixed-point numbers; a
     // pair per channel where an image's channels share the launch (atomic and store finishes).
     const std::size_t word_bytes = exact ? first.exact_copies * exact_state_size(plan.accumulator) : state_bytes;
-    const bool all_channels = pitch != nullptr && pitch->all_channels;
+    const bool all_channels = first.all_channels && pitch != nullptr;
     const std::uint32_t pairs = all_channels ? pitch->channels : 1;
     if (all_channels && (exact || last_group || first.finish == Finish::second_pass || device != nullptr))
         throw Error("internal: an image's channels share a launch with an atomic or store finish only");
