@@ -18,12 +18,17 @@ struct HostStaging {
         never,
     };
     Mode mode = Mode::automatic;
-    // Streaming copies the data in chunks of at most this many bytes, into two pinned
-    // (CL_MEM_ALLOC_HOST_PTR, mapped) buffers by turns: the host copies chunk k + 1 into one
-    // while the device takes chunk k from the other, and the reduction starts after the last
-    // chunk, over the device buffer that holds the whole. Each call in flight holds its own two
-    // buffers, of up to 2 x chunk_bytes, kept for later calls.
-    std::uint64_t chunk_bytes = std::uint64_t(64) << 20;
+    // Streaming copies the data in chunks of at most this many bytes, into `buffers` pinned
+    // (CL_MEM_ALLOC_HOST_PTR, mapped) buffers by turns: the host copies the next chunks into
+    // free buffers while the device takes earlier ones, and the reduction starts after the last
+    // chunk, over the device buffer that holds the whole. Each call in flight holds its own
+    // buffers, up to buffers x chunk_bytes, kept for later calls.
+    std::uint64_t chunk_bytes = std::uint64_t(16) << 20;
+    // How many pinned buffers a call streams through by turns (at least 2): the host copies up
+    // to buffers - 1 chunks ahead of the device. With two, the device idles while the host
+    // learns that a write finished and copies the next chunk; a third hides that wait
+    // (docs/performance.md, "Host data").
+    unsigned buffers = 3;
     // Automatic mode: smaller data is written in one command from the caller's memory (the
     // driver stages it; a few chunks' copies cost more than they save).
     std::uint64_t min_bytes = std::uint64_t(4) << 20;

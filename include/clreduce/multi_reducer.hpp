@@ -71,10 +71,11 @@ public:
     // How host data reaches the devices, set on every device's Reducer (HostStaging,
     // host_staging.hpp): automatic (streamed through pinned memory on every device but CPU
     // devices, from HostStaging::min_bytes on), always streamed, or never (each piece written
-    // from the caller's memory). chunk_bytes: the size of each of a call's two pinned staging
-    // buffers (InvalidArgument for 0), 64 MiB by default.
+    // from the caller's memory). chunk_bytes: the size of each of a call's pinned staging
+    // buffers (InvalidArgument for 0), HostStaging's default by default; the other settings are
+    // HostStaging's defaults.
     enum class Staging { automatic, always, never };
-    void set_staging(Staging mode, std::uint64_t chunk_bytes = std::uint64_t(64) << 20);
+    void set_staging(Staging mode, std::uint64_t chunk_bytes = HostStaging{}.chunk_bytes);
 
     // Host data below this many bytes goes to one device (kSingleDeviceBelow by default; 0:
     // always split). Below it, a second device's fixed cost per call (its launch, its read, its

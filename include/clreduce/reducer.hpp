@@ -88,7 +88,7 @@ public:
     ResultDelivery result_delivery() const;
 
     // How the host-data forms bring host memory to the device (host_staging.hpp): on GPUs,
-    // streamed through pinned memory by default. InvalidArgument for a chunk_bytes of 0. Safe
+    // streamed through pinned memory by default. InvalidArgument for a chunk_bytes of 0 or fewer than 2 buffers. Safe
     // to change while other threads call; each call reads it once.
     void set_host_staging(const HostStaging& staging);
     HostStaging host_staging() const;

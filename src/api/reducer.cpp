@@ -150,6 +150,8 @@ std::optional<experimental::Delivery> experimental::result_delivery(const Reduce
 
 void Reducer::set_host_staging(const HostStaging& staging) {
     if (staging.chunk_bytes == 0) throw InvalidArgument("set_host_staging: chunk_bytes must be positive");
+    if (staging.buffers < 2)
+        throw InvalidArgument("set_host_staging: buffers must be at least 2, got " + std::to_string(staging.buffers));
     const std::lock_guard<std::mutex> lock(state().staging_mutex);
     state().staging = staging;
 }

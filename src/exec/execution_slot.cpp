@@ -51,8 +51,9 @@ unsigned char* ExecutionSlot::host_result(std::uint64_t bytes) {
     return host_.reserve(context_, queue_, std::max<std::uint64_t>(bytes, 64), counters_);
 }
 
-std::array<MappedBuffer, 2>& ExecutionSlot::pinned_staging(std::uint64_t bytes) {
-    for (MappedBuffer& m : pinned_staging_) m.reserve(context_, queue_, bytes, counters_);
+std::vector<MappedBuffer>& ExecutionSlot::pinned_staging(std::size_t count, std::uint64_t bytes) {
+    if (pinned_staging_.size() < count) pinned_staging_.resize(count);
+    for (std::size_t k = 0; k < count; ++k) pinned_staging_[k].reserve(context_, queue_, bytes, counters_);
     return pinned_staging_;
 }
 

@@ -75,9 +75,9 @@ public:
     // Pinned host memory of at least `bytes` (mapped once), where results are read to: a
     // read into pinned memory skips the driver's staging copy.
     unsigned char* host_result(std::uint64_t bytes);
-    // Two pinned buffers of at least `bytes` each, which host data is streamed through
-    // (exec/host_stream.hpp).
-    std::array<MappedBuffer, 2>& pinned_staging(std::uint64_t bytes);
+    // `count` pinned buffers of at least `bytes` each, which host data is streamed through
+    // (exec/host_stream.hpp); kept, and only grown, for later calls.
+    std::vector<MappedBuffer>& pinned_staging(std::size_t count, std::uint64_t bytes);
 
     // The kernels ping-pong between two result words: a call uses word `next_word` and
     // resets the other to the identity for the call after it, so the atomic finish needs
@@ -97,7 +97,7 @@ private:
     cl::Context context_;
     cl::CommandQueue queue_;
     MappedBuffer host_;
-    std::array<MappedBuffer, 2> pinned_staging_;
+    std::vector<MappedBuffer> pinned_staging_;
     cl::Buffer done_;
     ProgramCache& programs_;
     const KernelSources& sources_;

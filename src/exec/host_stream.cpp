@@ -1,7 +1,6 @@
 #include "exec/host_stream.hpp"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include <clreduce/error.hpp>
@@ -21,26 +20,30 @@ void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain
                       const void* data, std::uint64_t bytes, const HostStaging& settings) {
     if (bytes == 0) return;
     const std::uint64_t chunk = std::min(stream_chunk_bytes(bytes, settings), bytes);
-    std::array<MappedBuffer, 2>& pinned = slot.pinned_staging(chunk);
+    const std::uint64_t chunks = (bytes + chunk - 1) / chunk;
+    // No more buffers than chunks: a small stream allocates only what it uses.
+    const std::size_t ring = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(settings.buffers, 2u), chunks));
+    std::vector<MappedBuffer>& pinned = slot.pinned_staging(ring, chunk);
     const auto* source = static_cast<const unsigned char*>(data);
     // The last write from each pinned buffer: the host waits for it before copying into that
     // buffer again. On an out-of-order queue every write's event, which the kernel waits for.
-    std::array<cl::Event, 2> last;
+    std::vector<cl::Event> last(ring);
     std::vector<cl::Event> writes;
+    writes.reserve(static_cast<std::size_t>(chunks));
     const std::vector<cl::Event>* start = chain.wait();
     const std::vector<cl::Event> first_wait = start != nullptr ? *start : std::vector<cl::Event>{};
     try {
         for (std::uint64_t at = 0, k = 0; at < bytes; at += chunk, ++k) {
             const std::uint64_t n = std::min(chunk, bytes - at);
-            MappedBuffer& buffer = pinned[k % 2];
-            if (last[k % 2]() != nullptr) check(last[k % 2].wait(), "clWaitForEvents");
-            parallel_copy(buffer.host, source + at, static_cast<std::size_t>(n), settings.copy_threads);
+            const std::size_t b = static_cast<std::size_t>(k % ring);
+            if (last[b]() != nullptr) check(last[b].wait(), "clWaitForEvents");
+            parallel_copy(pinned[b].host, source + at, static_cast<std::size_t>(n), settings.copy_threads);
             check(queue.enqueueWriteBuffer(device, CL_FALSE, static_cast<size_t>(at), static_cast<size_t>(n),
-                                           buffer.host, first_wait.empty() ? nullptr : &first_wait, &last[k % 2]),
+                                           pinned[b].host, first_wait.empty() ? nullptr : &first_wait, &last[b]),
                   "clEnqueueWriteBuffer");
             // Start the copy now: the host copies the next chunk meanwhile.
             check(queue.flush(), "clFlush");
-            writes.push_back(last[k % 2]);
+            writes.push_back(last[b]);
         }
     } catch (...) {
         queue.finish();  // no write left reading the pinned buffers

@@ -150,12 +150,17 @@ TEST_CASE("host data streamed in chunks of 1 MiB, each copied by several host th
           "[host_staging]") {
     const Reducer& resident = reducer();
     Reducer staged(resident.context(), resident.queue());
-    // Parts of 256 KiB and more go to the copy pool's threads.
+    // Parts of 256 KiB and more go to the copy pool's threads. Four chunks through a ring of
+    // 2, 3 (the default) and 4 pinned buffers.
     const std::uint64_t chunk_bytes = std::uint64_t(1) << 20;
-    staged.set_host_staging(always_staged(chunk_bytes));
+    const unsigned buffers = GENERATE(2u, 3u, 4u);
+    HostStaging settings = always_staged(chunk_bytes);
+    settings.buffers = buffers;
+    staged.set_host_staging(settings);
     const std::uint64_t seed = seed_for(41, 11);
     const std::uint64_t n = 3 * (chunk_bytes / sizeof(float)) + 5;
-    INFO("data seed " << seed << ", n " << n << ", from one element into the allocation");
+    INFO("data seed " << seed << ", n " << n << ", from one element into the allocation, " << buffers
+                      << " pinned buffers");
     const std::vector<float> all = wide_values<float>(n + 1, seed, 40);
     const std::vector<float> values(all.begin() + 1, all.end());
     const cl::Buffer buffer = device_copy(resident, values);
@@ -212,10 +217,15 @@ TEST_CASE("host data streamed through pinned memory: repeated calls allocate not
 TEST_CASE("host staging settings: read back, validated, never streams", "[host_staging]") {
     Reducer r(reducer().context(), reducer().queue());
     CHECK(r.host_staging().mode == HostStaging::Mode::automatic);
-    CHECK(r.host_staging().chunk_bytes == std::uint64_t(64) << 20);
+    CHECK(r.host_staging().chunk_bytes == std::uint64_t(16) << 20);
+    CHECK(r.host_staging().buffers == 3);
     HostStaging bad;
     bad.chunk_bytes = 0;
     CHECK_THROWS_WITH(r.set_host_staging(bad), Catch::Contains("chunk_bytes"));
+    HostStaging one_buffer;
+    one_buffer.buffers = 1;
+    CHECK_THROWS_WITH(r.set_host_staging(one_buffer), Catch::Contains("buffers must be at least 2, got 1"));
+    CHECK(r.host_staging().buffers == 3);
     HostStaging never;
     never.mode = HostStaging::Mode::never;
     r.set_host_staging(never);
