@@ -42,6 +42,7 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"host read", make_host_read_competitor},
         {"pinned write", make_pinned_write_competitor},
         {"pageable write", make_pageable_write_competitor},
+        {"host copy", make_host_copy_competitor},
         {"CLBlast", make_clblast_competitor},
         {"CUB", make_cub_competitor}};
     return factories;

@@ -77,6 +77,7 @@ std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetu
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_host_copy_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_naive_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_mat_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_opencv_umat_competitor(const CompareSetup& setup);

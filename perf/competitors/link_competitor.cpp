@@ -3,9 +3,15 @@
 // mapped CL_MEM_ALLOC_HOST_PTR buffer the data was copied into before timing: the link's
 // ceiling, which streaming host data can approach but not pass) and from the data's own pageable
 // memory (what a plain upload gets). Copies, not sums: their rows have no result to check.
+// Beside them the host's own share of streaming (host copy): the copy pool copying the data
+// into pinned chunks as a streamed call does, with no device. A streamed call overlaps the two,
+// so it can approach the slower of them, not pass it.
 #include <cstring>
+#include <vector>
 
 #include "competitors/competitor.hpp"
+#include "exec/copy_pool.hpp"    // src/
+#include "exec/host_stream.hpp"  // src/
 
 namespace clreduce::perf {
 namespace {
@@ -66,7 +72,70 @@ private:
     void* mapped_ = nullptr;
 };
 
+// The copy pool copying the data into pinned buffers of the streaming's chunk size, by turns,
+// as stream_host_data does (host_stream.hpp), without the writes.
+class HostCopy : public Competitor {
+public:
+    explicit HostCopy(const CompareSetup& setup) : setup_(setup) {}
+    ~HostCopy() override { release(); }
+    std::string name() const override { return "host copy"; }
+    std::string unavailable() const override { return {}; }
+    std::string detail() const override {
+        return "the data copied by the copy pool into the streaming's pinned buffers, chunk by chunk, as a "
+               "streamed call copies it, with no device: the host's share of streaming; a copy, no sum";
+    }
+    Measurement measure(const Workload& w) override {
+        const Reducer& r = *setup_.reducer;
+        const HostStaging staging = r.host_staging();
+        const std::uint64_t bytes = w.n * type_size(w.type);
+        const std::uint64_t chunk = std::min(stream_chunk_bytes(bytes, staging), bytes);
+        const std::uint64_t chunks = (bytes + chunk - 1) / chunk;
+        const std::size_t ring = static_cast<std::size_t>(std::min<std::uint64_t>(staging.buffers, chunks));
+        release();
+        cl::CommandQueue queue = r.queue();
+        for (std::size_t k = 0; k < ring; ++k) {
+            cl_int err = CL_SUCCESS;
+            buffers_.emplace_back(r.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(chunk),
+                                  nullptr, &err);
+            check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+            mapped_.push_back(queue.enqueueMapBuffer(buffers_.back(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                     static_cast<size_t>(chunk), nullptr, nullptr, &err));
+            check(err, "clEnqueueMapBuffer");
+        }
+        const auto* source = static_cast<const unsigned char*>(w.host);
+        Measurement m = time_calls(setup_.repeats, [&] {
+            for (std::uint64_t at = 0, k = 0; at < bytes; at += chunk, ++k)
+                parallel_copy(mapped_[k % ring], source + at, static_cast<std::size_t>(std::min(chunk, bytes - at)),
+                              staging.copy_threads);
+            return 0.0L;
+        });
+        m.values.clear();
+        m.copy = true;
+        m.note = std::to_string(chunks) + " chunks of " + std::to_string(chunk) + " bytes, " + std::to_string(ring) +
+                 " pinned buffers, " + std::to_string(copy_pool_threads()) + " threads";
+        release();
+        return m;
+    }
+
+private:
+    void release() {
+        cl::CommandQueue queue = setup_.reducer->queue();
+        for (std::size_t k = 0; k < mapped_.size(); ++k) queue.enqueueUnmapMemObject(buffers_[k], mapped_[k]);
+        if (!mapped_.empty()) queue.finish();
+        mapped_.clear();
+        buffers_.clear();
+    }
+
+    const CompareSetup& setup_;
+    std::vector<cl::Buffer> buffers_;
+    std::vector<void*> mapped_;
+};
+
 }  // namespace
+
+std::unique_ptr<Competitor> make_host_copy_competitor(const CompareSetup& setup) {
+    return std::make_unique<HostCopy>(setup);
+}
 
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup) {
     return std::make_unique<LinkWrite>(setup, true);

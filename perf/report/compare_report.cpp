@@ -1,4 +1,5 @@
 // The comparison as a table, CSV, JSON and a log-log SVG plot of time against n.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -100,26 +101,37 @@ std::optional<double> CompareResult::host_link_fraction(std::uint64_t n) const {
     return pinned->wall_us / host->wall_us;
 }
 
+std::optional<double> CompareResult::host_bound_fraction(std::uint64_t n) const {
+    const CompareRow* host = find(n, "clreduce-host");
+    const CompareRow* pinned = find(n, "pinned write");
+    const CompareRow* copy = find(n, "host copy");
+    if (!host || !pinned || !copy || !(host->wall_us > 0) || !(pinned->wall_us > 0) || !(copy->wall_us > 0))
+        return std::nullopt;
+    return std::max(pinned->wall_us, copy->wall_us) / host->wall_us;
+}
+
 namespace {
 
 // Host data: clreduce-host's GB/s (n * sizeof(T) / wall time) beside the link's (pinned and
-// pageable writes) and the host's own read, per n, and clreduce-host / the pinned write.
+// pageable writes), the host's copy into pinned chunks and the host's own read, per n;
+// clreduce-host against the pinned write and against the slower of that and the host copy.
 void print_host_data_summary(const CompareResult& r, std::ostream& out) {
-    const char* names[] = {"clreduce-host", "pinned write", "pageable write", "host read"};
+    const char* names[] = {"clreduce-host", "pinned write", "pageable write", "host copy", "host read"};
     bool any = false;
     for (std::uint64_t n : r.sizes) any = any || r.host_link_fraction(n).has_value();
     if (!any) return;
     fmt::print(out, "\nhost data, GB/s of the synchronous call (n * {} bytes / wall time):\n{:>11}", type_size(r.type),
                "n");
     for (const char* name : names) fmt::print(out, "{:>16}", name);
-    fmt::print(out, "{:>22}\n", "clreduce-host/pinned");
+    fmt::print(out, "{:>22}{:>16}\n", "clreduce-host/pinned", "/slower");
     for (std::uint64_t n : r.sizes) {
         fmt::print(out, "{:>11}", size_label(n));
         for (const char* name : names) {
             const CompareRow* row = r.find(n, name);
             fmt::print(out, "{:>16}", row ? optional_number(r.wall_gbps(*row), "{:.2f}") : "-");
         }
-        fmt::print(out, "{:>22}\n", optional_number(r.host_link_fraction(n), "{:.3f}"));
+        fmt::print(out, "{:>22}{:>16}\n", optional_number(r.host_link_fraction(n), "{:.3f}"),
+                   optional_number(r.host_bound_fraction(n), "{:.3f}"));
     }
 }
 
@@ -269,6 +281,8 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
         if (row.competitor == "clreduce-host") {
             const auto link = r.host_link_fraction(row.n);
             j["of_pinned_write"] = link ? nlohmann::json(*link) : nlohmann::json(nullptr);
+            const auto bound = r.host_bound_fraction(row.n);
+            j["of_slower_of_pinned_write_and_host_copy"] = bound ? nlohmann::json(*bound) : nlohmann::json(nullptr);
         }
         j["check"] = to_string(row.verdict) == "WRONG" ? "wrong" : std::string(to_string(row.verdict));
         j["correct"] = row.verdict == Verdict::correct;

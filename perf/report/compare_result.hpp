@@ -83,6 +83,9 @@ struct CompareResult {
     // Host data: the pinned write's time / clreduce-host's at n (clreduce-host's share of the
     // link's ceiling; 1 would be a sum at the speed of the copy alone); empty when either is missing.
     std::optional<double> host_link_fraction(std::uint64_t n) const;
+    // Host data: the slower of the pinned write and the host copy / clreduce-host's time (its
+    // share of what overlapping the two could reach); empty when any is missing.
+    std::optional<double> host_bound_fraction(std::uint64_t n) const;
     bool clreduce_correct() const;  // every clreduce row ran and is correct
 };
 

@@ -1,6 +1,6 @@
 // clreduce-perf compare's data and report: 8- and 16-bit data over the type's whole range with
 // int8 sums checked exactly, the device bandwidth and read-only fraction of a row, and the
-// host-data summary (clreduce-host beside the pinned write).
+// host-data summary (clreduce-host beside the pinned write and the host copy).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -114,17 +114,23 @@ TEST_CASE("host data: wall GB/s, clreduce-host's share of the pinned write, the 
     };
     r.rows = {row(1 << 20, "clreduce-host", 400.0, false), row(1 << 20, "pinned write", 100.0, true),
               row(1 << 20, "pageable write", 800.0, true), row(1 << 20, "host read", 200.0, false),
-              row(1 << 22, "clreduce-host", 1000.0, false)};
+              row(1 << 20, "host copy", 160.0, true),      row(1 << 22, "clreduce-host", 1000.0, false)};
     REQUIRE(r.wall_gbps(r.rows[0]));
     CHECK(*r.wall_gbps(r.rows[0]) == Approx(4194304.0 / 400e3));
     REQUIRE(r.host_link_fraction(1 << 20));
     CHECK(*r.host_link_fraction(1 << 20) == Approx(0.25));
     CHECK_FALSE(r.host_link_fraction(1 << 22));  // no pinned write there
+    // The host copy (160 us) is slower than the link (100 us): the bound is 160 / 400.
+    REQUIRE(r.host_bound_fraction(1 << 20));
+    CHECK(*r.host_bound_fraction(1 << 20) == Approx(0.4));
+    CHECK_FALSE(r.host_bound_fraction(1 << 22));
     std::ostringstream out;
     print_compare_table(r, out);
     const std::string text = out.str();
     INFO(text);
     CHECK(text.find("clreduce-host/pinned") != std::string::npos);
     CHECK(text.find("0.250") != std::string::npos);
+    CHECK(text.find("0.400") != std::string::npos);
+    CHECK(text.find("host copy") != std::string::npos);
     CHECK(text.find("copy") != std::string::npos);  // the copy rows say what they are
 }
