@@ -1,8 +1,9 @@
 // The host path of CPU devices (exec/host_reduction.hpp): small host data reduced on the
-// calling thread must give the bits the device gives for the same plan, over every launch
-// shape (times, work-group size, stride, vector width), odd sizes with tails, misaligned
-// starts, and data whose sum depends on the order of its additions; integers exactly. plan()
-// says where a call runs, and only the plans the host reproduces run there.
+// calling thread must give the bits the device gives for the same plan, over launch shapes in
+// which every two levels of times, work-group size, stride, vector width and level 3 meet, at
+// odd sizes with tails, misaligned starts, and data whose sum depends on the order of its
+// additions; integers exactly. plan() says where a call runs, and only the plans the host
+// reproduces run there.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -44,6 +45,21 @@ void check_same_bits(Reducer& r, const std::vector<T>& data, const LaunchParams&
     CHECK(same_bits(r.mean(host.data() + shift, n, on_host(shape)), r.mean<T>(buffer, shift, n, shape)));
 }
 
+// Launch shapes in which every two levels of vector width (1, 4, 16), work-group size (1, 64),
+// stride, times (1, 5) and the two level 3s the host reproduces meet: a pairwise covering array
+// of six rows, each run at every size (a full product would build 48 programs per operation).
+struct Shape {
+    std::uint32_t vec, wg;
+    Stride stride;
+    std::uint32_t times;
+    InterGroup level3;
+};
+constexpr Shape kShapes[] = {
+    {1, 1, Stride::global, 1, InterGroup::last_group},    {1, 64, Stride::local, 5, InterGroup::exact_atomic},
+    {4, 1, Stride::local, 5, InterGroup::last_group},     {4, 64, Stride::global, 1, InterGroup::exact_atomic},
+    {16, 1, Stride::global, 5, InterGroup::exact_atomic}, {16, 64, Stride::local, 1, InterGroup::last_group},
+};
+
 template <class T>
 void check_float_type(Reducer& r) {
     if (std::is_same_v<T, double> && !r.device_info().has_fp64) {
@@ -57,23 +73,20 @@ void check_float_type(Reducer& r) {
         const std::vector<T> data = wide_values<T>(n, seed, 60);
         check_same_bits(r, data, {}, 0);
         check_same_bits(r, data, {}, 3);
-        for (std::uint32_t vec : {1u, 4u, 16u})
-            for (std::uint32_t wg : {1u, 64u})
-                for (Stride stride : {Stride::global, Stride::local}) {
-                    LaunchParams shape;
-                    shape.vector_width = vec;
-                    shape.work_group_size = wg;
-                    shape.stride = stride;
-                    shape.times = n % 3 == 0 ? 1 : 5;
-                    // Both level 3s the host reproduces (the last group only up to 1024 groups).
-                    const std::uint64_t groups = (n / vec + std::uint64_t(wg) * 5 - 1) / (std::uint64_t(wg) * 5);
-                    shape.inter_group =
-                        (vec + wg) % 2 == 0 || groups > 1024 ? InterGroup::exact_atomic : InterGroup::last_group;
-                    if (n % 3 == 0) shape.inter_group = InterGroup::exact_atomic;
-                    INFO("vec " << vec << " wg " << wg << " stride " << to_string(stride) << " level3 "
-                                << to_string(*shape.inter_group));
-                    check_same_bits(r, data, shape, n % 7);
-                }
+        for (const Shape& row : kShapes) {
+            LaunchParams shape;
+            shape.vector_width = row.vec;
+            shape.work_group_size = row.wg;
+            shape.stride = row.stride;
+            shape.times = row.times;
+            // The last group finishes only up to 1024 groups; beyond, the exact atomic.
+            const std::uint64_t groups =
+                (n / row.vec + std::uint64_t(row.wg) * row.times - 1) / (std::uint64_t(row.wg) * row.times);
+            shape.inter_group = groups > 1024 ? InterGroup::exact_atomic : row.level3;
+            INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
+                        << " level3 " << to_string(*shape.inter_group));
+            check_same_bits(r, data, shape, n % 7);
+        }
     }
     // Infinities and NaN: IEEE addition's answer on both.
     std::vector<T> special = wide_values<T>(5000, seed_for(sizeof(T), 5000, 42), 60);
