@@ -1,6 +1,8 @@
 #include "exec/copy_pool.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -20,16 +22,21 @@ constexpr std::size_t kMinPart = std::size_t(256) << 10;
 // (docs/performance.md, "Host data and several devices").
 constexpr unsigned kMaxThreads = 16;
 
-// One copy, on its caller's stack. Every field but the bytes themselves is read and written
-// under the pool's mutex, and the caller returns only when `done` reached `parts` (seen under
-// the mutex), after which no worker touches it.
+// How long a worker looks for the next copy before it sleeps: a stream copies a chunk every
+// few hundred microseconds, and waking a sleeping thread costs tens of microseconds, which a
+// copy of a few MiB cannot afford 15 times over.
+constexpr std::chrono::microseconds kSpin{200};
+
+// One copy, on its caller's stack. Parts are taken under the pool's mutex; `done` counts the
+// parts copied, and the caller returns only when it reaches `parts`, after which no worker
+// touches the job (a worker's last access is its increment).
 struct CopyJob {
     unsigned char* dst = nullptr;
     const unsigned char* src = nullptr;
     std::size_t bytes = 0;
     std::size_t parts = 0;
-    std::size_t next = 0;  // the next part to take
-    std::size_t done = 0;  // parts copied
+    std::size_t next = 0;  // the next part to take (under the mutex)
+    std::atomic<std::size_t> done{0};
 };
 
 class CopyPool {
@@ -56,15 +63,20 @@ public:
         job.dst = static_cast<unsigned char*>(dst);
         job.src = static_cast<const unsigned char*>(src);
         job.bytes = bytes;
-        job.parts = std::clamp<std::size_t>(bytes / kMinPart, 1, use);
+        // Two parts per thread: a worker that starts late takes fewer, and nobody waits for it.
+        job.parts = std::clamp<std::size_t>(bytes / kMinPart, 1, std::size_t(2) * use);
         if (job.parts > 1) {
+            bool wake = false;
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
                 jobs_.push_back(&job);
+                pending_.store(jobs_.size(), std::memory_order_release);
+                wake = sleepers_ > 0;
             }
-            wake_.notify_all();
+            if (wake) wake_.notify_all();
         }
-        // The caller copies parts too, until none is left to take.
+        // The caller copies parts too, until none is left to take, then waits for the parts
+        // in flight by spinning (they take microseconds; a sleeping caller wakes late).
         for (;;) {
             std::size_t part = 0;
             {
@@ -72,11 +84,9 @@ public:
                 if (!take(job, part)) break;
             }
             copy_part(job, part);
-            const std::lock_guard<std::mutex> lock(mutex_);
-            ++job.done;
+            job.done.fetch_add(1, std::memory_order_acq_rel);
         }
-        std::unique_lock<std::mutex> lock(mutex_);
-        finished_.wait(lock, [&] { return job.done == job.parts; });
+        while (job.done.load(std::memory_order_acquire) != job.parts) std::this_thread::yield();
     }
 
 private:
@@ -87,6 +97,7 @@ private:
         if (job.next == job.parts) {
             const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
             if (it != jobs_.end()) jobs_.erase(it);
+            pending_.store(jobs_.size(), std::memory_order_release);
         }
         return true;
     }
@@ -98,25 +109,35 @@ private:
         std::memcpy(job.dst + begin, job.src + begin, end - begin);
     }
     void loop() {
-        std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
-            wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+            const auto until = std::chrono::steady_clock::now() + kSpin;
+            while (pending_.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until)
+                std::this_thread::yield();
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (jobs_.empty() && !stop_) {
+                ++sleepers_;
+                wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+                --sleepers_;
+            }
             if (stop_) return;
-            CopyJob& job = *jobs_.front();
-            std::size_t part = 0;
-            take(job, part);
-            lock.unlock();
-            copy_part(job, part);
-            lock.lock();
-            if (++job.done == job.parts) finished_.notify_all();
+            while (!jobs_.empty()) {
+                CopyJob& job = *jobs_.front();
+                std::size_t part = 0;
+                take(job, part);
+                lock.unlock();
+                copy_part(job, part);
+                job.done.fetch_add(1, std::memory_order_acq_rel);  // the last access to the job
+                lock.lock();
+            }
         }
     }
 
     unsigned threads_ = 1;
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::condition_variable finished_;
     std::deque<CopyJob*> jobs_;
+    std::atomic<std::size_t> pending_{0};  // jobs_.size(), for spinning workers
+    unsigned sleepers_ = 0;                // workers waiting on wake_
     bool stop_ = false;
     std::vector<std::thread> workers_;
 };
