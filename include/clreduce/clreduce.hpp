@@ -12,5 +12,6 @@
 #include <clreduce/opencl.hpp>
 #include <clreduce/operation.hpp>
 #include <clreduce/partial.hpp>
+#include <clreduce/pinned_host_memory.hpp>
 #include <clreduce/reducer.hpp>
 #include <clreduce/results.hpp>

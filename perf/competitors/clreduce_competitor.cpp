@@ -1,6 +1,6 @@
 // clreduce itself, with its default parameters (the device's tuned plan where one exists); once
 // more on the same values one element into a buffer (misaligned: what level 1's vloadN path
-// costs); once more from host memory (the pointer form); and
+// costs); once more from host memory (the pointer form), and from a PinnedHostMemory; and
 // for integer types once more with IntegerOverflow::wrap (the modular sum the exact one is
 // measured against: what the overflow check costs, in the same run); for float types once
 // more in each other float mode that gives the same bits run after run (compensated,
@@ -9,7 +9,11 @@
 // device time through a reducer on a profiling queue of the same context, with CallInfo's
 // kernel events. Both must plan the same launch, or the two times would describe different
 // calls.
+#include <cstring>
+
 #include <fmt/format.h>
+
+#include <clreduce/pinned_host_memory.hpp>
 
 #include "competitors/competitor.hpp"
 #include "measure/timing.hpp"
@@ -18,11 +22,15 @@
 namespace clreduce::perf {
 namespace {
 
+// Where a sum's data comes from: a device buffer, the caller's host memory (the pointer form),
+// or a PinnedHostMemory the data was copied into before timing.
+enum class Source { buffer, host, pinned_host };
+
 class ClreduceSum : public Competitor {
 public:
     ClreduceSum(const CompareSetup& setup, std::string name, LaunchParams params, std::uint64_t offset = 0,
-                bool host_data = false)
-        : setup_(setup), name_(std::move(name)), params_(params), offset_(offset), host_data_(host_data) {}
+                Source source = Source::buffer)
+        : setup_(setup), name_(std::move(name)), params_(params), offset_(offset), source_(source) {}
     std::string name() const override { return name_; }
     std::string unavailable() const override {
         if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
@@ -35,9 +43,12 @@ public:
         return {};
     }
     std::string detail() const override {
-        if (host_data_)
+        if (source_ == Source::host)
             return "default LaunchParams, the data from host memory (the pointer form: uploaded to a GPU, read in "
                    "place by a CPU device, small data on the calling thread; the plan is printed per n)";
+        if (source_ == Source::pinned_host)
+            return "default LaunchParams, the data from a PinnedHostMemory it was copied into before timing (the "
+                   "pointer form: one write to a GPU, no staging copy; the plan is printed per n)";
         const std::string params = params_.overflow ? "LaunchParams::overflow = wrap"
                                    : params_.float_mode
                                        ? "LaunchParams::float_mode = " + std::string(to_string(*params_.float_mode))
@@ -64,7 +75,12 @@ public:
                 check(plain.queue().finish(), "clFinish");
                 buffer = &shifted;
             }
-            if (host_data_) return measure_host_data(static_cast<const T*>(w.host), w);
+            if (source_ == Source::host) return measure_host_data(static_cast<const T*>(w.host), w);
+            if (source_ == Source::pinned_host) {
+                PinnedHostMemory pinned(plain, w.n * sizeof(T));
+                std::memcpy(pinned.data(), w.host, static_cast<std::size_t>(w.n * sizeof(T)));
+                return measure_host_data(pinned.as<T>(), w);
+            }
             const LaunchPlan plan = plain.plan(w.type, Operation::sum, w.n, params_);
             if (const LaunchPlan other = profiling.plan(w.type, Operation::sum, w.n, params_);
                 other.describe() != plan.describe())
@@ -119,7 +135,7 @@ private:
     std::string name_;
     LaunchParams params_;
     std::uint64_t offset_ = 0;
-    bool host_data_ = false;
+    Source source_ = Source::buffer;
 };
 
 }  // namespace
@@ -133,7 +149,11 @@ std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& 
 }
 
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup) {
-    return std::make_unique<ClreduceSum>(setup, "clreduce-host", LaunchParams{}, 0, true);
+    return std::make_unique<ClreduceSum>(setup, "clreduce-host", LaunchParams{}, 0, Source::host);
+}
+
+std::unique_ptr<Competitor> make_clreduce_pinned_host_competitor(const CompareSetup& setup) {
+    return std::make_unique<ClreduceSum>(setup, "clreduce-pinned", LaunchParams{}, 0, Source::pinned_host);
 }
 
 std::unique_ptr<Competitor> make_clreduce_compensated_competitor(const CompareSetup& setup) {

@@ -73,6 +73,7 @@ std::unique_ptr<Competitor> make_clreduce_wrap_competitor(const CompareSetup& se
 std::unique_ptr<Competitor> make_clreduce_compensated_competitor(const CompareSetup& setup);        // float types
 std::unique_ptr<Competitor> make_clreduce_correctly_rounded_competitor(const CompareSetup& setup);  // float types
 std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_clreduce_pinned_host_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);

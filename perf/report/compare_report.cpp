@@ -116,7 +116,8 @@ namespace {
 // pageable writes), the host's copy into pinned chunks and the host's own read, per n;
 // clreduce-host against the pinned write and against the slower of that and the host copy.
 void print_host_data_summary(const CompareResult& r, std::ostream& out) {
-    const char* names[] = {"clreduce-host", "pinned write", "pageable write", "host copy", "host read"};
+    const char* names[] = {"clreduce-host",  "clreduce-pinned", "pinned write",
+                           "pageable write", "host copy",       "host read"};
     bool any = false;
     for (std::uint64_t n : r.sizes) any = any || r.host_link_fraction(n).has_value();
     if (!any) return;
@@ -274,7 +275,7 @@ void write_compare_json(const CompareResult& r, const std::string& path) {
             rows.push_back(j);
             continue;
         }
-        if (row.competitor == "clreduce-host" || row.competitor == "host read") {
+        if (row.competitor == "clreduce-host" || row.competitor == "clreduce-pinned" || row.competitor == "host read") {
             const auto gbps = r.wall_gbps(row);
             j["wall_gbps"] = gbps ? nlohmann::json(*gbps) : nlohmann::json(nullptr);
         }

@@ -10,6 +10,7 @@
 
 #include "delivery/result_read.hpp"
 #include "exec/host_stream.hpp"
+#include "exec/pinned_ranges.hpp"
 #include "ops/exact_state.hpp"
 #include "ops/operation_table.hpp"
 
@@ -194,8 +195,10 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
     if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.staging(bytes);
-    const bool streamed = staging.mode == HostStaging::Mode::always ||
-                          (staging.mode == HostStaging::Mode::automatic && bytes >= staging.min_bytes);
+    // Data in a PinnedHostMemory of this context: one write at the link's speed, no host copy.
+    const bool pinned = staging.mode != HostStaging::Mode::never && in_pinned_range(context(), data, bytes);
+    const bool streamed = !pinned && (staging.mode == HostStaging::Mode::always ||
+                                      (staging.mode == HostStaging::Mode::automatic && bytes >= staging.min_bytes));
     if (streamed) {
         stream_host_data(queue, slot, chain, device, data, bytes, staging);
         return {device, 0, true};

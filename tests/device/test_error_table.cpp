@@ -109,6 +109,13 @@ std::vector<Refusal> refusals(Reducer& r) {
         {"InvalidArgument", "host data larger than the device's largest buffer",
          // Refused before anything is read from the pointer: its 3 elements are never passed.
          [&r] { r.sum(ints.data(), r.device_info().max_alloc_size / sizeof(std::int32_t) + 1); }},
+        {"InvalidArgument",
+         "`HostStaging` with a `chunk_bytes` of 0 or fewer than 2 `buffers`; a `PinnedHostMemory` of 0 bytes",
+         [&r] {
+        HostStaging one_buffer;
+        one_buffer.buffers = 1;
+        Reducer(r.context(), r.queue()).set_host_staging(one_buffer);
+         }},
         {"InvalidArgument", "`times` outside [1, 2^20]", sum_with(with([](LaunchParams& p) { p.times = 0; }))},
         {"InvalidArgument", "a work-group size that is not a power of two or is above the device's maximum",
          sum_with(with([](LaunchParams& p) { p.work_group_size = 48; }))},
