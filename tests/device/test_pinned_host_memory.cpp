@@ -71,6 +71,20 @@ TEST_CASE("host data in PinnedHostMemory: one write, no staging ring, the reside
     CHECK(from_pinned.counters().buffers_allocated == warm.buffers_allocated);
 }
 
+// docs/usage.md's example, as written there.
+TEST_CASE("PinnedHostMemory: filled once, then reduced (the usage.md example)", "[pinned]") {
+    Reducer& reducer = clreduce::test::reducer();
+    const std::uint64_t n = 10000;
+    const auto fill = [](float* values, std::uint64_t count) {
+        for (std::uint64_t k = 0; k < count; ++k) values[k] = static_cast<float>(k % 7);
+    };
+    clreduce::PinnedHostMemory pinned(reducer, n * sizeof(float));  // InvalidArgument for 0 bytes
+    float* values = pinned.as<float>();
+    fill(values, n);
+    const double s = reducer.sum(values, n);  // one clEnqueueWriteBuffer from pinned memory, then the sum
+    CHECK(s == 3.0 * (n - n % 7) + (n % 7) * (n % 7 - 1) / 2.0);
+}
+
 TEST_CASE("PinnedHostMemory: partly inside or another context streams; ranges end with the memory; 0 bytes refused",
           "[host_staging][pinned]") {
     const Reducer& r = reducer();
