@@ -58,6 +58,17 @@ class Reducer:
         return f"<clreduce.Reducer on {d['platform']} / {d['name']}>"
 
     # The one generic call every named method below goes through.
+    def pinned_empty(self, shape, dtype=np.float32):
+        """An uninitialised array in pinned host memory of this reducer's OpenCL context: a GPU
+        takes host data in it in one write at the link's speed, with no copy into the pinned
+        buffers other host arrays stream through. Fill it once, reduce it many times. The memory
+        lives as long as the array or any view of it; a CPU device reads it in place, as any
+        array. ``InvalidArgument`` for an empty shape."""
+        dtype = np.dtype(dtype)
+        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
+        count = int(np.prod(shape, dtype=np.int64))
+        return self._native.pinned_bytes(count * dtype.itemsize).view(dtype).reshape(shape)
+
     def reduce(self, op, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
         """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``.
 

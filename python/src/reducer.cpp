@@ -152,6 +152,16 @@ void bind_reducer(nb::module_& m) {
             },
             "Programs built or loaded, kernels created and buffers allocated so far.")
         .def(
+            "pinned_bytes",
+            [](const Reducer& r, std::uint64_t bytes) {
+        // The array owns the memory: the capsule unmaps and releases it with the last view.
+        auto* memory = new clreduce::PinnedHostMemory(r, bytes);
+        nb::capsule owner(memory, [](void* p) noexcept { delete static_cast<clreduce::PinnedHostMemory*>(p); });
+        const std::size_t shape[1] = {static_cast<std::size_t>(bytes)};
+        return nb::ndarray<nb::numpy, std::uint8_t, nb::ndim<1>>(memory->data(), 1, shape, owner);
+            },
+            "bytes"_a, "`bytes` of pinned host memory of this reducer's context (PinnedHostMemory) as a uint8 array.")
+        .def(
             "reduce",
             [](const Reducer& r, const std::string& op, const HostArray& a, const std::string& form, Opt acc, Opt mode,
                Opt overflow, std::optional<Offsets> offsets) {
