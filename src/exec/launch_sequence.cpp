@@ -196,7 +196,7 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.staging(bytes);
     // Data in a PinnedHostMemory of this context: one write at the link's speed, no host copy.
-    const bool pinned = staging.mode != HostStaging::Mode::never && in_pinned_range(context(), data, bytes);
+    const bool pinned = in_pinned_range(context(), data, bytes);
     const bool streamed = !pinned && (staging.mode == HostStaging::Mode::always ||
                                       (staging.mode == HostStaging::Mode::automatic && bytes >= staging.min_bytes));
     if (streamed) {

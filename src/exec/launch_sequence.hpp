@@ -37,10 +37,9 @@ struct HostInput {
 };
 // On a CPU device the memory itself (CL_MEM_USE_HOST_PTR: a buffer object per call, nothing
 // copied or allocated), unless `staging` says always; elsewhere a copy in the slot's staging
-// buffer (the chain orders it): one write straight from `data` where it lies in a
-// PinnedHostMemory of `context` (unless `staging` says never), else streamed through pinned
-// memory (exec/host_stream.hpp) where `staging` says so, else one write straight from `data`,
-// enqueued without blocking.
+// buffer (the chain orders it): streamed through pinned memory (exec/host_stream.hpp) where
+// `staging` says so and `data` does not already lie in a PinnedHostMemory of `context`, else
+// one write straight from `data`, enqueued without blocking.
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
                            ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
                            const HostStaging& staging);
