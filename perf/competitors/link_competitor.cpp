@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "competitors/competitor.hpp"
-#include "exec/copy_pool.hpp"    // src/
-#include "exec/host_stream.hpp"  // src/
+#include "exec/copy_pool.hpp"       // src/
+#include "exec/execution_slot.hpp"  // src/
+#include "exec/host_stream.hpp"     // src/
 
 namespace clreduce::perf {
 namespace {
@@ -88,25 +89,19 @@ public:
         const Reducer& r = *setup_.reducer;
         const HostStaging staging = r.host_staging();
         const std::uint64_t bytes = w.n * type_size(w.type);
-        const std::uint64_t chunk = std::min(stream_chunk_bytes(bytes, staging), bytes);
-        const std::uint64_t chunks = (bytes + chunk - 1) / chunk;
-        const std::size_t ring = static_cast<std::size_t>(std::min<std::uint64_t>(staging.buffers, chunks));
+        const StreamLayout layout = stream_layout(bytes, staging);
+        const std::uint64_t chunk = layout.chunk_bytes;
+        const std::uint64_t chunks = layout.chunks;
+        const std::size_t ring = layout.buffers;
         release();
         cl::CommandQueue queue = r.queue();
-        for (std::size_t k = 0; k < ring; ++k) {
-            cl_int err = CL_SUCCESS;
-            buffers_.emplace_back(r.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(chunk),
-                                  nullptr, &err);
-            check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
-            mapped_.push_back(queue.enqueueMapBuffer(buffers_.back(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                                     static_cast<size_t>(chunk), nullptr, nullptr, &err));
-            check(err, "clEnqueueMapBuffer");
-        }
+        pinned_.resize(ring);
+        for (MappedBuffer& m : pinned_) m.reserve(r.context(), queue, chunk, counters_);
         const auto* source = static_cast<const unsigned char*>(w.host);
         Measurement m = time_calls(setup_.repeats, [&] {
             for (std::uint64_t at = 0, k = 0; at < bytes; at += chunk, ++k)
-                parallel_copy(mapped_[k % ring], source + at, static_cast<std::size_t>(std::min(chunk, bytes - at)),
-                              staging.copy_threads);
+                parallel_copy(pinned_[k % ring].host, source + at,
+                              static_cast<std::size_t>(std::min(chunk, bytes - at)), staging.copy_threads);
             return 0.0L;
         });
         m.values.clear();
@@ -120,15 +115,13 @@ public:
 private:
     void release() {
         cl::CommandQueue queue = setup_.reducer->queue();
-        for (std::size_t k = 0; k < mapped_.size(); ++k) queue.enqueueUnmapMemObject(buffers_[k], mapped_[k]);
-        if (!mapped_.empty()) queue.finish();
-        mapped_.clear();
-        buffers_.clear();
+        for (MappedBuffer& m : pinned_) m.release(queue);
+        pinned_.clear();
     }
 
     const CompareSetup& setup_;
-    std::vector<cl::Buffer> buffers_;
-    std::vector<void*> mapped_;
+    std::vector<MappedBuffer> pinned_;  // the streaming's kind of pinned buffers (execution_slot.hpp)
+    AtomicCounters counters_;           // what reserve() counts; not reported
 };
 
 }  // namespace

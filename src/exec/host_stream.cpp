@@ -9,27 +9,29 @@
 
 namespace clreduce {
 
-std::uint64_t stream_chunk_bytes(std::uint64_t bytes, const HostStaging& settings) {
+StreamLayout stream_layout(std::uint64_t bytes, const HostStaging& settings) {
     constexpr std::uint64_t page = 4096;
     const std::uint64_t floor = std::min<std::uint64_t>(settings.chunk_bytes, std::uint64_t(1) << 20);
     const std::uint64_t eighth = (bytes / 8 + page - 1) / page * page;
-    return std::max<std::uint64_t>(1, std::clamp(eighth, floor, settings.chunk_bytes));
+    const std::uint64_t chunk =
+        std::min(bytes, std::max<std::uint64_t>(1, std::clamp(eighth, floor, settings.chunk_bytes)));
+    const std::uint64_t chunks = (bytes + chunk - 1) / chunk;
+    return {chunk, chunks, static_cast<std::size_t>(std::min<std::uint64_t>(std::max(settings.buffers, 2u), chunks))};
 }
 
 void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain, const cl::Buffer& device,
                       const void* data, std::uint64_t bytes, const HostStaging& settings) {
     if (bytes == 0) return;
-    const std::uint64_t chunk = std::min(stream_chunk_bytes(bytes, settings), bytes);
-    const std::uint64_t chunks = (bytes + chunk - 1) / chunk;
-    // No more buffers than chunks: a small stream allocates only what it uses.
-    const std::size_t ring = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(settings.buffers, 2u), chunks));
+    const StreamLayout layout = stream_layout(bytes, settings);
+    const std::uint64_t chunk = layout.chunk_bytes;
+    const std::size_t ring = layout.buffers;
     std::vector<MappedBuffer>& pinned = slot.pinned_staging(ring, chunk);
     const auto* source = static_cast<const unsigned char*>(data);
     // The last write from each pinned buffer: the host waits for it before copying into that
     // buffer again. On an out-of-order queue every write's event, which the kernel waits for.
     std::vector<cl::Event> last(ring);
     std::vector<cl::Event> writes;
-    writes.reserve(static_cast<std::size_t>(chunks));
+    writes.reserve(static_cast<std::size_t>(layout.chunks));
     const std::vector<cl::Event>* start = chain.wait();
     const std::vector<cl::Event> first_wait = start != nullptr ? *start : std::vector<cl::Event>{};
     try {

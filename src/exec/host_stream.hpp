@@ -4,6 +4,7 @@
 // threads, exec/copy_pool.hpp) while the device takes earlier chunks from the others. A write
 // from pageable memory runs at a fraction of the link's speed (the driver stages it through
 // pinned memory of its own, one thread copying); from pinned memory it runs at the link's.
+#include <cstddef>
 #include <cstdint>
 
 #include <clreduce/host_staging.hpp>
@@ -14,9 +15,16 @@
 
 namespace clreduce {
 
-// The chunk size a stream of `bytes` uses: at most settings.chunk_bytes, and small enough that
-// a stream has about eight chunks to overlap (not below 1 MiB), in whole 4 KiB pages.
-std::uint64_t stream_chunk_bytes(std::uint64_t bytes, const HostStaging& settings);
+// How a stream of `bytes` (> 0) is cut: chunks of at most settings.chunk_bytes, small enough
+// that a stream has about eight to overlap (not below 1 MiB), in whole 4 KiB pages; and the
+// pinned buffers it goes through, HostStaging::buffers but no more than there are chunks (a
+// small stream allocates only what it uses).
+struct StreamLayout {
+    std::uint64_t chunk_bytes;  // every chunk's but the last's
+    std::uint64_t chunks;
+    std::size_t buffers;
+};
+StreamLayout stream_layout(std::uint64_t bytes, const HostStaging& settings);
 
 // Enqueues the copy of host bytes [0, bytes) into [0, bytes) of `device`, chunk by chunk, and
 // returns when the last chunk is enqueued (the host has copied every byte out of `data`; the
