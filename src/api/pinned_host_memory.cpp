@@ -3,21 +3,20 @@
 #include <clreduce/error.hpp>
 #include <clreduce/reducer.hpp>
 
+#include "exec/execution_slot.hpp"
 #include "exec/pinned_ranges.hpp"
 
 namespace clreduce {
 
 struct PinnedHostMemory::State {
     cl::CommandQueue queue;
-    cl::Buffer buffer;
-    void* host = nullptr;
-    std::uint64_t bytes = 0;
+    MappedBuffer memory;      // mapped once, as the streaming's buffers are
+    AtomicCounters counters;  // what MappedBuffer::reserve counts; not reported
 
     ~State() {
-        if (host == nullptr) return;
-        remove_pinned_range(host);
-        // Nobody to report a failure to; the buffer is released either way.
-        if (queue.enqueueUnmapMemObject(buffer, host) == CL_SUCCESS) queue.finish();
+        if (memory.host == nullptr) return;
+        remove_pinned_range(memory.host);
+        memory.release(queue);  // unmapped, then released
     }
 };
 
@@ -25,23 +24,15 @@ PinnedHostMemory::PinnedHostMemory(const Reducer& reducer, std::uint64_t bytes) 
     if (bytes == 0) throw InvalidArgument("PinnedHostMemory: bytes must be positive");
     State& s = *state_;
     s.queue = reducer.queue();
-    cl_int err = CL_SUCCESS;
-    s.buffer = cl::Buffer(reducer.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, static_cast<size_t>(bytes),
-                          nullptr, &err);
-    check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
-    void* host = s.queue.enqueueMapBuffer(s.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, static_cast<size_t>(bytes),
-                                          nullptr, nullptr, &err);
-    check(err, "clEnqueueMapBuffer");
-    s.host = host;
-    s.bytes = bytes;
-    add_pinned_range(reducer.context()(), host, bytes);
+    s.memory.reserve(reducer.context(), s.queue, bytes, s.counters);
+    add_pinned_range(reducer.context()(), s.memory.host, bytes);
 }
 
 PinnedHostMemory::~PinnedHostMemory() = default;
 PinnedHostMemory::PinnedHostMemory(PinnedHostMemory&&) noexcept = default;
 PinnedHostMemory& PinnedHostMemory::operator=(PinnedHostMemory&&) noexcept = default;
 
-void* PinnedHostMemory::data() const { return state_ ? state_->host : nullptr; }
-std::uint64_t PinnedHostMemory::size() const { return state_ ? state_->bytes : 0; }
+void* PinnedHostMemory::data() const { return state_ ? state_->memory.host : nullptr; }
+std::uint64_t PinnedHostMemory::size() const { return state_ ? state_->memory.bytes : 0; }
 
 }  // namespace clreduce
