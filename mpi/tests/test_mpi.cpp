@@ -5,8 +5,9 @@
 // their bounds. A failing rank, and partials that do not merge, make every rank throw the same
 // error. Only CHECKs here: every rank must make the same collective calls, so none may leave a
 // test case early.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "catch_session.hpp"
 
 #include <clreduce/clreduce.hpp>
 #include <clreduce/mpi.hpp>
@@ -179,7 +180,7 @@ TEST_CASE("mpi: a failing rank makes every rank throw its error") {
 
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
-    const int result = Catch::Session().run(argc, argv);
+    const int result = clreduce::test::run_catch_session(argc, argv);
     int worst = result;
     MPI_Allreduce(&result, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

@@ -4,8 +4,9 @@
 // points at the CPU with OPENCV_OPENCL_DEVICE=:CPU:), through a pairwise covering array of
 // those factors. Integers must equal the exact value; float results are within the bounds
 // stated at each check. Bad arguments throw cv::Exception where OpenCV's functions do.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
+
+#include "catch_session.hpp"
 
 #include <clreduce/opencv.hpp>
 
@@ -391,3 +392,5 @@ TEST_CASE("clreduce::opencv::reduce of a multi-channel ROI along both dimensions
             CHECK(cv::norm(ours_umat, theirs, cv::NORM_INF) == 0);
         }
 }
+
+int main(int argc, char** argv) { return clreduce::test::run_catch_session(argc, argv); }

@@ -1,5 +1,6 @@
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "catch_session.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
     const auto own_folder = std::filesystem::temp_directory_path() / ("clreduce-tests-" + std::to_string(::getpid()));
     std::filesystem::create_directories(own_folder);
     setenv("CLREDUCE_TUNING_FILE", (own_folder / "tuning.json").c_str(), 1);
-    const int failed = Catch::Session().run(argc, argv);
+    const int failed = clreduce::test::run_catch_session(argc, argv);
     std::error_code ignored;
     std::filesystem::remove_all(own_folder, ignored);
     return failed;
