@@ -90,6 +90,10 @@ public:
     // On an out-of-order queue: the last command of this slot's previous asynchronous call,
     // which the next call through the slot must wait for.
     cl::Event pending;
+    // stream_host_data's lists (exec/host_stream.cpp): the last write from each pinned buffer
+    // and every write's event, empty between calls; kept for their room.
+    std::vector<cl::Event> stream_last;
+    std::vector<cl::Event> stream_writes;
 
 private:
     const cl::Buffer& grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes);

@@ -29,11 +29,13 @@ void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain
     const auto* source = static_cast<const unsigned char*>(data);
     // The last write from each pinned buffer: the host waits for it before copying into that
     // buffer again. On an out-of-order queue every write's event, which the kernel waits for.
-    std::vector<cl::Event> last(ring);
-    std::vector<cl::Event> writes;
-    writes.reserve(static_cast<std::size_t>(layout.chunks));
-    const std::vector<cl::Event>* start = chain.wait();
-    const std::vector<cl::Event> first_wait = start != nullptr ? *start : std::vector<cl::Event>{};
+    // Both lists are the slot's, so that a repeated call allocates nothing.
+    std::vector<cl::Event>& last = slot.stream_last;
+    last.assign(ring, cl::Event());
+    std::vector<cl::Event>& writes = slot.stream_writes;
+    writes.clear();
+    // What the first command waits for (the chain is not changed until the last write).
+    const std::vector<cl::Event>* first_wait = chain.wait();
     try {
         for (std::uint64_t at = 0, k = 0; at < bytes; at += chunk, ++k) {
             const std::uint64_t n = std::min(chunk, bytes - at);
@@ -41,7 +43,7 @@ void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain
             if (last[b]() != nullptr) check(last[b].wait(), "clWaitForEvents");
             parallel_copy(pinned[b].host, source + at, static_cast<std::size_t>(n), settings.copy_threads);
             check(queue.enqueueWriteBuffer(device, CL_FALSE, static_cast<size_t>(at), static_cast<size_t>(n),
-                                           pinned[b].host, first_wait.empty() ? nullptr : &first_wait, &last[b]),
+                                           pinned[b].host, first_wait, &last[b]),
                   "clEnqueueWriteBuffer");
             // Start the copy now: the host copies the next chunk meanwhile.
             check(queue.flush(), "clFlush");
@@ -52,6 +54,9 @@ void stream_host_data(cl::CommandQueue& queue, ExecutionSlot& slot, Chain& chain
         throw;
     }
     chain.after(writes);
+    // The events are released; the lists keep their room for the next call.
+    last.clear();
+    writes.clear();
 }
 
 }  // namespace clreduce
