@@ -14,7 +14,8 @@ kind=${1:-}
 jobs=${CLREDUCE_JOBS:-$(nproc)}
 supp=$root/tests/sanitizers
 
-configure() {  # configure BUILD_DIR SANITIZERS
+configure() {  # configure BUILD_DIR SANITIZERS (with Ninja where installed, as build.sh)
+  command -v ninja > /dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
   cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCLREDUCE_SANITIZE="$2" -DCLREDUCE_BUILD_PERF=OFF -DCLREDUCE_BUILD_EXAMPLES=OFF
 }
