@@ -1,8 +1,9 @@
 # How the test binaries are built (the library, tools and examples they test keep the build
 # type's flags):
 # - clreduce_catch: Catch2's implementation (runner, reporters, matchers) compiled once, linked by
-#   every Catch2 binary; each binary's main() calls Catch::Session. Compiled in each binary, it
-#   took about 20 s of a 2-core machine's build per binary.
+#   every Catch2 binary (it finds Catch2 for them); each binary's main() calls
+#   clreduce::test::run_catch_session (catch_session.hpp). Compiled in each binary, it took
+#   about 20 s of a 2-core machine's build per binary.
 # - clreduce_test_target(target [PRECOMPILE header...]): the target's own code at -O1 (except
 #   in Debug builds), which compiles in about two thirds of -O3's time (the tests' time goes to
 #   OpenCL programs and the library, which keeps the build type's flags, not to their own code),
