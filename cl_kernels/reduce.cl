@@ -62,6 +62,12 @@
 #ifndef CLREDUCE_MASKED
 #define CLREDUCE_MASKED 0               // 1 (pitched only): pixels whose mask byte is 0 are skipped
 #endif
+#ifndef CLREDUCE_DENSE
+#define CLREDUCE_DENSE 0                // > 1 (pitched only): a dense image, read that many
+#endif                                  //    pixels per load
+#ifndef CLREDUCE_CHANNELS
+#define CLREDUCE_CHANNELS 1             // dense or all channels: the image's channels
+#endif
 
 #ifdef CLREDUCE_GROUP_SINK
 #ifndef CLREDUCE_SINK_OWN_WORDS
@@ -112,17 +118,6 @@
 #define CLREDUCE_LANES(s, v, b) CLREDUCE_CAT(CLREDUCE_L, CLREDUCE_VEC)(s, v, b)
 
 #include "warp_shuffle.cl"  // clreduce_shfl_down and CLREDUCE_TREE_STOP
-
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
-// The partials of the other groups must be visible device-wide before the counter says they
-// are there: a device-scope fence on each side (NVIDIA: membar.gl; CPU devices order their
-// stores, and mem_fence keeps the compiler from moving them).
-#if CLREDUCE_NVIDIA
-#define clreduce_device_fence() asm volatile("membar.gl;" ::: "memory")
-#else
-#define clreduce_device_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-#endif
 
 // Level 2: the work-group's states as one, in work-item 0 (a tree in local memory, a barrier
 // per step, the last warp by shuffle where CLREDUCE_NV_SHUFFLE). Every work-item calls it.
@@ -197,18 +192,19 @@ __attribute__((always_inline)) inline void clreduce_store_result(__global clredu
 // choice is uniform across the launch, made once before the loops.
 #include "pitched.cl"  // clreduce_pixel and clreduce_selected: a pixel of a pitched image, its mask
 
+// A work-item's first vector and the step to its next (global stride: the whole launch;
+// local stride: its group's block of CLREDUCE_TIMES vectors per work-item).
+inline ulong clreduce_first_vector(ulong group, uint lid) {
+    return CLREDUCE_STRIDE_LOCAL ? group * (ulong)(CLREDUCE_WG * CLREDUCE_TIMES) + lid : group * (ulong)CLREDUCE_WG + lid;
+}
+inline ulong clreduce_vector_step(void) { return CLREDUCE_STRIDE_LOCAL ? (ulong)CLREDUCE_WG : get_global_size(0); }
+
 __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global const CLREDUCE_IN_T* in, ulong count,
                                                                      ulong group, uint lid CLREDUCE_IMAGE_PARAMS
                                                                      CLREDUCE_SINK_PARAM) {
-#if CLREDUCE_STRIDE_LOCAL
-    const ulong first = group * (ulong)(CLREDUCE_WG * CLREDUCE_TIMES) + lid;
-    const ulong step = CLREDUCE_WG;
-#else
-    const ulong first = group * (ulong)CLREDUCE_WG + lid;
-    const ulong step = get_global_size(0);
-#endif
+    const ulong first = clreduce_first_vector(group, lid);
+    const ulong step = clreduce_vector_step();
 #include "level1_loads.cl"  // LOAD, SELECTED and the pixel cursor of the loops below
-    const ulong tail_start = vectors * CLREDUCE_VEC;
     const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
 
 #ifdef CLREDUCE_VECTOR_PATH
@@ -283,13 +279,17 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 // (unaligned, partial): both cost the anchored pass in the same kernel more than they save,
 // most likely in registers (docs/performance.md, "Correctly rounded sums").
 #define CLREDUCE_LATE_LOADS 4
+#if CLREDUCE_PITCHED
+#define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE) CLREDUCE_LEVEL1_PASS(TAKE_ITEM)
+#else
 #define CLREDUCE_LATE_PASS(TAKE_ITEM, TAKE_VALUE)                                                 \
-    if (!CLREDUCE_PITCHED && aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {     \
+    if (aligned && whole && CLREDUCE_TIMES % CLREDUCE_LATE_LOADS == 0) {                          \
         CLREDUCE_LOADS_AHEAD_WHOLE(CLREDUCE_IN_VEC, CLREDUCE_LATE_LOADS, first, CLREDUCE_TIMES, step, \
                                    CLREDUCE_ALIGNED_LOAD, TAKE_VALUE)                             \
     } else {                                                                                      \
         CLREDUCE_LEVEL1_PASS(TAKE_ITEM)                                                           \
     }
+#endif
 #if CLREDUCE_ACC_SIZE == 8
 #define CLREDUCE_TESTED_PASS CLREDUCE_LATE_PASS(CLREDUCE_TAKE_VECTOR, CLREDUCE_TESTED_TAKE)
 #else
@@ -365,93 +365,23 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_LOAD_AT
 #undef CLREDUCE_CURSOR_START
 #undef CLREDUCE_CURSOR_NEXT
+#undef CLREDUCE_DENSE_MASK_LOAD
+#undef CLREDUCE_DENSE_SELECTED
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs CLREDUCE_SINK_ARG);
 #endif
     // The tail after the whole vectors, in group 0, after this work-item's vectors (higher
     // indices), so that states keep their index order.
     if (group == 0)
-        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) acc = CLREDUCE_TAKE(acc, in[j], j);
+        for (ulong j = tail_start + lid; j < count; j += CLREDUCE_WG) {
+            CLREDUCE_TAIL_TAKE(acc, j)
+        }
+#undef CLREDUCE_TAIL_TAKE
     return acc;
 }
 
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
-// The fixed-point number of set `slot` that this group adds into.
-inline volatile __global long* clreduce_exact_number(__global clreduce_state* out, uint slot, ulong group) {
-    const ulong copy = slot * CLREDUCE_EXACT_COPIES + group % CLREDUCE_EXACT_COPIES;
-    return (volatile __global long*)out + copy * CLREDUCE_EXACT_WORDS;
-}
-#endif
-
-// Level 3: the group's state (in work-item 0 after level 2) becomes part of the one result,
-// as CLREDUCE_FINISH says. Every work-item calls it (the last-group finish runs level 2 again).
-__attribute__((always_inline)) inline void clreduce_level3(__local clreduce_state* scratch, __local uint* is_last,
-                                                           clreduce_state acc, uint lid, ulong group,
-                                                           __global clreduce_state* out, uint slot,
-                                                           __global uchar* result_out, ulong result_offset,
-                                                           volatile __global uint* done CLREDUCE_SINK_PARAM) {
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
-#ifdef CLREDUCE_GROUP_SINK
-#error "a group sink finishes with the exact atomic finish"
-#endif
-    // `done` counts the groups done (0 between calls); partials follow the result words. The
-    // group that counts last combines them in index order, as a second pass would, and
-    // resets the count.
-    __global clreduce_state* partials = out + 2;
-    if (lid == 0) {
-        partials[group] = acc;
-        clreduce_device_fence();
-        *is_last = atomic_inc(done) == (uint)(get_num_groups(0) - 1);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (*is_last) {
-        clreduce_device_fence();
-        // volatile: read where the other groups wrote, past any cache of this compute unit.
-        const volatile __global clreduce_state* seen = partials;
-        clreduce_state s = clreduce_init();
-        for (ulong j = lid; j < get_num_groups(0); j += CLREDUCE_WG) s = clreduce_combine(s, seen[j]);
-        s = clreduce_level2(scratch, s, lid CLREDUCE_SINK_ARG);
-        if (lid == 0) {
-            clreduce_store_result(out, slot, s, result_out, result_offset);
-            *done = 0;
-        }
-    }
-#else
-    if (lid == 0) {
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_SECOND_PASS
-        out[group] = acc;
-#elif CLREDUCE_FINISH == CLREDUCE_FINISH_ATOMIC
-#ifndef CLREDUCE_ATOMIC_FINISH
-#error "this operation has no atomic finish"
-#endif
-        clreduce_atomic((volatile __global clreduce_state*)(out + slot), acc);
-        if (group == 0)
-            out[slot ^ 1u] = clreduce_init();
-#elif CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
-#ifndef CLREDUCE_EXACT_FINISH
-#error "this operation has no exact atomic finish"
-#endif
-        // Two sets of CLREDUCE_EXACT_COPIES numbers in place of the result words; group g adds
-        // into copy g % CLREDUCE_EXACT_COPIES, so that many groups do not queue on the same
-        // few words (the host adds the copies).
-        clreduce_exact_atomic(clreduce_exact_number(out, slot, group), acc);
-#else
-        clreduce_store_result(out, slot, acc, result_out, result_offset);
-#endif
-    }
-#if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC
-#ifdef CLREDUCE_GROUP_SINK
-    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done with the sink
-    clreduce_sink_flush(sink, clreduce_exact_number(out, slot, group), lid);
-#endif
-    // The other set, zero for the next call.
-    if (group == 0) {
-        __global long* next = (__global long*)out + (slot ^ 1u) * CLREDUCE_EXACT_COPIES * CLREDUCE_EXACT_WORDS;
-        for (uint k = lid; k < CLREDUCE_EXACT_COPIES * CLREDUCE_EXACT_WORDS; k += CLREDUCE_WG) next[k] = 0;
-    }
-#endif
-#endif
-}
+#include "level1_channels.cl"  // clreduce_level1_channels: a dense image's channels at once
+#include "level3.cl"  // clreduce_level3: the group's state into the result, as CLREDUCE_FINISH says
 
 // Reduces elements [offset, offset + count) of `in` (pitched: of one channel of an image
 // whose rows hold `cols` pixels of `channels` elements and start `pitch` elements apart;
@@ -475,20 +405,34 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
 #endif
 
 #if CLREDUCE_ALL_CHANNELS
-    // Every channel of the image in turn (atomic and one-group finishes only): channel c's
-    // result words are out[2c] and out[2c + 1], and its level 1 reads the cache lines that
-    // the channel before it read, so the image comes from memory once.
-    for (uint c = 0; c < channels; ++c) {
-        const uint channel = c;  // in CLREDUCE_IMAGE_ARGS
+    // Every channel of the image (atomic, one-group and last-group finishes): channel c's
+    // result words are out[2c] and out[2c + 1], its partials (last group) follow all the
+    // channels' words and its count of groups done is done[c]. A dense image's level 1 takes
+    // every channel in one read; any other's runs channel by channel, each reading the cache
+    // lines that the channel before it read, so the image comes from memory once.
+    // (The loop is unrolled: each channel's level 1 takes its elements by constant indices,
+    // and no barrier sits in a loop of a count known only at run time.)
+#if CLREDUCE_DENSE
+    clreduce_state states[CLREDUCE_CHANNELS];
+    clreduce_level1_channels(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS, states);
+#endif
+#pragma unroll
+    for (uint c = 0; c < CLREDUCE_CHANNELS; ++c) {
         if (c > 0) barrier(CLK_LOCAL_MEM_FENCE);  // the tree before is done with scratch
+#if CLREDUCE_DENSE
+        clreduce_state acc = states[c];
+#else
+        const uint channel = c;  // in CLREDUCE_IMAGE_ARGS
         clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
+#endif
         acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
-        clreduce_level3(scratch, &is_last, acc, lid, group, out + 2 * c, slot, result_out, result_offset,
-                        done CLREDUCE_SINK_ARG);
+        clreduce_level3(scratch, &is_last, acc, lid, group, out + 2 * c, out + 2 * CLREDUCE_CHANNELS + c * get_num_groups(0),
+                        slot, result_out, result_offset, done + c CLREDUCE_SINK_ARG);
     }
 #else
     clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
     acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
-    clreduce_level3(scratch, &is_last, acc, lid, group, out, slot, result_out, result_offset, done CLREDUCE_SINK_ARG);
+    clreduce_level3(scratch, &is_last, acc, lid, group, out, out + 2, slot, result_out, result_offset,
+                    done CLREDUCE_SINK_ARG);
 #endif
 }

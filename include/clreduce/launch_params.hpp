@@ -175,8 +175,8 @@ struct LaunchPlan {
     // this plan's three levels in their order (the same bits as the kernels), no launch.
     bool on_host = false;
     // Images (CallForm::image): every channel in one launch, each read from the cache lines
-    // the one before it read, where level 3 is atomic or one group stores the result; else
-    // one launch sequence per channel.
+    // the one before it read, where level 3 is atomic, the last group's or one group's store
+    // (not the correctly rounded sum); else one launch sequence per channel.
     bool channels_at_once = false;
     // Segmented calls: how many segments, and the mapping (LaunchParams::segment_team,
     // groups_per_segment); `groups` counts the first launch's work-groups, `times` is unused.

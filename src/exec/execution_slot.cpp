@@ -3,6 +3,7 @@
 #include "exec/kernel_resources.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <clreduce/error.hpp>
 #include "tuning/tuning_data.hpp"
@@ -100,12 +101,13 @@ const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t
 const cl::Buffer& ExecutionSlot::done_counter(const cl::CommandQueue& queue) {
     if (done_() != nullptr) return done_;
     cl_int err = CL_SUCCESS;
-    cl::Buffer counter(context_, CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &err);
+    // One count per channel of an image whose channels share a launch (Channels: 4 at most).
+    const std::array<cl_uint, 4> zeros{};
+    cl::Buffer counter(context_, CL_MEM_READ_WRITE, sizeof zeros, nullptr, &err);
     check(err, "clCreateBuffer");
     counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
-    // Blocking, once per slot: on an out-of-order queue too, every kernel sees the 0.
-    const cl_uint zero = 0;
-    check(queue.enqueueWriteBuffer(counter, CL_TRUE, 0, sizeof zero, &zero), "clEnqueueWriteBuffer");
+    // Blocking, once per slot: on an out-of-order queue too, every kernel sees the 0s.
+    check(queue.enqueueWriteBuffer(counter, CL_TRUE, 0, sizeof zeros, zeros.data()), "clEnqueueWriteBuffer");
     done_ = std::move(counter);
     return done_;
 }

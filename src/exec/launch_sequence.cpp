@@ -38,13 +38,14 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
     const bool last_group = first.finish == Finish::last_group;
     const bool exact = first.finish == Finish::exact_atomic;
     // The result words: states, or sets of the exact atomic finish's fixed-point numbers; a
-    // pair per channel where an image's channels share the launch (atomic and store finishes).
+    // pair per channel where an image's channels share the launch (atomic, store and last-group
+    // finishes), then the last-group finish's partials, a group's state per channel.
     const std::size_t word_bytes = exact ? first.exact_copies * exact_state_size(plan.accumulator) : state_bytes;
     const bool all_channels = first.all_channels && pitch != nullptr;
     const std::uint32_t pairs = all_channels ? pitch->channels : 1;
-    if (all_channels && (exact || last_group || first.finish == Finish::second_pass || device != nullptr))
-        throw Error("internal: an image's channels share a launch with an atomic or store finish only");
-    const cl::Buffer& result = slot.result(word_bytes, last_group ? 2 + plan.groups : 2 * pairs);
+    if (all_channels && (exact || first.finish == Finish::second_pass || device != nullptr))
+        throw Error("internal: an image's channels share a launch with an atomic, store or last-group finish only");
+    const cl::Buffer& result = slot.result(word_bytes, 2 * pairs + (last_group ? pairs * plan.groups : 0));
     const cl_uint word = slot.next_word;
     const std::tuple<KernelOp, ElementType, std::uint32_t, std::uint32_t> identity{first.op, plan.accumulator,
                                                                                    exact ? first.exact_copies : 0,

@@ -76,6 +76,8 @@ std::string KernelSpec::build_options() const {
     if (pitched) o += " -DCLREDUCE_PITCHED=1";
     if (masked) o += " -DCLREDUCE_MASKED=1";
     if (all_channels) o += " -DCLREDUCE_ALL_CHANNELS=1";
+    if (dense_pixels > 0) o += " -DCLREDUCE_DENSE=" + std::to_string(dense_pixels);
+    if (channels > 0) o += " -DCLREDUCE_CHANNELS=" + std::to_string(channels);
     if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");

@@ -37,6 +37,11 @@ struct KernelSpec {
     bool pitched = false;        // one channel of a pitched image
     bool masked = false;         // pitched, with the image's mask (CLREDUCE_MASKED)
     bool all_channels = false;   // pitched: every channel in this launch (LaunchPlan::channels_at_once)
+    // pitched, a dense image (rows and mask rows back to back): level 1 reads dense_pixels
+    // pixels per vector (CLREDUCE_DENSE), else 0 (a load per element).
+    std::uint32_t dense_pixels = 0;
+    // The image's channels where the kernel must know them: dense or all_channels, else 0.
+    std::uint32_t channels = 0;
     ElementType element = ElementType::int32;
     ElementType accumulator = ElementType::int64;
     std::uint32_t vector_width = 1;
@@ -77,10 +82,10 @@ struct KernelSpec {
 
     auto key() const {
         return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
-                        all_channels, element, accumulator, vector_width, times, work_group_size, stride, finish,
-                        wavefront, nvidia, lanes32, dp4a, device_result, result_type, exact_copies, exact_passes,
-                        exact_bins, segmented, segment_team, segment_loads, segment_list, segment_columns,
-                        segment_chunk, segment_medium, segment_kernel);
+                        all_channels, dense_pixels, channels, element, accumulator, vector_width, times,
+                        work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, device_result, result_type,
+                        exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads, segment_list,
+                        segment_columns, segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

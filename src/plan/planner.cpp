@@ -250,7 +250,9 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
     }
     if (request.form == CallForm::image) {
         const Finish finish = first_finish(plan.inter_group, plan.groups, kernel.op);
-        plan.channels_at_once = finish == Finish::atomic || finish == Finish::store;
+        // (Not the correctly rounded sum: its level 1, several times over, is too big a kernel.)
+        plan.channels_at_once = (finish == Finish::atomic || finish == Finish::store || finish == Finish::last_group) &&
+                                kernel.op != KernelOp::add_exact;
     }
     if (request.form == CallForm::segments && request.device_results) {
         if (kernel.op == KernelOp::add_exact)
