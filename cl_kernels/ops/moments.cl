@@ -57,9 +57,70 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
     return s;
 }
 
+#define CLREDUCE_VECTOR_PATH 1
+#if CLREDUCE_MOMENTS_INT
+// Level 1 on whole vectors of 8/16-bit integers (CLREDUCE_MOMENTS_INT, set by the host): each
+// lane keeps exact integer sums of x and x^2 and integer extremes, which cost a few integer
+// instructions per element where the double state's cost a conversion and five double
+// operations. At the end each lane becomes the state about its own minimum (one of its values)
+// exactly in 64-bit integers, each sum rounded once: the host sets it where a lane takes
+// fewer than 2^29 elements, so x^2 < 2^32, sum x^2 < 2^61 and 2 lo sum x < 2^62.
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_MOMENTS_V(t) t
+#else
+#define CLREDUCE_MOMENTS_V(t) CLREDUCE_CAT(t, CLREDUCE_VEC)
+#endif
+typedef struct {
+    ulong count;  // vectors taken: each lane's count
+    CLREDUCE_MOMENTS_V(long) s1;
+    CLREDUCE_MOMENTS_V(ulong) s2;
+    CLREDUCE_MOMENTS_V(int) lo;
+    CLREDUCE_MOMENTS_V(int) hi;
+} clreduce_vstate;
+inline clreduce_vstate clreduce_vinit(void) {
+    clreduce_vstate s = {0, (CLREDUCE_MOMENTS_V(long))0, (CLREDUCE_MOMENTS_V(ulong))0,
+                         (CLREDUCE_MOMENTS_V(int))INT_MAX, (CLREDUCE_MOMENTS_V(int))INT_MIN};
+    return s;
+}
+inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
+    const CLREDUCE_MOMENTS_V(int) x = CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(int))(v);
+    const CLREDUCE_MOMENTS_V(uint) m = abs(x);
+    s.s1 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(long))(x);
+    s.s2 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(ulong))(m * m);
+    s.count += 1;
+    s.lo = min(s.lo, x);
+    s.hi = max(s.hi, x);
+    return s;
+}
+// One lane's sums as the state about its minimum.
+inline clreduce_state clreduce_moments_lane(ulong n, long s1, ulong s2, int lo, int hi) {
+    if (n == 0) return clreduce_init();
+    const long shift = lo;
+    const long n_shift = (long)n * shift;
+    clreduce_state r = {n, (CLREDUCE_ACC)shift, (CLREDUCE_ACC)(s1 - n_shift),
+                        (CLREDUCE_ACC)((long)s2 - 2 * shift * s1 + n_shift * shift), (CLREDUCE_ACC)lo,
+                        (CLREDUCE_ACC)hi};
+    return r;
+}
+inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
+#if CLREDUCE_VEC == 1
+    return clreduce_moments_lane(s.count, s.s1, s.s2, s.lo, s.hi);
+#else
+    long s1[CLREDUCE_VEC];
+    ulong s2[CLREDUCE_VEC];
+    int lo[CLREDUCE_VEC], hi[CLREDUCE_VEC];
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s1, 0, s1);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s2, 0, s2);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.lo, 0, lo);
+    CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.hi, 0, hi);
+    clreduce_state r = clreduce_init();
+    for (uint k = 0; k < CLREDUCE_VEC; ++k) r = clreduce_combine(r, clreduce_moments_lane(s.count, s1[k], s2[k], lo[k], hi[k]));
+    return r;
+#endif
+}
+#else
 // Level 1 on whole vectors: each lane keeps its own sums about its own shift (the lane's first
 // value), and the lanes combine in order at the end, as scalar states would.
-#define CLREDUCE_VECTOR_PATH 1
 typedef struct {
     ulong count;  // vectors taken: each lane's count
     CLREDUCE_ACC_VEC shift;
@@ -107,3 +168,4 @@ inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
     return r;
 #endif
 }
+#endif

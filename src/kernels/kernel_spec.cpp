@@ -4,6 +4,7 @@
 #include "ops/exact_state.hpp"
 #include "transform/expression.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -80,6 +81,11 @@ std::string KernelSpec::build_options() const {
     if (channels > 0) o += " -DCLREDUCE_CHANNELS=" + std::to_string(channels);
     if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
+    // Statistics of 8/16-bit integers: level 1 in exact integer sums (ops/moments.cl), where a
+    // lane takes fewer than 2^29 elements (a segment's lane may take a whole long segment).
+    if (op == KernelOp::moments && !is_floating(element) && type_size(element) <= 2 && !segmented &&
+        std::uint64_t(times) * std::max<std::uint32_t>(1, dense_pixels) < (1ull << 29))
+        o += " -DCLREDUCE_MOMENTS_INT=1";
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
