@@ -27,23 +27,25 @@ Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, co
         s.image.channels = 1;
     }
     Extremes e;
-    // The state of no pixel is an identity (NaN for floats, as NaN pixels give) or, for argmin
-    // and argmax, an error: a mask that selects nothing is counted first.
-    if (s.empty() || (m.given && selected_pixels(s, m) == 0)) return e;
-    if (!want_indices) {  // the values only: one minmax pass
-        reduce_image<Operation::minmax>(s, m.get(), [&](const auto& r, auto) {
-            e.min = to_double(r[0].min);
-            e.max = to_double(r[0].max);
+    if (s.empty()) return e;
+    // The extremes of no pixel (a mask that selects none) are refused; OpenCV's are e's: 0 at
+    // (-1, -1).
+    reduce_unless_mask_empty(s, m, [&] {
+        if (!want_indices) {  // the values only: one minmax pass
+            reduce_image<Operation::minmax>(s, m.get(), [&](const auto& r, auto) {
+                e.min = to_double(r[0].min);
+                e.max = to_double(r[0].max);
+            });
+            return;
+        }
+        reduce_image<Operation::argmin>(s, m.get(), [&](const auto& r, auto) {
+            e.min = to_double(r[0].value);
+            e.min_index = static_cast<std::int64_t>(r[0].index);
         });
-        return e;
-    }
-    reduce_image<Operation::argmin>(s, m.get(), [&](const auto& r, auto) {
-        e.min = to_double(r[0].value);
-        e.min_index = static_cast<std::int64_t>(r[0].index);
-    });
-    reduce_image<Operation::argmax>(s, m.get(), [&](const auto& r, auto) {
-        e.max = to_double(r[0].value);
-        e.max_index = static_cast<std::int64_t>(r[0].index);
+        reduce_image<Operation::argmax>(s, m.get(), [&](const auto& r, auto) {
+            e.max = to_double(r[0].value);
+            e.max_index = static_cast<std::int64_t>(r[0].index);
+        });
     });
     return e;
 }

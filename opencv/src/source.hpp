@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 
 #include <clreduce/element_type.hpp>
+#include <clreduce/error.hpp>
 #include <clreduce/image_mask.hpp>
 #include <clreduce/reducer.hpp>
 
@@ -49,6 +50,20 @@ Mask mask_of(cv::InputArray mask, const Source& source, const char* function);
 
 // The pixels a mask selects (one count on the device).
 std::uint64_t selected_pixels(const Source& source, const Mask& mask);
+
+// Runs `reduce` (a reduction whose state of no pixel is refused with InvalidArgument: minmax,
+// argmin, argmax, statistics), which leaves its outputs as they were where a given mask
+// selects no pixel: the caller has set them to OpenCV's results for that case. The mask is
+// counted only after such a refusal, so that the common call makes no pass over it first; any
+// other error is thrown.
+template <class F>
+void reduce_unless_mask_empty(const Source& source, const Mask& mask, F&& reduce) {
+    try {
+        reduce();
+    } catch (const InvalidArgument&) {
+        if (!mask.given || selected_pixels(source, mask) != 0) throw;
+    }
+}
 
 // The core call Reducer::reduce<Op, T> over the image (with `mask`), its per-channel results
 // handed to take(Channels<result_t<Op, T>>, T{}).

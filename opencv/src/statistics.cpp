@@ -52,13 +52,14 @@ void meanStdDev(cv::InputArray src, cv::OutputArray mean, cv::OutputArray stddev
     cv::Scalar means, deviations;
     // OpenCV gives 0 and 0 where the mask selects no pixel; the statistics state of no pixel
     // is an error.
-    if (!m.given || selected_pixels(s, m) != 0)
+    reduce_unless_mask_empty(s, m, [&] {
         reduce_image<Operation::statistics>(s, m.get(), [&](const auto& r, auto) {
             for (std::uint32_t c = 0; c < s.image.channels; ++c) {
                 means[static_cast<int>(c)] = r[c].mean;
                 deviations[static_cast<int>(c)] = r[c].stddev();
             }
         });
+    });
     const int cn = static_cast<int>(s.image.channels);
     write_channels(mean, means, cn);
     write_channels(stddev, deviations, cn);

@@ -314,6 +314,18 @@ TEST_CASE("clreduce::opencv: empty arrays and masks that select nothing, as Open
     CHECK((m == cv::Scalar() && s == cv::Scalar()));
     cro::minMaxLoc(img, &mn, &mx, &a, &b, none);
     CHECK((mn == 0 && mx == 0 && a == cv::Point(-1, -1) && b == cv::Point(-1, -1)));
+    mn = mx = 7;
+    cro::minMaxIdx(img, &mn, &mx, nullptr, nullptr, none);  // the values only
+    CHECK((mn == 0 && mx == 0));
+    // The same on the device (a UMat and its mask).
+    const cv::UMat img_umat = img.getUMat(cv::ACCESS_READ), none_umat = none.getUMat(cv::ACCESS_READ);
+    m = s = cv::Scalar(9);
+    cro::meanStdDev(img_umat, m, s, none_umat);
+    CHECK((m == cv::Scalar() && s == cv::Scalar()));
+    mn = mx = 7;
+    a = b = cv::Point(5, 5);
+    cro::minMaxLoc(img_umat, &mn, &mx, &a, &b, none_umat);
+    CHECK((mn == 0 && mx == 0 && a == cv::Point(-1, -1) && b == cv::Point(-1, -1)));
     CHECK(cro::norm(img, cv::NORM_INF, none) == 0);
     cv::Mat d;
     cro::reduce(cv::Mat(0, 0, CV_8U), d, 0, cv::REDUCE_SUM, CV_32S);
