@@ -4,7 +4,7 @@
 //
 // It covers each state shape (int32 sum into int64; float sums deterministic, atomic,
 // compensated and correctly rounded; minmax; min; argmin; product; count_nonzero; the 48-byte
-// state of statistics) with the
+// state of statistics; a dense 3-channel image's sums, with and without a mask) with the
 // level-3 finishes that shape has (second_pass for all; atomic for integer sums, counts and
 // minima and for FloatMode::atomic; exact_atomic for deterministic and correctly rounded float
 // sums), both strides,
@@ -68,6 +68,7 @@ struct Data {
     std::vector<float> wide_floats;    // random signs, exponents over the float range
     std::vector<double> wide_doubles;  // random signs, exponents over the double range
     std::vector<double> doubles;       // the floats' values
+    std::vector<std::uint8_t> mask;    // an image mask: 0 for every third byte
 };
 
 Data make_data(std::uint64_t seed) {
@@ -83,13 +84,14 @@ Data make_data(std::uint64_t seed) {
             static_cast<float>(sign * std::ldexp(m, std::uniform_int_distribution<int>(-149, 126)(rng))));
         d.wide_doubles.push_back(sign * std::ldexp(m, std::uniform_int_distribution<int>(-1074, 1000)(rng)));
         d.doubles.push_back(d.floats.back());
+        d.mask.push_back(i % 3 == 0 ? 0 : static_cast<std::uint8_t>(1 + tenth(rng)));
     }
     return d;
 }
 
 // The data on the device.
 struct Buffers {
-    cl::Buffer ints, floats, wide_floats, wide_doubles, doubles;
+    cl::Buffer ints, floats, wide_floats, wide_doubles, doubles, mask;
 };
 
 template <class T>
@@ -195,6 +197,30 @@ std::string statistics_float32(const Call& c) {
            (close ? std::string() : compare("variance", got.variance, variance));
 }
 
+// Each channel's sum of an image of the ints from c.o on: rows of 7 pixels of 3 channels, back
+// to back (the dense path: several pixels per load; all channels in one read where level 3 is
+// atomic), `masked`: by the mask bytes from byte c.o on (misaligned where c.o is).
+std::string image_sum_int32(const Call& c, bool masked) {
+    const std::uint64_t cols = 7, rows = c.n / 3 / cols;
+    ImageMask mask;
+    mask.buffer = c.b.mask;
+    mask.offset = c.o;
+    Image image{rows, cols, 3, 0, c.o * sizeof(std::int32_t)};
+    if (masked) image.mask = &mask;
+    const Channels<std::int64_t> got = c.r.sum<std::int32_t>(c.b.ints, image, c.p, c.info);
+    std::string wrong;
+    for (std::uint64_t ch = 0; ch < 3; ++ch) {
+        std::int64_t want = 0;
+        for (std::uint64_t p = 0; p < rows * cols; ++p)
+            if (!masked || c.d.mask[c.o + p] != 0) want += c.d.ints[c.o + p * 3 + ch];
+        const std::string w = compare("sum", got[ch], want);
+        if (!w.empty()) wrong += "channel " + std::to_string(ch) + " " + w + "; ";
+    }
+    return wrong;
+}
+std::string image_sum_int32_plain(const Call& c) { return image_sum_int32(c, false); }
+std::string image_sum_int32_masked(const Call& c) { return image_sum_int32(c, true); }
+
 // One kernel shape: a state, a float mode and the level 3s it has (last_group: every one).
 struct Case {
     const char* name;
@@ -222,6 +248,9 @@ const std::vector<Case>& cases() {
         {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
         {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
         {"statistics float32", FloatMode::deterministic, {IG::second_pass}, statistics_float32},
+        // Dense images: channel by channel (second_pass) and every channel in one read (atomic).
+        {"image sum int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, image_sum_int32_plain},
+        {"image masked sum int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, image_sum_int32_masked},
         // The anchored route's group range, barriers, its first pass (the doubles' folds, whose
         // lanes end in the work-item's expansion and the sink), and bins (floats) or digits
         // (doubles).
@@ -360,8 +389,8 @@ int main(int argc, char** argv) try {
               << ", data seed " << seed << "\n";
 
     const Data d = make_data(seed);
-    const Buffers b{device_copy(r, d.ints), device_copy(r, d.floats), device_copy(r, d.wide_floats),
-                    device_copy(r, d.wide_doubles), device_copy(r, d.doubles)};
+    const Buffers b{device_copy(r, d.ints),         device_copy(r, d.floats),  device_copy(r, d.wide_floats),
+                    device_copy(r, d.wide_doubles), device_copy(r, d.doubles), device_copy(r, d.mask)};
 
     // A fresh reducer (on the same context and queue) for each shape, all kept to the end: no
     // scratch buffer is released and made again while the sweep runs.
