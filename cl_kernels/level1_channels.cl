@@ -1,6 +1,6 @@
 // clreduce: level 1 of every channel of a dense image at once (CLREDUCE_ALL_CHANNELS with
 // CLREDUCE_DENSE), for reduce.cl. Included by it (the host expands the line) after
-// clreduce_level1, whose dense loads (level1_loads.cl) it shares: vector i is the
+// clreduce_level1, whose dense loads (pitched.cl) it shares: vector i is the
 // CLREDUCE_DENSE pixels from pixel i * CLREDUCE_DENSE on, read as CLREDUCE_CHANNELS vectors of
 // CLREDUCE_DENSE elements, with their mask bytes in one more load. Where clreduce_level1 once
 // per channel would read each vector CLREDUCE_CHANNELS times (from the cache, after the
@@ -25,29 +25,15 @@
 // Vector i's selected pixels into `s`, channel by channel; LOAD(j) reads part j of a vector.
 #define CLREDUCE_CHANNELS_TAKE(i, LOAD)                                                             \
     {                                                                                              \
-        CLREDUCE_IN_T lanes[CLREDUCE_DENSE * CLREDUCE_CHANNELS];                                   \
-        _Pragma("unroll") for (uint j = 0; j < CLREDUCE_CHANNELS; ++j)                             \
-            CLREDUCE_CAT(vstore, CLREDUCE_DENSE)(LOAD((i) * CLREDUCE_CHANNELS + j), j, lanes);     \
-        CLREDUCE_CHANNELS_MASK_LOAD(i)                                                             \
+        CLREDUCE_DENSE_LANES(i, LOAD)                                                              \
+        CLREDUCE_DENSE_MASK(i)                                                                     \
         _Pragma("unroll") for (uint q = 0; q < CLREDUCE_DENSE; ++q) {                              \
-            if (CLREDUCE_CHANNELS_SELECTED(q)) {                                                   \
+            if (CLREDUCE_DENSE_SELECTED(q)) {                                                      \
                 _Pragma("unroll") for (uint c = 0; c < CLREDUCE_CHANNELS; ++c)                     \
                     CLREDUCE_CHANNEL_TAKE(s[c], lanes[q * CLREDUCE_CHANNELS + c], (i) * CLREDUCE_DENSE + q) \
             }                                                                                      \
         }                                                                                          \
     }
-#if CLREDUCE_MASKED
-#define CLREDUCE_CHANNELS_MASK_LOAD(i)                                                             \
-    uchar selected[CLREDUCE_DENSE];                                                                \
-    if (aligned)                                                                                   \
-        CLREDUCE_CAT(vstore, CLREDUCE_DENSE)(((__global const CLREDUCE_CAT(uchar, CLREDUCE_DENSE)*)mask)[i], 0, selected); \
-    else                                                                                           \
-        CLREDUCE_CAT(vstore, CLREDUCE_DENSE)(CLREDUCE_CAT(vload, CLREDUCE_DENSE)(i, mask), 0, selected);
-#define CLREDUCE_CHANNELS_SELECTED(q) (selected[q] != 0)
-#else
-#define CLREDUCE_CHANNELS_MASK_LOAD(i)
-#define CLREDUCE_CHANNELS_SELECTED(q) true
-#endif
 #define CLREDUCE_CHANNELS_ALIGNED(j) ((__global const CLREDUCE_CAT(CLREDUCE_IN_T, CLREDUCE_DENSE)*)in)[j]
 #define CLREDUCE_CHANNELS_UNALIGNED(j) CLREDUCE_CAT(vload, CLREDUCE_DENSE)(j, in)
 #define CLREDUCE_CHANNELS_LOOP(LOAD)                                                               \
@@ -66,11 +52,7 @@ __attribute__((always_inline)) inline void clreduce_level1_channels(__global con
     const ulong step = clreduce_vector_step();
     const ulong vectors = count / CLREDUCE_DENSE;
     const bool whole = first + (ulong)(CLREDUCE_TIMES - 1) * step < vectors;
-    const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_DENSE == 0
-#if CLREDUCE_MASKED
-                         && (ulong)mask % CLREDUCE_DENSE == 0
-#endif
-        ;
+    const bool aligned = clreduce_dense_aligned(in, CLREDUCE_DENSE_MASK_POINTER);
     CLREDUCE_CHANNEL_STATE s[CLREDUCE_CHANNELS];
 #pragma unroll
     for (uint c = 0; c < CLREDUCE_CHANNELS; ++c) s[c] = CLREDUCE_CHANNEL_INIT();
@@ -102,8 +84,6 @@ __attribute__((always_inline)) inline void clreduce_level1_channels(__global con
 #undef CLREDUCE_CHANNEL_INIT
 #undef CLREDUCE_CHANNEL_TAKE
 #undef CLREDUCE_CHANNELS_TAKE
-#undef CLREDUCE_CHANNELS_MASK_LOAD
-#undef CLREDUCE_CHANNELS_SELECTED
 #undef CLREDUCE_CHANNELS_ALIGNED
 #undef CLREDUCE_CHANNELS_UNALIGNED
 #undef CLREDUCE_CHANNELS_LOOP

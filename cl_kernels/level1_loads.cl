@@ -14,36 +14,21 @@
     // in place of an element load per pixel; the plug-in takes the selected pixels' elements
     // of `channel` one at a time, with their pixel indices, as in the pitched loops.
 #define CLREDUCE_DENSE_VEC CLREDUCE_CAT(CLREDUCE_IN_T, CLREDUCE_DENSE)
-#define CLREDUCE_DENSE_VLOAD CLREDUCE_CAT(vload, CLREDUCE_DENSE)
-#define CLREDUCE_DENSE_VSTORE CLREDUCE_CAT(vstore, CLREDUCE_DENSE)
 #define CLREDUCE_DENSE_UNIT (CLREDUCE_DENSE * CLREDUCE_CHANNELS)  // elements per vector
     const ulong vectors = count / CLREDUCE_DENSE;
-    const bool aligned = ((ulong)in / sizeof(CLREDUCE_IN_T)) % CLREDUCE_DENSE == 0
-#if CLREDUCE_MASKED
-                         && (ulong)mask % CLREDUCE_DENSE == 0
-#endif
-        ;
+    const bool aligned = clreduce_dense_aligned(in, CLREDUCE_DENSE_MASK_POINTER);
     __global const CLREDUCE_DENSE_VEC* body = (__global const CLREDUCE_DENSE_VEC*)in;
 #define CLREDUCE_CURSOR_START
 #define CLREDUCE_CURSOR_NEXT
     // Part j of vector i (elements [(i * CLREDUCE_CHANNELS + j) * CLREDUCE_DENSE, ...)).
 #define CLREDUCE_ALIGNED_LOAD(j) body[j]
-#define CLREDUCE_UNALIGNED_LOAD(j) CLREDUCE_DENSE_VLOAD(j, in)
+#define CLREDUCE_UNALIGNED_LOAD(j) CLREDUCE_CAT(vload, CLREDUCE_DENSE)(j, in)
     // The first pixel of vector i (CLREDUCE_VECTOR_PEEK's sample of a work-item's values).
 #define CLREDUCE_LOAD_AT(i) in[(i) * CLREDUCE_DENSE_UNIT + channel]
 #if CLREDUCE_MASKED
 #define CLREDUCE_SELECTED_AT(i) (mask[(i) * CLREDUCE_DENSE] != 0)
-#define CLREDUCE_DENSE_MASK_LOAD(i)                                                         \
-    uchar selected[CLREDUCE_DENSE];                                                         \
-    if (aligned)                                                                            \
-        CLREDUCE_DENSE_VSTORE(((__global const CLREDUCE_CAT(uchar, CLREDUCE_DENSE)*)mask)[i], 0, selected); \
-    else                                                                                    \
-        CLREDUCE_DENSE_VSTORE(CLREDUCE_DENSE_VLOAD(i, mask), 0, selected);
-#define CLREDUCE_DENSE_SELECTED(q) (selected[q] != 0)
 #else
 #define CLREDUCE_SELECTED_AT(i) true
-#define CLREDUCE_DENSE_MASK_LOAD(i)
-#define CLREDUCE_DENSE_SELECTED(q) true
 #endif
     // Element `channel` of pixel q of the vector in `lanes` (a select among the channels: a
     // constant where the channel is, as in the all-channels loop).
@@ -63,10 +48,8 @@
     // TAKE(pixel, CLREDUCE_DENSE_X) for each selected pixel of vector i, in index order.
 #define CLREDUCE_IF_SELECTED(i, LOAD, TAKE)                                             \
     {                                                                                  \
-        CLREDUCE_IN_T lanes[CLREDUCE_DENSE_UNIT];                                      \
-        _Pragma("unroll") for (uint j = 0; j < CLREDUCE_CHANNELS; ++j)                 \
-            CLREDUCE_DENSE_VSTORE(LOAD((i) * CLREDUCE_CHANNELS + j), j, lanes);        \
-        CLREDUCE_DENSE_MASK_LOAD(i)                                                    \
+        CLREDUCE_DENSE_LANES(i, LOAD)                                                  \
+        CLREDUCE_DENSE_MASK(i)                                                         \
         _Pragma("unroll") for (uint q = 0; q < CLREDUCE_DENSE; ++q) {                  \
             if (CLREDUCE_DENSE_SELECTED(q)) {                                          \
                 const CLREDUCE_IN_T clreduce_x = CLREDUCE_DENSE_ELEMENT(q);            \

@@ -365,8 +365,6 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 #undef CLREDUCE_LOAD_AT
 #undef CLREDUCE_CURSOR_START
 #undef CLREDUCE_CURSOR_NEXT
-#undef CLREDUCE_DENSE_MASK_LOAD
-#undef CLREDUCE_DENSE_SELECTED
 #ifdef CLREDUCE_VECTOR_PATH
     clreduce_state acc = clreduce_vfinish(vs CLREDUCE_SINK_ARG);
 #endif
