@@ -142,7 +142,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     // one launch sequence per channel.
     first.all_channels = out[0].plan.channels_at_once && image.channels > 1;
     // A dense image (no gap between rows, nor between the mask's) is read a vector of pixels
-    // at a time, 16 bytes of each channel (8 pixels at most, so that a work-item's elements
+    // at a time: 8 pixels or 16 bytes of each channel, whichever is fewer (so that a work-item's elements
     // stay few); the plan's `times` counts pixels, a work-item's loads count vectors.
     const bool dense = image.rows <= 1 || (step == image.cols * image.channels * sizeof(T) &&
                                            (mask == nullptr || mask_geometry.step == image.cols));
