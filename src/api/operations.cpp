@@ -142,20 +142,10 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     // one launch sequence per channel.
     first.all_channels = out[0].plan.channels_at_once && image.channels > 1;
     // A dense image (no gap between rows, nor between the mask's) is read a vector of pixels
-    // at a time: 8 pixels or 16 bytes of each channel, whichever is fewer (so that a work-item's elements
-    // stay few); the plan's `times` counts pixels, a work-item's loads count vectors.
+    // at a time.
     const bool dense = image.rows <= 1 || (step == image.cols * image.channels * sizeof(T) &&
                                            (mask == nullptr || mask_geometry.step == image.cols));
-    if (dense) {
-        first.dense_pixels =
-            static_cast<std::uint32_t>(std::min<std::size_t>(8, std::max<std::size_t>(2, 16 / sizeof(T))));
-        first.times = (first.times + first.dense_pixels - 1) / first.dense_pixels;
-        // A lane of an 8/16-bit sum now takes up to dense_pixels - 1 more values than the
-        // plan's `times`, which its 32-bit lanes were sized for (kernel_spec.cpp, choose_lanes).
-        const std::uint64_t most = sizeof(T) == 1 ? 255 : 65535;
-        if (first.lanes32 && std::uint64_t(first.times) * first.dense_pixels * most >= (1ull << 31))
-            first.lanes32 = first.dp4a = false;
-    }
+    if (dense) read_dense_image(first, sizeof(T));
     if (dense || first.all_channels) first.channels = image.channels;
     const std::uint32_t launches = first.all_channels ? 1 : image.channels;
     try {

@@ -26,6 +26,11 @@ std::pair<const char*, const char*> integer_limits(ElementType type) {
     }
 }
 
+// Whether a 32-bit lane holds the sum of `values` 8/16-bit integers of `bytes` bytes.
+bool lanes32_hold(std::uint64_t values, std::size_t bytes) {
+    return values * (bytes == 1 ? 255 : 65535) < (1ull << 31);
+}
+
 // Level 1 of an 8/16-bit integer sum may add in 32-bit lanes (then dp4a on NVIDIA for 8-bit
 // data) where no lane can overflow: each lane takes `times` values of at most 255 (65535),
 // or 4 * 255 per dp4a word.
@@ -36,11 +41,10 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
         return;
     if (kernel.map != ElementMap::identity && kernel.map != ElementMap::abs && kernel.map != ElementMap::nonzero)
         return;
-    const std::uint64_t limit = 1ull << 31;
-    if (std::uint64_t(plan.times) * (bytes == 1 ? 255 : 65535) >= limit) return;
+    if (!lanes32_hold(plan.times, bytes)) return;
     spec.lanes32 = true;
     spec.dp4a = has_dp4a(device) && bytes == 1 && kernel.map == ElementMap::identity && plan.vector_width >= 4 &&
-                std::uint64_t(plan.times) * 4 * 255 < limit;
+                std::uint64_t(plan.times) * 4 * 255 < (1ull << 31);
 }
 
 }  // namespace
@@ -84,7 +88,7 @@ std::string KernelSpec::build_options() const {
     // Statistics of 8/16-bit integers: level 1 in exact integer sums (ops/moments.cl), where a
     // lane takes fewer than 2^29 elements (a segment's lane may take a whole long segment).
     if (op == KernelOp::moments && !is_floating(element) && type_size(element) <= 2 && !segmented &&
-        std::uint64_t(times) * std::max<std::uint32_t>(1, dense_pixels) < (1ull << 29))
+        values_per_lane() < (1ull << 29))
         o += " -DCLREDUCE_MOMENTS_INT=1";
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
@@ -195,6 +199,15 @@ bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
 
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes) {
     forced_exact_lane_passes.store(passes ? static_cast<int>(*passes) : -1, std::memory_order_relaxed);
+}
+
+void read_dense_image(KernelSpec& spec, std::size_t element_size) {
+    spec.dense_pixels =
+        static_cast<std::uint32_t>(std::min<std::size_t>(8, std::max<std::size_t>(2, 16 / element_size)));
+    spec.times = (spec.times + spec.dense_pixels - 1) / spec.dense_pixels;
+    // A lane of an 8/16-bit sum may now take up to dense_pixels - 1 more values than the
+    // plan's `times`, which choose_lanes sized its 32-bit lanes for.
+    if (spec.lanes32 && !lanes32_hold(spec.values_per_lane(), element_size)) spec.lanes32 = spec.dp4a = false;
 }
 
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {

@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -90,6 +92,10 @@ struct KernelSpec {
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
 
+    // The most elements one lane of level 1 takes: `times`, or times * dense_pixels for a
+    // dense image's vectors of pixels.
+    std::uint64_t values_per_lane() const { return std::uint64_t(times) * std::max<std::uint32_t>(1, dense_pixels); }
+
     std::string build_options() const;
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
     // (then segments.cl for a segmented launch).
@@ -121,6 +127,11 @@ void force_exact_lane_passes(std::optional<ExactLanePasses> passes);
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device);
+
+// The first launch over a dense image (rows and mask rows back to back) of `element_size`-byte
+// elements: its vectors hold 8 pixels or 16 bytes of each channel, whichever is fewer (so that a
+// work-item's elements stay few), and `times`, which the plan counts in pixels, in those vectors.
+void read_dense_image(KernelSpec& spec, std::size_t element_size);
 
 // A segmented plan's launches: the first over the values (partials when
 // plan.groups_per_segment > 1, else each segment's state or value), and the one that combines
