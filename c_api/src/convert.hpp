@@ -107,4 +107,16 @@ clreduce_value to_value(const ArgResult<T>& r) {
     return v;
 }
 
+template <class T>
+clreduce_value to_value(const ArgMinMax<T>& r) {
+    clreduce_value v{};
+    v.kind = CLREDUCE_VALUE_ARGMINMAX;
+    v.type = from_type(element_traits<T>::type);
+    set_scalar(v.min, r.min.value);
+    set_scalar(v.max, r.max.value);
+    v.min_index = r.min.index;
+    v.max_index = r.max.index;
+    return v;
+}
+
 }  // namespace clreduce::c_api

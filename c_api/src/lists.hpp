@@ -21,7 +21,8 @@
     X(CLREDUCE_BIT_OR, bit_or)                 \
     X(CLREDUCE_BIT_XOR, bit_xor)               \
     X(CLREDUCE_ALL, all)                       \
-    X(CLREDUCE_ANY, any)
+    X(CLREDUCE_ANY, any)                       \
+    X(CLREDUCE_ARGMINMAX, argminmax)
 
 #define CLREDUCE_C_TYPES(X)      \
     X(CLREDUCE_INT8, int8)       \

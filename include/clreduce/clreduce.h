@@ -86,9 +86,10 @@ typedef CLREDUCE_ENUM(clreduce_operation){
     CLREDUCE_BIT_OR = 15,        /* empty: 0 */
     CLREDUCE_BIT_XOR = 16,       /* empty: 0 */
     CLREDUCE_ALL = 17,           /* every element nonzero; empty: true */
-    CLREDUCE_ANY = 18            /* some element nonzero; empty: false */
+    CLREDUCE_ANY = 18,           /* some element nonzero; empty: false */
+    CLREDUCE_ARGMINMAX = 19      /* argmin and argmax of one pass */
 } clreduce_operation;
-#define CLREDUCE_OPERATION_COUNT 19
+#define CLREDUCE_OPERATION_COUNT 20
 
 /* ---- Element types. CLREDUCE_TYPE_DEFAULT (0) is not a type: in clreduce_options it means
  * "the default accumulator". Host data of CLREDUCE_FLOAT16 is IEEE binary16 bits (uint16_t);
@@ -140,18 +141,19 @@ typedef union clreduce_scalar {
 } clreduce_scalar;
 
 typedef CLREDUCE_ENUM(clreduce_value_kind){
-    CLREDUCE_VALUE_SCALAR = 0,    /* `scalar`, of `type` */
-    CLREDUCE_VALUE_BOOL = 1,      /* `boolean` (all, any) */
-    CLREDUCE_VALUE_MINMAX = 2,    /* `min`, `max`, of `type` (the element type) */
-    CLREDUCE_VALUE_ARG = 3,       /* `scalar` (the extreme, of `type`) and `index` */
-    CLREDUCE_VALUE_STATISTICS = 4 /* `count`, `min`, `max` (of `type`), `sum`, `mean`, `variance` */
+    CLREDUCE_VALUE_SCALAR = 0,     /* `scalar`, of `type` */
+    CLREDUCE_VALUE_BOOL = 1,       /* `boolean` (all, any) */
+    CLREDUCE_VALUE_MINMAX = 2,     /* `min`, `max`, of `type` (the element type) */
+    CLREDUCE_VALUE_ARG = 3,        /* `scalar` (the extreme, of `type`) and `index` */
+    CLREDUCE_VALUE_STATISTICS = 4, /* `count`, `min`, `max` (of `type`), `sum`, `mean`, `variance` */
+    CLREDUCE_VALUE_ARGMINMAX = 5   /* `min` at `min_index`, `max` at `max_index` (of `type`) */
 } clreduce_value_kind;
 
 /* An operation's value, tagged by `kind`; the fields a kind does not use are 0. `type` is the
  * type of `scalar`, `min` and `max`: for sums the result type (CLREDUCE_INT64 for signed
  * integers, CLREDUCE_UINT64 for unsigned ones, CLREDUCE_FLOAT64 for floats), CLREDUCE_UINT64
  * for count_nonzero, CLREDUCE_FLOAT64 for mean and the norms, the element type for min, max,
- * minmax, argmin, argmax, statistics' extremes and the bitwise operations. */
+ * minmax, argmin, argmax, argminmax, statistics' extremes and the bitwise operations. */
 typedef struct clreduce_value {
     clreduce_value_kind kind;
     clreduce_type type;
@@ -162,8 +164,10 @@ typedef struct clreduce_value {
     uint64_t count; /* statistics */
     double sum;
     double mean;
-    double variance; /* the population's (divided by count) */
-    int boolean;     /* all, any: 0 or 1 */
+    double variance;    /* the population's (divided by count) */
+    int boolean;        /* all, any: 0 or 1 */
+    uint64_t min_index; /* argminmax: from the range's (segment's) start */
+    uint64_t max_index;
 } clreduce_value;
 
 /* ---- The library ---- */
@@ -202,7 +206,7 @@ CLREDUCE_C_API clreduce_status clreduce_reducer_device(const clreduce_reducer* r
 /* ---- The core call: `op` over `count` elements of `type` at `data` (host memory; NULL only
  * with count 0, aligned for its type), into `*value`. `options` may be NULL. Blocks until the value is on the host.
  * An empty range gives the operation's identity, or CLREDUCE_INVALID_ARGUMENT where it has
- * none (min, max, minmax, argmin, argmax, mean, statistics). ---- */
+ * none (min, max, minmax, argmin, argmax, argminmax, mean, statistics). ---- */
 CLREDUCE_C_API clreduce_status clreduce_reduce(const clreduce_reducer* reducer, clreduce_operation op,
                                                clreduce_type type, const void* data, uint64_t count,
                                                const clreduce_options* options, clreduce_value* value);
@@ -227,6 +231,7 @@ CLREDUCE_NAMED_DECLARATION(max);
 CLREDUCE_NAMED_DECLARATION(minmax);
 CLREDUCE_NAMED_DECLARATION(argmin);
 CLREDUCE_NAMED_DECLARATION(argmax);
+CLREDUCE_NAMED_DECLARATION(argminmax);
 CLREDUCE_NAMED_DECLARATION(count_nonzero);
 CLREDUCE_NAMED_DECLARATION(mean);
 CLREDUCE_NAMED_DECLARATION(sum_of_squares);

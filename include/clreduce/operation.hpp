@@ -17,6 +17,7 @@ namespace clreduce {
     X(T, minmax, MinMax<T>)                                                                                          \
     X(T, argmin, ArgResult<T>)            /* the lowest index of the extreme */                                      \
     X(T, argmax, ArgResult<T>)                                                                                       \
+    X(T, argminmax, ArgMinMax<T>)         /* argmin and argmax of one pass */                                        \
     X(T, count_nonzero, std::uint64_t)    /* NaN counts, -0.0 does not */                                            \
     X(T, mean, double)                                                                                               \
     X(T, sum_of_squares, square_sum_t<T>)                                                                            \
@@ -45,7 +46,7 @@ inline constexpr int operation_count = 0 CLREDUCE_OPERATIONS(CLREDUCE_OPERATION_
 //   additive: an add combine (sum, mean, count_nonzero, sum_of_squares, norm_l1, norm_l2,
 //             statistics, all, any)
 //   extremum: a one-instruction combine in the element type (min, max, minmax, argmin, argmax,
-//             norm_inf, bit_and, bit_or, bit_xor)
+//             argminmax, norm_inf, bit_and, bit_or, bit_xor)
 //   product:  a multiply combine
 enum class OperationFamily { additive, extremum, product };
 

@@ -243,6 +243,8 @@ public:
     CLREDUCE_NAMED_OPERATION(argmin)
     // Largest element and the lowest index holding it; NaN as for argmin.
     CLREDUCE_NAMED_OPERATION(argmax)
+    // argmin and argmax of one pass (cv::minMaxLoc's two locations), each by its own rule.
+    CLREDUCE_NAMED_OPERATION(argminmax)
     // Elements != 0 (NaN counts, -0.0 does not), like cv::countNonZero.
     CLREDUCE_NAMED_OPERATION(count_nonzero)
     // sum / count, in double. Empty range: InvalidArgument.

@@ -23,6 +23,13 @@ struct ArgResult {
     std::uint64_t index = 0;
 };
 
+// argminmax(): argmin() and argmax() of one pass (like cv::minMaxLoc), each by its own rule.
+template <class T>
+struct ArgMinMax {
+    ArgResult<T> min;
+    ArgResult<T> max;
+};
+
 // statistics(): count, extremes, sum, mean and variance of one pass (cl_kernels/ops/moments.cl),
 // in the double accumulator (float on a device without fp64) for every element type. The
 // variance is the population's (divided by count, like cv::meanStdDev and numpy's default);

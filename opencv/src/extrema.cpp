@@ -1,5 +1,5 @@
-// minMaxIdx and minMaxLoc: minmax (values only) or argmin and argmax (locations), image forms
-// of the core call.
+// minMaxIdx and minMaxLoc: minmax (values only) or argminmax (locations), image forms of the
+// core call.
 #include <string>
 
 #include <clreduce/opencv.hpp>
@@ -38,13 +38,11 @@ Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, co
             });
             return;
         }
-        reduce_image<Operation::argmin>(s, m.get(), [&](const auto& r, auto) {
-            e.min = to_double(r[0].value);
-            e.min_index = static_cast<std::int64_t>(r[0].index);
-        });
-        reduce_image<Operation::argmax>(s, m.get(), [&](const auto& r, auto) {
-            e.max = to_double(r[0].value);
-            e.max_index = static_cast<std::int64_t>(r[0].index);
+        reduce_image<Operation::argminmax>(s, m.get(), [&](const auto& r, auto) {  // both locations: one pass
+            e.min = to_double(r[0].min.value);
+            e.min_index = static_cast<std::int64_t>(r[0].min.index);
+            e.max = to_double(r[0].max.value);
+            e.max_index = static_cast<std::int64_t>(r[0].max.index);
         });
     });
     return e;

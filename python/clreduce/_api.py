@@ -70,6 +70,7 @@ _OPERATIONS = {
     "minmax": ("minmax", "(min, max) of one pass, in the element type; NaN ignored."),
     "argmin": ("argmin", "Index (int64) of the first smallest element; NaN ignored."),
     "argmax": ("argmax", "Index (int64) of the first largest element; NaN ignored."),
+    "argminmax": ("argminmax", "(argmin, argmax) of one pass: both indices (int64); NaN ignored."),
     "count_nonzero": ("count_nonzero", "Elements != 0, int64 (NaN counts, -0.0 does not)."),
     "mean": ("mean", "Mean, float64 (integers: the correctly rounded mean of the exact sum)."),
     "sum_of_squares": ("sum_of_squares", "Sum of x*x: uint64 for integers (exact), float64 for floats."),
@@ -157,8 +158,8 @@ def _segment_function(name, op):
     return f
 
 
-_SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argmax", "count_nonzero", "mean",
-                       "sum_of_squares", "statistics", "bit_and", "bit_or", "bit_xor", "all", "any")
+_SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argmax", "argminmax", "count_nonzero",
+                       "mean", "sum_of_squares", "statistics", "bit_and", "bit_or", "bit_xor", "all", "any")
 _METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 

@@ -41,7 +41,7 @@ def result_dtype(op, element, accumulator):
         return np.dtype(np.int64 if e.kind == "i" else np.uint64)
     if op in ("min", "max", "minmax", "bit_and", "bit_or", "bit_xor"):
         return e
-    if op in ("argmin", "argmax", "count_nonzero"):
+    if op in ("argmin", "argmax", "argminmax", "count_nonzero"):
         return np.dtype(np.int64)
     if op in ("all", "any"):
         return np.dtype(np.bool_)
@@ -83,6 +83,8 @@ def cast(op, raw, element, accumulator, segmented):
         return convert(raw[0], e), convert(raw[1], e)
     if op in ("argmin", "argmax"):
         return convert(raw[1], np.dtype(np.int64))
+    if op == "argminmax":
+        return convert(raw[0][1], np.dtype(np.int64)), convert(raw[1][1], np.dtype(np.int64))
     if op == "statistics":
         e = np.dtype(element)
         f = np.dtype(np.float64)

@@ -23,7 +23,8 @@ nb::object scalar_to_python(const V& value) {
         return nb::int_(value);
 }
 
-// One value: a scalar, (min, max), (value, index) or the statistics as a dict.
+// One value: a scalar, (min, max), (value, index), ((min, index), (max, index)) or the
+// statistics as a dict.
 template <class R>
 nb::object to_python(const R& value) {
     return scalar_to_python(value);
@@ -35,6 +36,10 @@ nb::object to_python(const clreduce::MinMax<T>& value) {
 template <class T>
 nb::object to_python(const clreduce::ArgResult<T>& value) {
     return nb::make_tuple(scalar_to_python(value.value), nb::int_(value.index));
+}
+template <class T>
+nb::object to_python(const clreduce::ArgMinMax<T>& value) {
+    return nb::make_tuple(to_python(value.min), to_python(value.max));
 }
 template <class T>
 nb::object to_python(const clreduce::Statistics<T>& value) {
@@ -98,6 +103,14 @@ nb::object to_numpy(std::vector<clreduce::ArgResult<T>>&& values) {
     using A = clreduce::ArgResult<T>;
     return nb::make_tuple(field_array(values, [](const A& v) { return v.value; }),
                           field_array(values, [](const A& v) { return v.index; }));
+}
+template <class T>
+nb::object to_numpy(std::vector<clreduce::ArgMinMax<T>>&& values) {
+    using A = clreduce::ArgMinMax<T>;
+    return nb::make_tuple(nb::make_tuple(field_array(values, [](const A& v) { return v.min.value; }),
+                                         field_array(values, [](const A& v) { return v.min.index; })),
+                          nb::make_tuple(field_array(values, [](const A& v) { return v.max.value; }),
+                                         field_array(values, [](const A& v) { return v.max.index; })));
 }
 template <class T>
 nb::object to_numpy(std::vector<clreduce::Statistics<T>>&& values) {

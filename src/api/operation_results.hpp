@@ -45,6 +45,9 @@ result_t<Op, T> operation_value(const O& o) {
     } else if constexpr (op == Operation::argmin || op == Operation::argmax) {
         o.require_elements();
         return state_indexed<T>(o.plan.accumulator, o.bits);
+    } else if constexpr (op == Operation::argminmax) {
+        o.require_elements();
+        return state_indexed_pair<T>(o.plan.accumulator, o.bits);
     } else if constexpr (op == Operation::mean) {
         o.require_elements();
         return o.finalized();

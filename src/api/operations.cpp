@@ -169,7 +169,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
             out[c].count = selected;
             if (mask == nullptr) continue;
             // A state that took no pixel says so itself: no index, or a count of 0.
-            if (job.op == Operation::argmin || job.op == Operation::argmax) {
+            if (job.op == Operation::argmin || job.op == Operation::argmax || job.op == Operation::argminmax) {
                 if (state_indexed<T>(out[c].plan.accumulator, out[c].bits).index == ~std::uint64_t(0)) out[c].count = 0;
             } else if (job.op == Operation::statistics) {
                 out[c].count = state_moments(out[c].plan.accumulator, out[c].bits).count;

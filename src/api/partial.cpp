@@ -18,9 +18,9 @@ namespace clreduce {
 namespace {
 
 constexpr char kMagic[4] = {'C', 'L', 'R', 'P'};
-// Version 2 numbers the enumerations by the fixed tables of partial_ids.hpp and names the
-// state's layout; version 1 (read, not written) had no layout field.
-constexpr std::uint16_t kFormatVersion = 2;
+// Versions 2 and 3 number the enumerations by the fixed tables of partial_ids.hpp and name the
+// state's layout (3 adds argminmax); version 1 (read, not written) had no layout field.
+using partial_ids::kFormatVersion;
 // magic, version, operation, element, accumulator, float mode, overflow, plug-in, map, layout
 // (u16 each after the magic; version 1 without the layout), count (u64), state bytes (u32)
 constexpr std::size_t header_bytes(std::uint16_t version) { return 4 + (version == 1 ? 8 : 9) * 2 + 8 + 4; }
@@ -91,9 +91,11 @@ Partial PartialAccess::make(const Outcome& out) {
     p.state_.assign(out.bits, out.bits + state_size(out.kernel.op, out.plan.accumulator));
     // An indexed state's accumulator may not fill its 8 bytes: the padding the kernel leaves
     // unwritten is zeroed, so that equal partials are equal bytes.
-    if (plugin_info(out.kernel.op).layout == StateLayout::indexed)
-        std::fill(p.state_.begin() + 8 + static_cast<std::ptrdiff_t>(type_size(out.plan.accumulator)), p.state_.end(),
-                  std::uint8_t{0});
+    const StateLayout layout = plugin_info(out.kernel.op).layout;
+    if (layout == StateLayout::indexed || layout == StateLayout::indexed_pair)
+        for (std::size_t at = 0; at < p.state_.size(); at += kIndexedStateSize)
+            std::fill(p.state_.begin() + static_cast<std::ptrdiff_t>(at + 8 + type_size(out.plan.accumulator)),
+                      p.state_.begin() + static_cast<std::ptrdiff_t>(at + kIndexedStateSize), std::uint8_t{0});
     return p;
 }
 
@@ -175,8 +177,9 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     if (bytes == nullptr || size < header_bytes(1)) bad(std::to_string(size) + " bytes, fewer than its header's");
     if (std::memcmp(bytes, kMagic, 4) != 0) bad("no \"CLRP\" at its start");
     const std::uint16_t version = get<std::uint16_t>(bytes + 4);
-    if (version != 1 && version != 2)
-        bad("format version " + std::to_string(version) + ", this library reads versions 1 and 2");
+    if (version < 1 || version > kFormatVersion)
+        bad("format version " + std::to_string(version) + ", this library reads versions 1 to " +
+            std::to_string(kFormatVersion));
     const std::size_t header = header_bytes(version);
     if (size < header) bad(std::to_string(size) + " bytes, fewer than its header's");
     Partial p;

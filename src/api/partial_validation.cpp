@@ -63,11 +63,17 @@ std::string partial_state_fault(Operation op, ElementType element, ElementType a
     }
     const std::size_t a = type_size(accumulator);
     switch (plugin_info(plugin).layout) {
-        case StateLayout::indexed: {
-            std::uint64_t index = 0;
-            std::memcpy(&index, state + kIndexedIndexOffset, sizeof index);
-            if (index >= count)
-                return what + "with index " + std::to_string(index) + " of " + std::to_string(count) + " elements";
+        case StateLayout::indexed:
+        case StateLayout::indexed_pair: {
+            for (std::size_t at = 0; at < bytes; at += kIndexedStateSize) {
+                std::uint64_t index = 0;
+                std::memcpy(&index, state + at + kIndexedIndexOffset, sizeof index);
+                if (index >= count)
+                    return what + "with index " + std::to_string(index) + " of " + std::to_string(count) + " elements";
+            }
+            if (bytes > kIndexedStateSize &&
+                above(accumulator, state + kIndexedValueOffset, state + kIndexedStateSize + kIndexedValueOffset))
+                return what + "whose minimum is above its maximum";
             return {};
         }
         case StateLayout::moments: {

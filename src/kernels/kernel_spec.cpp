@@ -47,6 +47,25 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
                 std::uint64_t(plan.times) * 4 * 255 < (1ull << 31);
 }
 
+// argmin, argmax and argminmax keep each lane's position as a 32-bit offset (ops/indexed.cl)
+// where every index the launch passes is below 2^32: the groups' vectors, with room for a
+// dense image's lane taking up to 7 pixels more than `times` (read_dense_image).
+std::atomic<bool> forced_wide_index_offsets{false};
+
+bool indices_fit_32_bits(const LaunchPlan& plan, KernelOp op) {
+    const StateLayout layout = plugin_info(op).layout;
+    if (layout != StateLayout::indexed && layout != StateLayout::indexed_pair) return false;
+    if (forced_wide_index_offsets.load(std::memory_order_relaxed)) return false;
+    constexpr std::uint64_t limit = 1ull << 32;
+    std::uint64_t span = std::uint64_t(plan.times) + 7;
+    for (const std::uint64_t factor :
+         {std::uint64_t(plan.work_group_size), std::uint64_t(plan.vector_width), plan.groups}) {
+        if (factor != 0 && span > limit / factor) return false;
+        span *= factor;
+    }
+    return span < limit;
+}
+
 }  // namespace
 
 std::string KernelSpec::build_options() const {
@@ -85,6 +104,7 @@ std::string KernelSpec::build_options() const {
     if (channels > 0) o += " -DCLREDUCE_CHANNELS=" + std::to_string(channels);
     if (nvidia) o += " -DCLREDUCE_NVIDIA=1";
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
+    if (index32) o += " -DCLREDUCE_INDEX32=1";
     // Statistics of 8/16-bit integers: level 1 in exact integer sums (ops/moments.cl), where a
     // lane takes fewer than 2^29 elements (a segment's lane may take a whole long segment).
     if (op == KernelOp::moments && !is_floating(element) && type_size(element) <= 2 && !segmented &&
@@ -197,6 +217,8 @@ bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
 }
 }  // namespace
 
+void force_wide_index_offsets(bool wide) { forced_wide_index_offsets.store(wide, std::memory_order_relaxed); }
+
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes) {
     forced_exact_lane_passes.store(passes ? static_cast<int>(*passes) : -1, std::memory_order_relaxed);
 }
@@ -231,6 +253,7 @@ KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const
     spec.wavefront = warp_shuffle_width(plan.work_group_size, device);
     spec.nvidia = takes_inline_ptx(device);
     choose_lanes(spec, plan, kernel, device);
+    spec.index32 = indices_fit_32_bits(plan, kernel.op);
     return spec;
 }
 

@@ -57,6 +57,9 @@ struct KernelSpec {
     // data on NVIDIA, four bytes at a time with dp4a.
     bool lanes32 = false;
     bool dp4a = false;
+    // argmin, argmax, argminmax: level 1's lanes keep 32-bit index offsets (CLREDUCE_INDEX32),
+    // every index of the launch being below 2^32.
+    bool index32 = false;
     // Asynchronous calls: the store or last-group finish writes the result's value as
     // `result_type` into the caller's buffer instead of the result word.
     bool device_result = false;
@@ -85,9 +88,9 @@ struct KernelSpec {
     auto key() const {
         return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
                         all_channels, dense_pixels, channels, element, accumulator, vector_width, times,
-                        work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, device_result, result_type,
-                        exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads, segment_list,
-                        segment_columns, segment_chunk, segment_medium, segment_kernel);
+                        work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, index32, device_result,
+                        result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads,
+                        segment_list, segment_columns, segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -123,6 +126,10 @@ std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add
 // 1 paths, so that one device checks them all; std::nullopt (the default) gives each device its own
 // (exact_lane_passes). Every thread, from the next plan on. Not a user setting.
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes);
+
+// For the tests: argmin, argmax and argminmax keep 64-bit index offsets in level 1 (as a launch
+// over 2^32 elements or more does) while `wide` is true. Every thread, from the next plan on.
+void force_wide_index_offsets(bool wide);
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.

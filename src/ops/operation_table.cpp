@@ -30,6 +30,8 @@ constexpr std::array<OperationInfo, operation_count> kOperations{{
     {O::minmax, "minmax", Fam::extremum, KernelOp::minmax, M::identity, A::compare, false, false, false, F::none},
     {O::argmin, "argmin", Fam::extremum, KernelOp::argmin, M::identity, A::compare, false, false, false, F::none},
     {O::argmax, "argmax", Fam::extremum, KernelOp::argmax, M::identity, A::compare, false, false, false, F::none},
+    {O::argminmax, "argminmax", Fam::extremum, KernelOp::argminmax, M::identity, A::compare, false, false, false,
+     F::none},
     {O::count_nonzero, "count_nonzero", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none,
      false, false, true},
     {O::mean, "mean", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count, true},
@@ -61,7 +63,7 @@ constexpr bool rows_in_list_order() {
 static_assert(rows_in_list_order(), "kOperations' rows must follow CLREDUCE_OPERATIONS' order");
 
 // One row per plug-in: its file, its state's layout, its atomic finish.
-constexpr std::array<PluginInfo, 15> kPlugins{{
+constexpr std::array<PluginInfo, 16> kPlugins{{
     {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
     {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
     {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
@@ -73,6 +75,7 @@ constexpr std::array<PluginInfo, 15> kPlugins{{
     {KernelOp::minmax, "ops/minmax.cl", StateLayout::pair, AtomicKind::none, false},
     {KernelOp::argmin, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, false},
     {KernelOp::argmax, "ops/argext.cl", StateLayout::indexed, AtomicKind::none, true},
+    {KernelOp::argminmax, "ops/argminmax.cl", StateLayout::indexed_pair, AtomicKind::none, false},
     {KernelOp::moments, "ops/moments.cl", StateLayout::moments, AtomicKind::none, false},
     {KernelOp::bit_and, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 1},
     {KernelOp::bit_or, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 2},
@@ -187,6 +190,7 @@ std::size_t state_size(KernelOp op, ElementType accumulator) {
         case StateLayout::compensated:
         case StateLayout::pair: return 2 * a;
         case StateLayout::indexed: return 16;
+        case StateLayout::indexed_pair: return 32;
         case StateLayout::moments: return (8 + 5 * a + 7) / 8 * 8;
         case StateLayout::exact: return exact_state_size(accumulator);
         case StateLayout::int128:

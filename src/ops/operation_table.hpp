@@ -26,6 +26,7 @@ enum class KernelOp {
     minmax,
     argmin,
     argmax,
+    argminmax,
     add_exact,
     add_int128,
     add_int192,
@@ -54,14 +55,15 @@ enum class Finalize { none, divide_by_count, square_root };
 // How the plug-in's clreduce_state is laid out in the result's bits (its OpenCL struct; the
 // [layout] device test compiles each plug-in and checks these offsets and sizes).
 enum class StateLayout {
-    value,        // one accumulator
-    compensated,  // sum, then its compensation (value = sum + compensation)
-    pair,         // min, then max
-    indexed,      // ulong index at byte 0, the accumulator at byte 8; 16 bytes
-    exact,        // the correctly rounded sum's fixed-point limbs (ops/add_exact.cl)
-    int128,       // a two's-complement integer of two 64-bit limbs, lowest first (ops/add_wide.cl)
-    int192,       // the same with three limbs
-    moments,      // ulong count at byte 0, then shift, s1, s2, min, max as accumulators (ops/moments.cl)
+    value,         // one accumulator
+    compensated,   // sum, then its compensation (value = sum + compensation)
+    pair,          // min, then max
+    indexed,       // ulong index at byte 0, the accumulator at byte 8; 16 bytes
+    indexed_pair,  // argmin's indexed state at byte 0, argmax's at byte 16; 32 bytes
+    exact,         // the correctly rounded sum's fixed-point limbs (ops/add_exact.cl)
+    int128,        // a two's-complement integer of two 64-bit limbs, lowest first (ops/add_wide.cl)
+    int192,        // the same with three limbs
+    moments,       // ulong count at byte 0, then shift, s1, s2, min, max as accumulators (ops/moments.cl)
 };
 
 // Limbs of an int128 or int192 state (CLREDUCE_WIDE_LIMBS); 0 for the other layouts.

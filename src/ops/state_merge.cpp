@@ -8,6 +8,7 @@
 #include <clreduce/error.hpp>
 
 #include "ops/exact_state.hpp"
+#include "ops/state_value.hpp"
 
 namespace clreduce {
 namespace {
@@ -85,7 +86,7 @@ void merge_pair(unsigned char* into, const unsigned char* later) {
     store(into + sizeof(A), extreme(load<A>(into + sizeof(A)), load<A>(later + sizeof(A)), true));
 }
 
-// ops/argext.cl: NaN loses to every number; among equals the lower index (into's) wins.
+// ops/indexed.cl: NaN loses to every number; among equals the lower index (into's) wins.
 template <class A>
 void merge_indexed(bool is_max, unsigned char* into, const unsigned char* later, std::uint64_t into_count) {
     const A a = load<A>(into + 8), b = load<A>(later + 8);
@@ -175,6 +176,12 @@ void merge_state(KernelOp op, ElementType accumulator, unsigned char* into, cons
         case StateLayout::indexed:
             with_accumulator(accumulator,
                              [&](auto a) { merge_indexed<decltype(a)>(plugin.is_max, into, later, into_count); });
+            return;
+        case StateLayout::indexed_pair:  // ops/argminmax.cl: argmin's state, then argmax's
+            with_accumulator(accumulator, [&](auto a) {
+                merge_indexed<decltype(a)>(false, into, later, into_count);
+                merge_indexed<decltype(a)>(true, into + kIndexedStateSize, later + kIndexedStateSize, into_count);
+            });
             return;
         case StateLayout::moments:
             with_accumulator(accumulator, [&](auto a) {

@@ -17,9 +17,11 @@
 
 namespace clreduce {
 
-// Byte offsets inside StateLayout::indexed (ops/argext.cl's struct { ulong index; ACC value; }).
+// Byte offsets inside StateLayout::indexed (ops/indexed.cl's struct { ulong index; ACC value; }),
+// and its size: StateLayout::indexed_pair is two of them.
 constexpr std::size_t kIndexedIndexOffset = 0;
 constexpr std::size_t kIndexedValueOffset = 8;
+constexpr std::size_t kIndexedStateSize = 16;
 
 // A value of accumulator type `type` at `bits`, converted to R. A floating-point value that an
 // integer R cannot hold (a named float accumulator's product of integers, say) throws Overflow
@@ -83,6 +85,12 @@ ArgResult<T> state_indexed(ElementType accumulator, const unsigned char* bits) {
     r.value = decode<T>(accumulator, bits + kIndexedValueOffset);
     std::memcpy(&r.index, bits + kIndexedIndexOffset, sizeof r.index);
     return r;
+}
+
+// Both halves of a StateLayout::indexed_pair state.
+template <class T>
+ArgMinMax<T> state_indexed_pair(ElementType accumulator, const unsigned char* bits) {
+    return {state_indexed<T>(accumulator, bits), state_indexed<T>(accumulator, bits + kIndexedStateSize)};
 }
 
 // A StateLayout::moments state (ops/moments.cl): the count, the shift, the sums of the

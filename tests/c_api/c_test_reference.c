@@ -61,6 +61,10 @@ expected_value c_reference(clreduce_operation op, clreduce_type type, const void
             e.kind = CLREDUCE_VALUE_BOOL, e.type = CLREDUCE_TYPE_DEFAULT, e.boolean = nonzero == n;
             break;
         case CLREDUCE_ANY: e.kind = CLREDUCE_VALUE_BOOL, e.type = CLREDUCE_TYPE_DEFAULT, e.boolean = nonzero > 0; break;
+        case CLREDUCE_ARGMINMAX:
+            e.kind = CLREDUCE_VALUE_ARGMINMAX, e.type = type, e.min = lo, e.max = hi, e.min_index = lo_index;
+            e.max_index = hi_index;
+            break;
     }
     return e;
 }
@@ -89,6 +93,11 @@ int c_check_value(const clreduce_value* got, const expected_value* want, const c
                 break;
             case CLREDUCE_VALUE_ARG:
                 ok = c_scalar(got->type, got->scalar) == want->scalar && got->index == want->index && got->count == 0;
+                break;
+            case CLREDUCE_VALUE_ARGMINMAX:
+                ok = c_scalar(got->type, got->min) == want->min && c_scalar(got->type, got->max) == want->max &&
+                     got->min_index == want->min_index && got->max_index == want->max_index && got->index == 0 &&
+                     got->count == 0;
                 break;
             case CLREDUCE_VALUE_STATISTICS:
                 ok = got->count == want->count && c_scalar(got->type, got->min) == want->min &&

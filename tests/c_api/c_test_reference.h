@@ -11,7 +11,7 @@ typedef struct expected_value {
     clreduce_value_kind kind;
     clreduce_type type;
     double scalar, min, max, sum, mean, variance;
-    uint64_t index, count;
+    uint64_t index, count, min_index, max_index;
     int boolean;
 } expected_value;
 

@@ -22,7 +22,7 @@ void test_errors(const clreduce_reducer* reducer) {
                  "null");
     CHECK_STATUS(clreduce_reduce(reducer, (clreduce_operation)CLREDUCE_OPERATION_COUNT, CLREDUCE_INT32, data, 4, NULL,
                                  &v),
-                 CLREDUCE_INVALID_ARGUMENT, "operation 19 is not a clreduce_operation");
+                 CLREDUCE_INVALID_ARGUMENT, "operation 20 is not a clreduce_operation");
     CHECK_STATUS(clreduce_reduce(reducer, (clreduce_operation)-1, CLREDUCE_INT32, data, 4, NULL, &v),
                  CLREDUCE_INVALID_ARGUMENT, "operation -1");
     CHECK_STATUS(clreduce_reduce(reducer, CLREDUCE_SUM, CLREDUCE_TYPE_DEFAULT, data, 4, NULL, &v),

@@ -38,6 +38,7 @@ static const operation_case cases[] = {
     {CLREDUCE_BIT_XOR, clreduce_bit_xor, CLREDUCE_INT8, 0},
     {CLREDUCE_ALL, clreduce_all, CLREDUCE_FLOAT64, 0},
     {CLREDUCE_ANY, clreduce_any, CLREDUCE_UINT16, 1},
+    {CLREDUCE_ARGMINMAX, clreduce_argminmax, CLREDUCE_INT32, 1},
 };
 
 /* Elements of the buffers before and after the range: values outside the data's range, so

@@ -2,8 +2,8 @@
 // the references (tests/support/op_reference.hpp) with clreduce's stated rules:
 //   sum, mean, sum_of_squares, norm_l1, norm_l2, product: IEEE (any NaN gives NaN; +inf with
 //     -inf gives NaN in sum and mean; an infinity gives that infinity)
-//   min, max, minmax, argmin, argmax, norm_inf: NaN is ignored (like fmin/fmax); all-NaN
-//     input gives NaN, and index 0 for argmin/argmax
+//   min, max, minmax, argmin, argmax, argminmax, norm_inf: NaN is ignored (like fmin/fmax);
+//     all-NaN input gives NaN, and index 0 for argmin/argmax/argminmax
 //   count_nonzero: NaN is nonzero
 #include <catch2/catch.hpp>
 
@@ -52,6 +52,11 @@ void check_extrema(const Reducer& r, const std::vector<T>& data) {
     CHECK(amin.index == mn.index);
     CHECK(same_value(amax.value, mx.value));
     CHECK(amax.index == mx.index);
+    const auto fused = r.argminmax<T>(data.data(), n);
+    CHECK(same_value(fused.min.value, mn.value));
+    CHECK(fused.min.index == mn.index);
+    CHECK(same_value(fused.max.value, mx.value));
+    CHECK(fused.max.index == mx.index);
     CHECK(r.count_nonzero<T>(data.data(), n) == ct::reference_count_nonzero(data.data(), n));
     // NaN ignored; all-NaN input gives NaN, as max does.
     CHECK(same_value(r.norm_inf<T>(data.data(), n), ct::float_norm_inf(data.data(), n, ct::NanRule::ignore)));

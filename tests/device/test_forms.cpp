@@ -60,6 +60,9 @@ void check_same(const R& got, const R& want) {
     } else if constexpr (std::is_same_v<R, ArgResult<std::int32_t>>) {
         CHECK(got.value == want.value);
         CHECK(got.index == want.index);
+    } else if constexpr (std::is_same_v<R, ArgMinMax<std::int32_t>>) {
+        check_same(got.min, want.min);
+        check_same(got.max, want.max);
     } else if constexpr (std::is_same_v<R, Statistics<std::int32_t>>) {
         CHECK(got.count == want.count);
         CHECK(got.min == want.min);

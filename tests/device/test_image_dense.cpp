@@ -95,6 +95,7 @@ void check_dense(const DenseCase& k) {
     const auto counts = more([&] { return r.count_nonzero<T>(dense_buffer, dense, k.params); });
     const auto highs = more([&] { return r.argmax<T>(dense_buffer, dense, k.params); });
     const auto extremes = more([&] { return r.minmax<T>(dense_buffer, dense, k.params); });
+    const auto locations = more([&] { return r.argminmax<T>(dense_buffer, dense, k.params); });
     for (std::uint32_t c = 0; c < k.channels; ++c) {
         INFO("channel " << c);
         const Plane<T> p = plane_of(data, mask, pixels, k.channels, c);
@@ -126,6 +127,10 @@ void check_dense(const DenseCase& k) {
         CHECK((*highs)[c].index == p.pixels[high.index]);
         CHECK((*extremes)[c].min == low.value);
         CHECK((*extremes)[c].max == high.value);
+        CHECK((*locations)[c].min.value == low.value);
+        CHECK((*locations)[c].min.index == p.pixels[low.index]);
+        CHECK((*locations)[c].max.value == high.value);
+        CHECK((*locations)[c].max.index == p.pixels[high.index]);
         CHECK((*counts)[c] == reference_count_nonzero(v, n));
     }
 }

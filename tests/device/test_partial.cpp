@@ -231,15 +231,15 @@ const std::vector<std::uint8_t> kVersion1_cr_sum_float{
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 
-TEST_CASE("partials of format version 1 are still read, and written again as version 2", "[partial]") {
+TEST_CASE("partials of format version 1 are still read, and written again as version 3", "[partial]") {
     const std::vector<std::int32_t> ints{5, -7, 11, 2, -7, 40};
     const std::vector<float> floats{2.5f, -1.25f, 8.0f, -1.25f};
     const auto read = [](const std::vector<std::uint8_t>& bytes) {
         REQUIRE(bytes[4] == 1);
         const Partial p = Partial::from_bytes(bytes.data(), bytes.size());
         const auto again = p.to_bytes();
-        CHECK(again[4] == 2);
-        return Partial::from_bytes(again.data(), again.size());  // the same partial through version 2
+        CHECK(again[4] == 3);
+        return Partial::from_bytes(again.data(), again.size());  // the same partial through version 3
     };
     CHECK(read(kVersion1_sum_int32).sum<std::int32_t>() == 44);
     const ArgResult<std::int32_t> arg = read(kVersion1_argmin_int32).argmin<std::int32_t>();
@@ -301,8 +301,8 @@ TEST_CASE("partials refuse what does not merge or read, and bytes that are not a
     bad[0] = 'X';
     CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("CLRP"));
     bad = bytes;
-    bad[4] = 3;
-    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("format version 3"));
+    bad[4] = 4;
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("format version 4"));
     bad = bytes;
     bad[20] = 4;  // the layout field: exact, not the int192 of an integer sum
     CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("state layout 4"));

@@ -180,7 +180,11 @@ TEST_CASE("Partial::from_bytes: random mutations of real partials are refused or
         INFO("trial " << trial << ": " << operation_name(p.operation()) << " of " << type_name(p.element()) << ", "
                       << p.count() << " elements");
         check_invariants(p);
-        CHECK(p.to_bytes() == bytes);
+        // Written again as the same bytes, but for a version field mutated to an older version
+        // of the same header (2), which is written as the current one.
+        std::vector<std::uint8_t> again = p.to_bytes();
+        if (again.size() == bytes.size() && bytes[4] == 2 && bytes[5] == 0) again[4] = 2;
+        CHECK(again == bytes);
         Partial twice = p;
         try {
             twice.merge(p);  // no crash, and the merged partial keeps the invariants too

@@ -55,6 +55,8 @@ def reference(op, a):
         return (min if op == "min" else max)(finite)
     if op == "minmax":
         return reference("min", a), reference("max", a)
+    if op == "argminmax":
+        return reference("argmin", a), reference("argmax", a)
     if op in ("argmin", "argmax"):
         if not finite:
             return 0

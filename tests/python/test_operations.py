@@ -21,6 +21,7 @@ FUNCTIONS = {
     "minmax": ("minmax", lambda a, **k: clreduce.minmax(a, **k)),
     "argmin": ("argmin", lambda a, **k: clreduce.argmin(a, **k)),
     "argmax": ("argmax", lambda a, **k: clreduce.argmax(a, **k)),
+    "argminmax": ("argminmax", lambda a, **k: clreduce.argminmax(a, **k)),
     "count_nonzero": ("count_nonzero", lambda a, **k: clreduce.count_nonzero(a, **k)),
     "mean": ("mean", lambda a, **k: clreduce.mean(a, **k)),
     "sum_of_squares": ("sum_of_squares", lambda a, **k: clreduce.sum_of_squares(a, **k)),
@@ -51,7 +52,7 @@ def expected_type(name, op, dtype):
         return np.float64 if f else (np.uint64 if dt == np.uint64 else np.int64)
     if op in ("min", "max", "minmax", "bit_and", "bit_or", "bit_xor"):
         return dt.type
-    if op in ("argmin", "argmax", "count_nonzero"):
+    if op in ("argmin", "argmax", "argminmax", "count_nonzero"):
         return np.int64
     if op in ("all", "any"):
         return np.bool_
@@ -94,6 +95,9 @@ def check_value(name, op, got, want, a):
     if op == "minmax":
         assert (float(got[0]), float(got[1])) == want
         return
+    if op == "argminmax":
+        assert (int(got[0]), int(got[1])) == want
+        return
     if isinstance(want, float) and a.dtype.kind == "f" and op in ("sum", "mean", "sum_of_squares", "norm_l1",
                                                                    "norm_l2"):
         assert close(got, want, a, op), (got, want)
@@ -116,7 +120,7 @@ def run_case(name, dtype, a, has_fp16, device=None):
     got = call(a if device is None else device)
     check_value(name, op, got, reference(op, a), a)
     t = expected_type(name, op, dtype)
-    if op == "minmax":
+    if op in ("minmax", "argminmax"):
         assert type(got[0]) is t and type(got[1]) is t
     elif op == "statistics":
         assert type(got.min) is np.dtype(dtype).type and type(got.mean) is np.float64
@@ -187,6 +191,7 @@ def test_nan(dtype, rng):
     a[where] = np.nan
     assert clreduce.nanmin(a) == np.nanmin(a) and clreduce.nanmax(a) == np.nanmax(a)
     assert clreduce.argmin(a) == np.nanargmin(a) and clreduce.argmax(a) == np.nanargmax(a)
+    assert clreduce.argminmax(a) == (np.nanargmin(a), np.nanargmax(a))
     assert math.isnan(clreduce.sum(a))
     assert clreduce.count_nonzero(a) == np.count_nonzero(a)
     b = a[~np.isnan(a)]

@@ -120,7 +120,7 @@ def test_plan_and_device(reducer):
     assert p.work_group_size >= 1 and p.element == "float32" and "float32" in p.describe()
     assert isinstance(reducer.device["name"], str)
     assert isinstance(clreduce.devices(), list) and clreduce.devices()
-    assert "sum" in clreduce.operations() and len(clreduce.operations()) == 19
+    assert "sum" in clreduce.operations() and len(clreduce.operations()) == 20
 
 
 def test_gil_is_released(rng):

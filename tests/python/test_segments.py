@@ -32,12 +32,15 @@ def test_segment_sum_matches_numpy(segments, rng):
 
 
 def test_segment_friends(rng):
-    """min, argmin and minmax per segment (no empty segment: they have no empty value), against
+    """min, argmin, argminmax and minmax per segment (no empty segment: they have no empty value), against
     numpy."""
     values = data(rng, np.float32, 30_000)
     offsets = np.unique(np.concatenate([[0, values.size], rng.integers(1, values.size, 200)]))
     assert np.array_equal(clreduce.segment_min(values, offsets), per_segment(np.min, values, offsets))
     assert np.array_equal(clreduce.segment_argmin(values, offsets), per_segment(np.argmin, values, offsets))
+    first_lo, first_hi = clreduce.segment_argminmax(values, offsets)
+    assert np.array_equal(first_lo, per_segment(np.argmin, values, offsets))
+    assert np.array_equal(first_hi, per_segment(np.argmax, values, offsets))
     lo, hi = clreduce.segment_minmax(values, offsets)
     assert lo.dtype == np.float32 and np.array_equal(hi, per_segment(np.max, values, offsets))
 

@@ -46,6 +46,10 @@ std::string value_of(const Partial& p) {
         case Operation::minmax: return bits(p.minmax<T>().min) + bits(p.minmax<T>().max);
         case Operation::argmin: return bits(p.argmin<T>().value) + bits(p.argmin<T>().index);
         case Operation::argmax: return bits(p.argmax<T>().value) + bits(p.argmax<T>().index);
+        case Operation::argminmax: {
+            const ArgMinMax<T> a = p.argminmax<T>();
+            return bits(a.min.value) + bits(a.min.index) + bits(a.max.value) + bits(a.max.index);
+        }
         case Operation::count_nonzero: return bits(p.count_nonzero<T>());
         case Operation::mean: return bits(p.mean<T>());
         case Operation::sum_of_squares: return bits(p.sum_of_squares<T>());

@@ -128,6 +128,9 @@ inline void check_segment_operation(const Reducer& r, const cl::Buffer& buffer, 
             case Operation::argmax:
                 CHECK_THROWS_WITH(r.argmax<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
                 return;
+            case Operation::argminmax:
+                CHECK_THROWS_WITH(r.argminmax<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
+                return;
             case Operation::mean:
                 CHECK_THROWS_WITH(r.mean<T>(buffer, offset, segments, params), Catch::Contains("which is empty"));
                 return;
@@ -158,6 +161,15 @@ inline void check_segment_operation(const Reducer& r, const cl::Buffer& buffer, 
                 CHECK(got.index == want.index);
             });
         }
+        case Operation::argminmax:
+            return each(r.argminmax<T>(buffer, offset, segments, params, &info),
+                        [&](const clreduce::ArgMinMax<T>& got, const T* data, std::uint64_t n) {
+                const auto lo = reference_min(data, n), hi = reference_max(data, n);
+                CHECK(got.min.value == lo.value);
+                CHECK(got.min.index == lo.index);
+                CHECK(got.max.value == hi.value);
+                CHECK(got.max.index == hi.index);
+            });
         case Operation::mean:
             return each(r.mean<T>(buffer, offset, segments, params, &info),
                         [&](double got, const T* data, std::uint64_t n) {

@@ -87,11 +87,10 @@ inline void check_approx(const testing::Approx& expected, long double got, const
 // check_segment_operation (segments). The covering arrays of the device tests take their
 // operation factor from this list: an operation added here with its cases joins every sweep.
 inline const std::vector<Operation>& checked_operations() {
-    static const std::vector<Operation> ops{Operation::sum,        Operation::mean,     Operation::count_nonzero,
-                                            Operation::min,        Operation::max,      Operation::minmax,
-                                            Operation::argmin,     Operation::argmax,   Operation::norm_l1,
-                                            Operation::norm_l2,    Operation::norm_inf, Operation::sum_of_squares,
-                                            Operation::statistics, Operation::product};
+    static const std::vector<Operation> ops{
+        Operation::sum,     Operation::mean,     Operation::count_nonzero,  Operation::min,        Operation::max,
+        Operation::minmax,  Operation::argmin,   Operation::argmax,         Operation::argminmax,  Operation::norm_l1,
+        Operation::norm_l2, Operation::norm_inf, Operation::sum_of_squares, Operation::statistics, Operation::product};
     return ops;
 }
 
@@ -148,13 +147,16 @@ void check_operation(const Reducer& r, const cl::Buffer& buffer, const std::vect
         case Operation::max:
         case Operation::minmax:
         case Operation::argmin:
-        case Operation::argmax: {
+        case Operation::argmax:
+        case Operation::argminmax: {
             if (n == 0) {
                 if (op == Operation::min) CHECK_THROWS_AS(r.min<T>(buffer, offset, n, params), InvalidArgument);
                 if (op == Operation::max) CHECK_THROWS_AS(r.max<T>(buffer, offset, n, params), InvalidArgument);
                 if (op == Operation::minmax) CHECK_THROWS_AS(r.minmax<T>(buffer, offset, n, params), InvalidArgument);
                 if (op == Operation::argmin) CHECK_THROWS_AS(r.argmin<T>(buffer, offset, n, params), InvalidArgument);
                 if (op == Operation::argmax) CHECK_THROWS_AS(r.argmax<T>(buffer, offset, n, params), InvalidArgument);
+                if (op == Operation::argminmax)
+                    CHECK_THROWS_AS(r.argminmax<T>(buffer, offset, n, params), InvalidArgument);
                 return;
             }
             const auto lo = reference_min(data, n), hi = reference_max(data, n);
@@ -171,6 +173,16 @@ void check_operation(const Reducer& r, const cl::Buffer& buffer, const std::vect
                 const clreduce::MinMax<T> both = r.minmax<T>(buffer, offset, n, params, &info);
                 CHECK(both.min == lo.value);
                 CHECK(both.max == hi.value);
+            } else if (op == Operation::argminmax) {
+                const clreduce::ArgMinMax<T> both = r.argminmax<T>(buffer, offset, n, params, &info);
+                INFO("indices " << both.min.index << ", " << both.max.index << " (expected " << lo.index << ", "
+                                << hi.index << ")");
+                CHECK(both.min.value == lo.value);
+                CHECK(both.min.index == lo.index);
+                CHECK(both.max.value == hi.value);
+                CHECK(both.max.index == hi.index);
+                if (cv) CHECK(both.min.index == cv->min_index);
+                if (cv) CHECK(both.max.index == cv->max_index);
             } else {
                 const bool is_min = op == Operation::argmin;
                 const clreduce::ArgResult<T> got = is_min ? r.argmin<T>(buffer, offset, n, params, &info)

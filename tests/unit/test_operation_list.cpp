@@ -23,7 +23,7 @@ void check_numbered(const partial_ids::Id<E> (&table)[N], int values) {
         const std::uint16_t number = partial_ids::number_of(table, value);
         CHECK(number != 0xffff);
         CHECK(numbers.insert(number).second);
-        CHECK(partial_ids::value_of(table, number, 2) == value);
+        CHECK(partial_ids::value_of(table, number, partial_ids::kFormatVersion) == value);
     }
     CHECK(static_cast<int>(N) == values);
 }
@@ -62,6 +62,10 @@ TEST_CASE("the Partial format numbers every value of its enumerations once", "[u
     CHECK(value_of(kOperations, 13, 1) == Operation::statistics);
     CHECK_FALSE(value_of(kOperations, 14, 1).has_value());
     CHECK_FALSE(value_of(kPlugins, 12, 1).has_value());
+    // Version 2 knows no argminmax.
+    CHECK(value_of(kOperations, 19, 3) == Operation::argminmax);
+    CHECK_FALSE(value_of(kOperations, 19, 2).has_value());
+    CHECK_FALSE(value_of(kLayouts, 8, 2).has_value());
 }
 
 }  // namespace clreduce

@@ -1,0 +1,121 @@
+// argminmax (both locations of one pass) and the level 1 it shares with argmin and argmax
+// (ops/indexed.cl): each vector lane keeps the offset of its extreme's vector, in 32 bits where
+// the launch's indices allow and in 64 bits otherwise (forced here, as a launch over 2^32
+// elements would take them), and the lanes holding the best value give the lowest index. Checked
+// against the exact CPU references at every vector width, with ties, NaN, zeros of both signs,
+// identity-valued data (a lane that never takes) and misaligned starts.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/kernel_spec.hpp"  // src/: force_wide_index_offsets
+#include "reference/op_reference.hpp"
+#include "test_support.hpp"
+
+namespace clreduce::test {
+namespace {
+
+bool same(double got, double want) { return (std::isnan(got) && std::isnan(want)) || got == want; }
+
+// Few distinct values (many ties), with NaN and zeros of both signs among floats.
+template <class T>
+std::vector<T> tied_values(std::uint64_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> out(n);
+    for (auto& v : out) {
+        const int k = static_cast<int>(rng() % 41) - 20;
+        v = static_cast<T>(k);
+        if constexpr (std::is_floating_point_v<T>) {
+            if (rng() % 23 == 0) v = std::numeric_limits<T>::quiet_NaN();
+            if (k == 0 && (rng() & 1)) v = T(-0.0);
+        }
+    }
+    return out;
+}
+
+template <class T>
+void check_locations(const Reducer& r, const cl::Buffer& buffer, const std::vector<T>& host, std::uint64_t offset,
+                     std::uint64_t n, const LaunchParams& params, const std::string& label) {
+    using namespace clreduce::testing;
+    CallInfo info;
+    const ArgMinMax<T> got = r.argminmax<T>(buffer, offset, n, params, &info);
+    const auto lo = reference_min(host.data() + offset, n), hi = reference_max(host.data() + offset, n);
+    INFO(label << " n=" << n << " offset=" << offset << " " << info.plan.describe() << ": indices " << got.min.index
+               << ", " << got.max.index << " (expected " << lo.index << ", " << hi.index << ")");
+    CHECK(same(double(got.min.value), double(lo.value)));
+    CHECK(got.min.index == lo.index);
+    CHECK(same(double(got.max.value), double(hi.value)));
+    CHECK(got.max.index == hi.index);
+}
+
+template <class T>
+void check_type(bool wide) {
+    const Reducer& r = reducer();
+    const char* type = type_name(element_traits<T>::type).data();
+    for (const std::uint32_t vec : {1u, 2u, 8u, 16u}) {
+        LaunchParams params;
+        params.vector_width = vec;
+        params.times = 3;  // work-items of three vectors: lanes meet several, groups are many
+        params.work_group_size = 16;
+        for (const std::uint64_t n : {1ull, 37ull, 4099ull, 70001ull}) {
+            const std::uint64_t seed = seed_for(n, vec, wide);
+            const auto host = tied_values<T>(n + 3, seed);
+            const cl::Buffer buffer = device_copy(r, host);
+            const std::string label = std::string(type) + " vec=" + std::to_string(vec) +
+                                      (wide ? " 64-bit offsets" : " 32-bit offsets") + " seed " + std::to_string(seed);
+            for (const std::uint64_t offset : {0ull, 3ull}) check_locations(r, buffer, host, offset, n, params, label);
+        }
+        // Every element the identity of one direction (the other's best): a lane never takes, and
+        // its first element is its extreme.
+        for (const T fill : {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()}) {
+            const std::vector<T> host(5000, fill);
+            const cl::Buffer buffer = device_copy(r, host);
+            check_locations(r, buffer, host, 1, host.size() - 1, params, std::string(type) + " all equal");
+        }
+        if constexpr (std::is_floating_point_v<T>) {  // all NaN: (NaN, 0) both
+            const std::vector<T> host(3000, std::numeric_limits<T>::quiet_NaN());
+            const cl::Buffer buffer = device_copy(r, host);
+            check_locations(r, buffer, host, 0, host.size(), params, std::string(type) + " all NaN");
+        }
+    }
+}
+
+// Restores the library's own choice of index offsets when a case ends, passed or not.
+struct WideOffsets {
+    explicit WideOffsets(bool wide) { force_wide_index_offsets(wide); }
+    ~WideOffsets() { force_wide_index_offsets(false); }
+    WideOffsets(const WideOffsets&) = delete;
+    WideOffsets& operator=(const WideOffsets&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("argminmax gives argmin's and argmax's results at every vector width and offset width",
+          "[argminmax][operations]") {
+    print_seed();
+    for (const bool wide : {false, true}) {
+        const WideOffsets forced(wide);
+        check_type<std::int8_t>(wide);
+        check_type<std::uint16_t>(wide);
+        check_type<std::int32_t>(wide);
+        check_type<std::int64_t>(wide);
+        check_type<float>(wide);
+        if (reducer().device_info().has_fp64) check_type<double>(wide);
+    }
+}
+
+TEST_CASE("argminmax of host data, and of an empty range", "[argminmax][operations]") {
+    const Reducer& r = reducer();
+    const std::vector<float> data{3.0f, -1.0f, 7.0f, -1.0f, 7.0f, NAN};
+    const ArgMinMax<float> both = r.argminmax(data);
+    CHECK(both.min.value == -1.0f);
+    CHECK(both.min.index == 1);
+    CHECK(both.max.value == 7.0f);
+    CHECK(both.max.index == 2);
+    CHECK_THROWS_AS(r.argminmax(std::vector<float>{}), InvalidArgument);
+}
+
+}  // namespace clreduce::test
