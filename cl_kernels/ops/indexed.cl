@@ -127,7 +127,7 @@ __attribute__((always_inline)) inline clreduce_indexed clreduce_indexed_take(con
 // A plug-in's vector state keeps, per extreme, `position` (CLREDUCE_POSITION_VEC: the first
 // index of the vector each lane's extreme came from) and `value` (CLREDUCE_LANE_VEC) as its own
 // members: a struct of them inside the state made NVIDIA's compiler carry the lanes through
-// private memory on every vector (argmin of 16-bit data took 2.4 times as long).
+// private memory on every vector.
 #define CLREDUCE_LANES_INIT(is_max, position, value)                                \
     {                                                                               \
         (position) = (CLREDUCE_POSITION_VEC)CLREDUCE_NO_POSITION;                   \

@@ -107,6 +107,32 @@ TEST_CASE("argminmax gives argmin's and argmax's results at every vector width a
     }
 }
 
+TEST_CASE("argminmax of a masked image whose pixels all hold one direction's identity",
+          "[argminmax][operations][image]") {
+    // No lane ever takes a value: each extreme is the first selected pixel, which is not pixel 0.
+    const Reducer& r = reducer();
+    const std::uint64_t rows = 48, cols = 40, pixels = rows * cols;
+    for (const std::uint8_t fill : {std::uint8_t{0}, std::uint8_t{255}}) {
+        for (const std::uint32_t channels : {1u, 3u}) {
+            INFO("fill " << int(fill) << ", " << channels << " channel(s)");
+            const std::vector<std::uint8_t> data(pixels * channels, fill);
+            std::vector<std::uint8_t> mask(pixels, 1);
+            for (std::uint64_t p = 0; p < 301; ++p) mask[p] = 0;  // the first 301 pixels left out
+            ImageMask image_mask;
+            image_mask.data = mask.data();
+            Image image{rows, cols, channels};
+            image.mask = &image_mask;
+            const auto both = r.argminmax<std::uint8_t>(data.data(), image);
+            for (std::uint32_t c = 0; c < channels; ++c) {
+                CHECK(both[c].min.value == fill);
+                CHECK(both[c].min.index == 301);
+                CHECK(both[c].max.value == fill);
+                CHECK(both[c].max.index == 301);
+            }
+        }
+    }
+}
+
 TEST_CASE("argminmax of host data, and of an empty range", "[argminmax][operations]") {
     const Reducer& r = reducer();
     const std::vector<float> data{3.0f, -1.0f, 7.0f, -1.0f, 7.0f, NAN};

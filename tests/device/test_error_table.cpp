@@ -155,11 +155,12 @@ std::vector<Refusal> refusals(Reducer& r) {
          "an empty device spec (`Reducer(\"\")`), or one that matches nothing (the message lists the devices)",
          [] { Reducer(""); }},
         {"InvalidArgument",
-         "min, max, minmax, argmin, argmax, mean, statistics, or `transform_reduce` with min or max, of an empty "
-         "range",
+         "min, max, minmax, argmin, argmax, argminmax, mean, statistics, or `transform_reduce` with min or max, of "
+         "an empty range",
          [&r] { r.min(std::vector<float>{}); }},
         {"InvalidArgument",
-         "min, max, minmax, argmin, argmax, mean or statistics of an empty segment (the message names it)",
+         "min, max, minmax, argmin, argmax, argminmax, mean or statistics of an empty segment (the message names "
+         "it)",
          [&r, int_buffer] {
         r.max<std::int32_t>(int_buffer, 0, Segments::offsets(std::vector<std::uint64_t>{0, 2, 2}));
          }},
