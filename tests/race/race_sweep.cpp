@@ -3,7 +3,7 @@
 // out-of-bounds accesses, barrier divergence and uses of uninitialised values.
 //
 // It covers each state shape (int32 sum into int64; float sums deterministic, atomic,
-// compensated and correctly rounded; minmax; min; argmin; product; count_nonzero; the 48-byte
+// compensated and correctly rounded; minmax; min; argmin; argminmax; product; count_nonzero; the 48-byte
 // state of statistics; a dense 3-channel image's sums, with and without a mask) with the
 // level-3 finishes that shape has (second_pass for all; atomic for integer sums, counts and
 // minima and for FloatMode::atomic; exact_atomic for deterministic and correctly rounded float
@@ -163,6 +163,17 @@ std::string argmin_int32(const Call& c) {
     return compare("value", got.value, c.d.ints[c.o + at]) + compare("index", got.index, at);
 }
 
+std::string argminmax_float32(const Call& c) {
+    std::uint64_t lo = 0, hi = 0;
+    for (std::uint64_t k = 1; k < c.n; ++k) {
+        if (c.d.floats[c.o + k] < c.d.floats[c.o + lo]) lo = k;
+        if (c.d.floats[c.o + k] > c.d.floats[c.o + hi]) hi = k;
+    }
+    const ArgMinMax<float> got = c.r.argminmax<float>(c.b.floats, c.o, c.n, c.p, c.info);
+    return compare("min index", got.min.index, lo) + compare("max index", got.max.index, hi) +
+           compare("min", got.min.value, c.d.floats[c.o + lo]) + compare("max", got.max.value, c.d.floats[c.o + hi]);
+}
+
 std::string product_int32(const Call& c) {
     std::uint64_t want = 1;  // modulo 2^64, as the int64 accumulator wraps
     for (std::uint64_t k = c.o; k < c.o + c.n; ++k)
@@ -245,6 +256,7 @@ const std::vector<Case>& cases() {
         {"minmax float32", FloatMode::deterministic, {IG::second_pass}, minmax_float32},
         {"min int32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, min_int32},
         {"argmin int32", FloatMode::deterministic, {IG::second_pass}, argmin_int32},
+        {"argminmax float32", FloatMode::deterministic, {IG::second_pass}, argminmax_float32},
         {"product int32", FloatMode::deterministic, {IG::second_pass}, product_int32},
         {"count_nonzero float32", FloatMode::deterministic, {IG::second_pass, IG::atomic}, count_nonzero_float32},
         {"statistics float32", FloatMode::deterministic, {IG::second_pass}, statistics_float32},
