@@ -121,8 +121,8 @@ struct LaunchParams {
     // element is widened to: with IntegerOverflow::check it must hold every element (a signed
     // one for signed data, else InvalidArgument) and the sum stays exact; with
     // IntegerOverflow::wrap it wraps modulo 2^bits. A float one rounds as that type does. The
-    // extremum operations (min, max, minmax, argmin, argmax) compare in the element type and
-    // ignore it.
+    // extremum operations (min, max, minmax, argmin, argmax, argminmax) compare in the element
+    // type and ignore it.
     std::optional<ElementType> accumulator;
     // Integer results that do not fit (IntegerOverflow above); default check.
     std::optional<IntegerOverflow> overflow;

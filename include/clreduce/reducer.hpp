@@ -130,8 +130,8 @@ public:
     // CallInfo. All block until the result is on the host. T: int8_t, uint8_t, int16_t,
     // uint16_t, int32_t, uint32_t, int64_t, uint64_t, half (cl_khr_fp16), float, double (fp64).
     // The result is result_t<Op, T> (operation_result.hpp); an empty range gives the
-    // operation's identity or, where it has none (min, max, minmax, argmin, argmax, mean,
-    // statistics), throws InvalidArgument.
+    // operation's identity or, where it has none (min, max, minmax, argmin, argmax, argminmax,
+    // mean, statistics), throws InvalidArgument.
     template <Operation Op, class T>
     result_t<Op, T> reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                            const LaunchParams& params = {}, CallInfo* info = nullptr) const;
