@@ -47,15 +47,15 @@ void choose_lanes(KernelSpec& spec, const LaunchPlan& plan, const OpKernel& kern
                 std::uint64_t(plan.times) * 4 * 255 < (1ull << 31);
 }
 
-// argmin, argmax and argminmax keep each lane's position as a 32-bit offset (ops/indexed.cl)
-// where every index the launch passes is below 2^32: the groups' vectors, with room for a
-// dense image's lane taking up to 7 pixels more than `times` (read_dense_image).
-std::atomic<bool> forced_wide_index_offsets{false};
+// argmin, argmax and argminmax keep each lane's index in 32 bits (ops/indexed.cl) where every
+// index the launch passes is below 2^32: the groups' vectors, with room for a dense image's
+// lane taking up to 7 pixels more than `times` (read_dense_image).
+std::atomic<bool> forced_wide_lane_indices{false};
 
 bool indices_fit_32_bits(const LaunchPlan& plan, KernelOp op) {
     const StateLayout layout = plugin_info(op).layout;
     if (layout != StateLayout::indexed && layout != StateLayout::indexed_pair) return false;
-    if (forced_wide_index_offsets.load(std::memory_order_relaxed)) return false;
+    if (forced_wide_lane_indices.load(std::memory_order_relaxed)) return false;
     constexpr std::uint64_t limit = 1ull << 32;
     std::uint64_t span = std::uint64_t(plan.times) + 7;
     for (const std::uint64_t factor :
@@ -217,7 +217,7 @@ bool exact_bins_fit(const KernelSpec& spec, const DeviceInfo& device) {
 }
 }  // namespace
 
-void force_wide_index_offsets(bool wide) { forced_wide_index_offsets.store(wide, std::memory_order_relaxed); }
+void force_wide_lane_indices(bool wide) { forced_wide_lane_indices.store(wide, std::memory_order_relaxed); }
 
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes) {
     forced_exact_lane_passes.store(passes ? static_cast<int>(*passes) : -1, std::memory_order_relaxed);

@@ -57,7 +57,7 @@ struct KernelSpec {
     // data on NVIDIA, four bytes at a time with dp4a.
     bool lanes32 = false;
     bool dp4a = false;
-    // argmin, argmax, argminmax: level 1's lanes keep 32-bit index offsets (CLREDUCE_INDEX32),
+    // argmin, argmax, argminmax: level 1's lanes keep their indices in 32 bits (CLREDUCE_INDEX32),
     // every index of the launch being below 2^32.
     bool index32 = false;
     // Asynchronous calls: the store or last-group finish writes the result's value as
@@ -127,9 +127,9 @@ std::uint32_t exact_copies_for(std::uint64_t groups, KernelOp op = KernelOp::add
 // (exact_lane_passes). Every thread, from the next plan on. Not a user setting.
 void force_exact_lane_passes(std::optional<ExactLanePasses> passes);
 
-// For the tests: argmin, argmax and argminmax keep 64-bit index offsets in level 1 (as a launch
+// For the tests: argmin, argmax and argminmax keep 64-bit lane indices in level 1 (as a launch
 // over 2^32 elements or more does) while `wide` is true. Every thread, from the next plan on.
-void force_wide_index_offsets(bool wide);
+void force_wide_lane_indices(bool wide);
 
 // The first launch of a plan: finishes with a store when one group does it all, else with
 // the plan's inter-group strategy.

@@ -1,5 +1,5 @@
 // argminmax (both locations of one pass) and the level 1 it shares with argmin and argmax
-// (ops/indexed.cl): each vector lane keeps the offset of its extreme's vector, in 32 bits where
+// (ops/indexed.cl): each vector lane keeps the index of its extreme's vector, in 32 bits where
 // the launch's indices allow and in 64 bits otherwise (forced here, as a launch over 2^32
 // elements would take them), and the lanes holding the best value give the lowest index. Checked
 // against the exact CPU references at every vector width, with ties, NaN, zeros of both signs,
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/kernel_spec.hpp"  // src/: force_wide_index_offsets
+#include "kernels/kernel_spec.hpp"  // src/: force_wide_lane_indices
 #include "reference/op_reference.hpp"
 #include "test_support.hpp"
 
@@ -63,7 +63,7 @@ void check_type(int rotation) {
     for (int k = 0; k < 4; ++k) {
         const std::uint32_t vec = widths[k];
         const bool wide = (k + rotation) % 2 == 1;
-        force_wide_index_offsets(wide);
+        force_wide_lane_indices(wide);
         LaunchParams params;
         params.vector_width = vec;
         params.times = 3;  // work-items of three vectors: lanes meet several, groups are many
@@ -73,7 +73,7 @@ void check_type(int rotation) {
             const auto host = tied_values<T>(n + 3, seed);
             const cl::Buffer buffer = device_copy(r, host);
             const std::string label = std::string(type) + " vec=" + std::to_string(vec) +
-                                      (wide ? " 64-bit offsets" : " 32-bit offsets") + " seed " + std::to_string(seed);
+                                      (wide ? " 64-bit indices" : " 32-bit indices") + " seed " + std::to_string(seed);
             for (const std::uint64_t offset : {0ull, 3ull}) check_locations(r, buffer, host, offset, n, params, label);
         }
         // Every element the identity of one direction (the other's best): a lane never takes, and
@@ -91,20 +91,20 @@ void check_type(int rotation) {
     }
 }
 
-// Restores the library's own choice of index offsets when a case ends, passed or not.
-struct WideOffsets {
-    WideOffsets() = default;
-    ~WideOffsets() { force_wide_index_offsets(false); }
-    WideOffsets(const WideOffsets&) = delete;
-    WideOffsets& operator=(const WideOffsets&) = delete;
+// Restores the library's own choice of lane index width when a case ends, passed or not.
+struct LaneIndexWidthRestored {
+    LaneIndexWidthRestored() = default;
+    ~LaneIndexWidthRestored() { force_wide_lane_indices(false); }
+    LaneIndexWidthRestored(const LaneIndexWidthRestored&) = delete;
+    LaneIndexWidthRestored& operator=(const LaneIndexWidthRestored&) = delete;
 };
 
 }  // namespace
 
-TEST_CASE("argminmax gives argmin's and argmax's results at every vector width and offset width",
+TEST_CASE("argminmax gives argmin's and argmax's results at every vector width and index width",
           "[argminmax][operations]") {
     print_seed();
-    const WideOffsets restore;
+    const LaneIndexWidthRestored restore;
     check_type<std::int8_t>(0);
     check_type<std::uint16_t>(1);
     check_type<std::int32_t>(0);
