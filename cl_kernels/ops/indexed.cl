@@ -51,10 +51,11 @@ __attribute__((always_inline)) inline clreduce_indexed clreduce_indexed_take(con
 // from: in 32 bits where the host knows every index of the launch is below 2^32
 // (CLREDUCE_INDEX32), which halves the registers of 64-bit ones. 8/16-bit integers are
 // compared as 32-bit ints, the width of the index and of a GPU's registers; lanes are chosen
-// with min/max and bit masks. A lane meets its elements in rising index order and takes only a strictly better value (or a
-// number after NaN), so it keeps its first extreme; a lane that never takes holds no index,
-// and its first element, then its extreme (every element equals the identity, or is NaN), is
-// its answer. At the end the lanes holding the best value give the lowest index among them.
+// with min/max and bit masks. A lane meets its elements in rising index order and takes only a
+// strictly better value (or a number after NaN), so it keeps its first extreme; a lane that
+// never takes holds no index, and its first element, then its extreme (every element equals
+// the identity, or is NaN), is its answer. At the end the lanes holding the best value give the
+// lowest index among them.
 #define CLREDUCE_VECTOR_PATH 1
 #define CLREDUCE_VECTOR_INDEXED 1
 #if CLREDUCE_INDEX32
@@ -128,9 +129,9 @@ __attribute__((always_inline)) inline clreduce_indexed clreduce_indexed_take(con
 // index of the vector each lane's extreme came from) and `value` (CLREDUCE_LANE_VEC) as its own
 // members: a struct of them inside the state made NVIDIA's compiler carry the lanes through
 // private memory on every vector.
-#define CLREDUCE_LANES_INIT(is_max, position, value)                                \
-    {                                                                               \
-        (position) = (CLREDUCE_POSITION_VEC)CLREDUCE_NO_POSITION;                   \
+#define CLREDUCE_LANES_INIT(is_max, position, value)                                    \
+    {                                                                                   \
+        (position) = (CLREDUCE_POSITION_VEC)CLREDUCE_NO_POSITION;                       \
         (value) = (CLREDUCE_LANE_VEC)((CLREDUCE_LANE_T)CLREDUCE_INDEXED_INIT_(is_max)); \
     }
 // The lanes with x (lane values) of the vector whose first index is `first`: each lane takes a
