@@ -62,31 +62,42 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 // Level 1 on whole vectors of 8/16-bit integers (CLREDUCE_MOMENTS_INT, set by the host): each
 // lane keeps exact integer sums of x and x^2 and integer extremes, which cost a few integer
 // instructions per element where the double state's cost a conversion and five double
-// operations. At the end each lane becomes the state about its own minimum (one of its values)
-// exactly in 64-bit integers, each sum rounded once: the host sets it where a lane takes
-// fewer than 2^29 elements, so x^2 < 2^32, sum x^2 < 2^61 and 2 lo sum x < 2^62.
+// operations. The sums are kept in the narrowest type that holds a lane's (the host's
+// CLREDUCE_MOMENTS_S1, int or long, and CLREDUCE_MOMENTS_S2, uint or ulong, from the most
+// values a lane takes): a GPU adds 32-bit integers in one instruction, 64-bit ones in two
+// or three, and the statistics of 8-bit data are bound by these instructions, not by memory.
+// At the end each lane becomes the state about its own minimum (one of its values) exactly in
+// 64-bit integers, each sum rounded once: the host sets it where a lane takes fewer than 2^29
+// elements, so x^2 < 2^32, sum x^2 < 2^61 and 2 lo sum x < 2^62.
+#ifndef CLREDUCE_MOMENTS_S1
+#define CLREDUCE_MOMENTS_S1 long
+#endif
+#ifndef CLREDUCE_MOMENTS_S2
+#define CLREDUCE_MOMENTS_S2 ulong
+#endif
 #if CLREDUCE_VEC == 1
 #define CLREDUCE_MOMENTS_V(t) t
 #else
 #define CLREDUCE_MOMENTS_V(t) CLREDUCE_CAT(t, CLREDUCE_VEC)
 #endif
 typedef struct {
-    ulong count;  // vectors taken: each lane's count
-    CLREDUCE_MOMENTS_V(long) s1;
-    CLREDUCE_MOMENTS_V(ulong) s2;
+    uint count;  // vectors taken: each lane's count
+    CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S1) s1;
+    CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S2) s2;
     CLREDUCE_MOMENTS_V(int) lo;
     CLREDUCE_MOMENTS_V(int) hi;
 } clreduce_vstate;
 inline clreduce_vstate clreduce_vinit(void) {
-    clreduce_vstate s = {0, (CLREDUCE_MOMENTS_V(long))0, (CLREDUCE_MOMENTS_V(ulong))0,
+    clreduce_vstate s = {0, (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S1))0, (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S2))0,
                          (CLREDUCE_MOMENTS_V(int))INT_MAX, (CLREDUCE_MOMENTS_V(int))INT_MIN};
     return s;
 }
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
     const CLREDUCE_MOMENTS_V(int) x = CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(int))(v);
-    const CLREDUCE_MOMENTS_V(uint) m = abs(x);
-    s.s1 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(long))(x);
-    s.s2 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(ulong))(m * m);
+    // x * x as unsigned: |x| < 2^16, so the square is below 2^32, whatever x's sign.
+    const CLREDUCE_MOMENTS_V(uint) u = CLREDUCE_CAT(as_, CLREDUCE_MOMENTS_V(uint))(x);
+    s.s1 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S1))(x);
+    s.s2 += CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S2))(u * u);
     s.count += 1;
     s.lo = min(s.lo, x);
     s.hi = max(s.hi, x);
@@ -106,36 +117,49 @@ inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
 #if CLREDUCE_VEC == 1
     return clreduce_moments_lane(s.count, s.s1, s.s2, s.lo, s.hi);
 #else
-    long s1[CLREDUCE_VEC];
-    ulong s2[CLREDUCE_VEC];
+    CLREDUCE_MOMENTS_S1 s1[CLREDUCE_VEC];
+    CLREDUCE_MOMENTS_S2 s2[CLREDUCE_VEC];
     int lo[CLREDUCE_VEC], hi[CLREDUCE_VEC];
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s1, 0, s1);
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s2, 0, s2);
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.lo, 0, lo);
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.hi, 0, hi);
     clreduce_state r = clreduce_init();
-    for (uint k = 0; k < CLREDUCE_VEC; ++k) r = clreduce_combine(r, clreduce_moments_lane(s.count, s1[k], s2[k], lo[k], hi[k]));
+    for (uint k = 0; k < CLREDUCE_VEC; ++k)
+        r = clreduce_combine(r, clreduce_moments_lane(s.count, s1[k], s2[k], lo[k], hi[k]));
     return r;
 #endif
 }
 #else
 // Level 1 on whole vectors: each lane keeps its own sums about its own shift (the lane's first
-// value), and the lanes combine in order at the end, as scalar states would.
+// value), and the lanes combine in order at the end, as scalar states would. The extremes of
+// float and double data are kept in the data's own type (CLREDUCE_MOMENTS_EXT): a float's
+// conversion to double is exact and keeps the order, so the extremes are the same, at a
+// float min/max per element where a double one costs several instructions on GPUs.
+#if CLREDUCE_T_FLOAT && !CLREDUCE_FP16 && CLREDUCE_MAP == CLREDUCE_MAP_IDENTITY
+#define CLREDUCE_MOMENTS_EXT CLREDUCE_T
+#define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_T_VEC
+#define CLREDUCE_MOMENTS_EXT_OF(v, m) (v)
+#else
+#define CLREDUCE_MOMENTS_EXT CLREDUCE_ACC
+#define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_ACC_VEC
+#define CLREDUCE_MOMENTS_EXT_OF(v, m) (m)
+#endif
 typedef struct {
     ulong count;  // vectors taken: each lane's count
     CLREDUCE_ACC_VEC shift;
     CLREDUCE_ACC_VEC s1;
     CLREDUCE_ACC_VEC s2;
-    CLREDUCE_ACC_VEC lo;
-    CLREDUCE_ACC_VEC hi;
+    CLREDUCE_MOMENTS_EXT_VEC lo;
+    CLREDUCE_MOMENTS_EXT_VEC hi;
 } clreduce_vstate;
 inline clreduce_vstate clreduce_vinit(void) {
     clreduce_vstate s = {0,
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
-                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)NAN),
-                         (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)NAN)};
+                         (CLREDUCE_MOMENTS_EXT_VEC)((CLREDUCE_MOMENTS_EXT)NAN),
+                         (CLREDUCE_MOMENTS_EXT_VEC)((CLREDUCE_MOMENTS_EXT)NAN)};
     return s;
 }
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
@@ -145,16 +169,17 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
     s.s1 = s.s1 + d;
     s.s2 = s.s2 + d * d;
     s.count += 1;
-    s.lo = fmin(s.lo, m);
-    s.hi = fmax(s.hi, m);
+    s.lo = fmin(s.lo, CLREDUCE_MOMENTS_EXT_OF(v, m));
+    s.hi = fmax(s.hi, CLREDUCE_MOMENTS_EXT_OF(v, m));
     return s;
 }
 inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
 #if CLREDUCE_VEC == 1
-    clreduce_state r = {s.count, s.shift, s.s1, s.s2, s.lo, s.hi};
+    clreduce_state r = {s.count, s.shift, s.s1, s.s2, (CLREDUCE_ACC)s.lo, (CLREDUCE_ACC)s.hi};
     return r;
 #else
-    CLREDUCE_ACC shift[CLREDUCE_VEC], s1[CLREDUCE_VEC], s2[CLREDUCE_VEC], lo[CLREDUCE_VEC], hi[CLREDUCE_VEC];
+    CLREDUCE_ACC shift[CLREDUCE_VEC], s1[CLREDUCE_VEC], s2[CLREDUCE_VEC];
+    CLREDUCE_MOMENTS_EXT lo[CLREDUCE_VEC], hi[CLREDUCE_VEC];
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.shift, 0, shift);
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s1, 0, s1);
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.s2, 0, s2);
@@ -162,7 +187,7 @@ inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.hi, 0, hi);
     clreduce_state r = clreduce_init();
     for (uint k = 0; k < CLREDUCE_VEC; ++k) {
-        const clreduce_state lane = {s.count, shift[k], s1[k], s2[k], lo[k], hi[k]};
+        const clreduce_state lane = {s.count, shift[k], s1[k], s2[k], (CLREDUCE_ACC)lo[k], (CLREDUCE_ACC)hi[k]};
         r = clreduce_combine(r, lane);
     }
     return r;

@@ -106,10 +106,16 @@ std::string KernelSpec::build_options() const {
     if (lanes32) o += std::string(" -DCLREDUCE_LANE=") + (is_signed(element) ? "int" : "uint");
     if (index32) o += " -DCLREDUCE_INDEX32=1";
     // Statistics of 8/16-bit integers: level 1 in exact integer sums (ops/moments.cl), where a
-    // lane takes fewer than 2^29 elements (a segment's lane may take a whole long segment).
+    // lane takes fewer than 2^29 elements (a segment's lane may take a whole long segment);
+    // each sum in 32 bits where a lane's cannot overflow them (|x| <= top, x^2 <= top^2).
     if (op == KernelOp::moments && !is_floating(element) && type_size(element) <= 2 && !segmented &&
-        values_per_lane() < (1ull << 29))
+        values_per_lane() < (1ull << 29)) {
+        const std::uint64_t lane_values = values_per_lane();
+        const std::uint64_t top = type_size(element) == 1 ? 0xff : 0xffff;
         o += " -DCLREDUCE_MOMENTS_INT=1";
+        o += std::string(" -DCLREDUCE_MOMENTS_S1=") + (lane_values * top < (1ull << 31) ? "int" : "long");
+        o += std::string(" -DCLREDUCE_MOMENTS_S2=") + (lane_values * top * top < (1ull << 32) ? "uint" : "ulong");
+    }
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));

@@ -86,6 +86,39 @@ TEST_CASE("statistics: count, extremes, mean and variance of every type, shape a
         CHECK_THROWS_AS(r.statistics(std::vector<half>(8, half(1.0f))), Unsupported);
 }
 
+// Level 1 of 8/16-bit data keeps each lane's sums of x and x^2 in 32 bits where the lane's
+// values cannot overflow them (kernel_spec.cpp: the sum below 2^31 at 65535 per value for
+// 16-bit data, 255 for 8-bit; the squares below 2^32 for 8-bit data only), else in 64.
+// Values at the type's largest magnitude in one work-item of 70,000: both sums pass 2^32 there.
+template <class T>
+void check_lane_sums_at_their_widest(const Reducer& r) {
+    const std::uint64_t seed = seed_for(sizeof(T), 73);
+    INFO("data seed " << seed << ", type " << type_name(element_traits<T>::type));
+    std::mt19937_64 rng(seed);
+    std::vector<T> host(100003);
+    const T largest = std::is_signed_v<T> ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    for (T& x : host) x = rng() % 8 == 0 ? static_cast<T>(rng()) : largest;
+    const cl::Buffer buffer = device_copy(r, host);
+    for (const std::uint32_t times : {1000u, 70000u}) {
+        LaunchParams p;
+        p.work_group_size = 1;
+        p.vector_width = 1;
+        p.times = times;
+        INFO("one work-item per group, times " << times);
+        check_statistics_call(r, buffer, host, 0, host.size(), p);
+        check_statistics_call(r, buffer, host, 1, host.size() - 1, p);
+    }
+}
+
+TEST_CASE("statistics of 8/16-bit data: each lane's sums in 32 bits where they fit, in 64 where they do not",
+          "[statistics]") {
+    Reducer& r = reducer();
+    check_lane_sums_at_their_widest<std::uint8_t>(r);
+    check_lane_sums_at_their_widest<std::int8_t>(r);
+    check_lane_sums_at_their_widest<std::uint16_t>(r);
+    check_lane_sums_at_their_widest<std::int16_t>(r);
+}
+
 TEST_CASE("statistics: a large mean against a small spread keeps the variance that cv::meanStdDev loses",
           "[statistics]") {
     Reducer& r = reducer();
