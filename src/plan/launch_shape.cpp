@@ -78,13 +78,18 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
     return (device.type & CL_DEVICE_TYPE_CPU) != 0 && n <= host_path_crossover_bytes(device) / type_size(element);
 }
 
+// States that cost a work-item more than its reads at a sum's shape take the correctly rounded
+// sum's default (vendor.hpp, max_expansion_times): its expansions, and the fused statistics on
+// GPUs, whose state (a shift, two sums, two extremes per channel, combined in doubles through
+// the group's tree) made a CV_8UC3 image at a sum's 64 pixels per work-item spend most of its
+// time in that tree (docs/performance.md, "Float modes and fused statistics").
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
-                            bool small_on_cpu, bool expansions) {
+                            bool small_on_cpu, bool long_items) {
     if (small_on_cpu) return kCpuSmallTimes;
     const std::uint64_t target_groups =
-        expansions ? std::max<std::uint64_t>(1, device.compute_units) * expansion_groups_per_compute_unit(device)
+        long_items ? std::max<std::uint64_t>(1, device.compute_units) * expansion_groups_per_compute_unit(device)
                    : filling_groups(device);
-    const std::uint32_t max_times = expansions ? max_expansion_times(device) : max_default_times(device);
+    const std::uint32_t max_times = long_items ? max_expansion_times(device) : max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
     return times;
@@ -183,8 +188,9 @@ bool plan_launch_shape(LaunchPlan& plan, const PlanRequest& request, const Devic
         return true;
     }
     const std::uint64_t vectors = n / plan.vector_width;
-    plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times,
-                      [&] { return default_times(vectors, plan.work_group_size, device, small, state.expansions); });
+    plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times, [&] {
+        return default_times(vectors, plan.work_group_size, device, small, state.expansions || state.long_items);
+    });
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +
                               std::to_string(plan.times));

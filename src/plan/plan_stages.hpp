@@ -29,6 +29,9 @@ struct StateFootprint {
     std::size_t state_bytes = 0;
     std::size_t group_bytes = 0;
     bool expansions = false;
+    // The fused statistics on a GPU: default shapes with the expansions' long work-items and
+    // few groups (launch_shape.cpp, default_times).
+    bool long_items = false;
     bool exact_fits = false;  // the exact atomic finish is available for this plan
 };
 

@@ -198,6 +198,7 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     s.expansions = kernel.op == KernelOp::add_exact && s.exact_fits && request.form != CallForm::segments &&
                    params.inter_group.value_or(InterGroup::exact_atomic) == InterGroup::exact_atomic;
     s.state_bytes = s.expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
+    s.long_items = kernel.op == KernelOp::moments && device.is_gpu();
     s.group_bytes = s.expansions ? exact_sink_size(plan.accumulator) : 0;
     return s;
 }

@@ -284,6 +284,22 @@ TEST_CASE("the fused statistics and compensated sums keep their own default shap
     CHECK(statistics.sources.times == ParamSource::device_default);
     CHECK(statistics.times > 2);
     CHECK(statistics.groups <= std::uint64_t(gpu.compute_units) * 8 * 4);
+    // Their default on a GPU is the correctly rounded sum's: longer work-items, about 4 groups
+    // per compute unit, where a sum's takes up to 64 vectors each and 8 groups per compute unit
+    // (a 7680x4320 image, one pixel per vector as the image form reads it).
+    LaunchParams pixels;
+    pixels.vector_width = 1;
+    const std::uint64_t image_n = 7680ull * 4320;
+    const LaunchPlan image = make_plan(PlanRequest{Operation::statistics, ElementType::uint8, image_n}, gpu, pixels);
+    CHECK(image.times > 64);
+    CHECK(image.times <= 512);
+    CHECK(image.groups <= std::uint64_t(gpu.compute_units) * 4);
+    CHECK(make_plan(PlanRequest{Operation::sum, ElementType::uint8, image_n}, gpu, pixels).times <= 64);
+    // CPU devices keep a sum's default.
+    DeviceInfo cpu = gpu;
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::uint8, image_n}, cpu, pixels).times ==
+          make_plan(PlanRequest{Operation::sum, ElementType::uint8, image_n}, cpu, pixels).times);
     LaunchParams compensated;
     compensated.float_mode = FloatMode::compensated;
     const LaunchPlan pairs = make_plan(PlanRequest{Operation::sum, ElementType::float32, n}, gpu, compensated, &bucket);
