@@ -29,8 +29,8 @@ struct StateFootprint {
     std::size_t state_bytes = 0;
     std::size_t group_bytes = 0;
     bool expansions = false;
-    // The fused statistics on a GPU: default shapes with the expansions' long work-items and
-    // few groups (launch_shape.cpp, default_times).
+    // Default shapes with the expansions' long work-items and few groups (launch_shape.cpp,
+    // default_times): the fused statistics and, in the image form, argmin/argmax on a GPU.
     bool long_items = false;
     bool exact_fits = false;  // the exact atomic finish is available for this plan
 };

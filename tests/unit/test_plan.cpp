@@ -295,6 +295,10 @@ TEST_CASE("the fused statistics and compensated sums keep their own default shap
     CHECK(image.times <= 512);
     CHECK(image.groups <= std::uint64_t(gpu.compute_units) * 4);
     CHECK(make_plan(PlanRequest{Operation::sum, ElementType::uint8, image_n}, gpu, pixels).times <= 64);
+    PlanRequest masked_image{Operation::argminmax, ElementType::float32, image_n};
+    masked_image.form = CallForm::image;
+    CHECK(make_plan(masked_image, gpu, pixels).groups <= std::uint64_t(gpu.compute_units) * 4);
+    CHECK(make_plan(PlanRequest{Operation::argminmax, ElementType::float32, image_n}, gpu, pixels).times <= 64);
     // CPU devices keep a sum's default.
     DeviceInfo cpu = gpu;
     cpu.type = CL_DEVICE_TYPE_CPU;
