@@ -129,17 +129,22 @@ def test_gil_is_released(rng):
     in the 5 ms switch intervals before and after it: 2 or 3 intervals; on a machine busy with
     other work the thread gets a share of a core, so the bound asks for a tenth of them); and
     calls from several threads at once agree (the reducer is thread-safe)."""
-    # An array whose correctly rounded sum takes at least 0.15 s on this device (doubled from
-    # 2^24 elements up to 2^30), so that the watcher has intervals to be seen in.
+    # Correctly rounded sums that take at least 0.15 s on this device, so that the watcher has
+    # intervals to be seen in: the array doubled from 2^24 elements while the device can hold
+    # twice as many in one buffer (a 2-core PoCL device sums 2^28 in 0.06 s and holds 2^29), then
+    # as many calls of it as that takes.
     n = 1 << 24
+    most = clreduce.Reducer().device["max_alloc_size"] // 4
     while True:
         a = np.full(n, 1.5, np.float32)
         clreduce.sum(a, float_mode="correctly_rounded")  # built and warm
         start = time.perf_counter()
         clreduce.sum(a, float_mode="correctly_rounded")
-        if time.perf_counter() - start >= 0.15 or n >= 1 << 30:
+        one = time.perf_counter() - start
+        if one >= 0.15 or 2 * n >= most:
             break
         n *= 2
+    calls = max(1, math.ceil(0.15 / one))
     in_call = [False]
     running = [True]
     seen = set()
@@ -154,16 +159,16 @@ def test_gil_is_released(rng):
     try:
         start = time.perf_counter()
         in_call[0] = True
-        value = clreduce.sum(a, float_mode="correctly_rounded")
+        values = [clreduce.sum(a, float_mode="correctly_rounded") for _ in range(calls)]
         in_call[0] = False
         duration = time.perf_counter() - start
     finally:
         running[0] = False
         watcher.join()
-    assert value == 1.5 * a.size
+    assert values == [1.5 * a.size] * calls
     intervals = duration * 100
     assert intervals >= 10, f"the call took {duration:.3f} s, too short to tell"
-    assert len(seen) >= max(6, 0.1 * intervals), \
+    assert len(seen) >= max(6, calls + 3, 0.1 * intervals), \
         f"the other thread ran in {len(seen)} of {intervals:.0f} 10 ms intervals"
 
     b = data(rng, np.int32, 6 << 20 // 4)
