@@ -79,11 +79,11 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 }
 
 // States that cost a work-item more than its reads at a sum's shape take the correctly rounded
-// sum's default (vendor.hpp, max_expansion_times): its expansions, and on GPUs the fused
-// statistics, whose state (a shift, two sums, two extremes per channel, combined in doubles
-// through the group's tree) made a CV_8UC3 image at a sum's 64 pixels per work-item spend most
-// of its time in that tree (docs/performance.md, "Float modes and fused statistics"), and
-// argmin/argmax images (planner.cpp, state_footprint).
+// sum's default (vendor.hpp, max_expansion_times): its expansions, and on GPUs images of the
+// fused statistics, whose state (a shift, two sums, two extremes per channel, combined in
+// doubles through the group's tree) made a CV_8UC3 image at a sum's 64 pixels per work-item
+// spend most of its time in that tree (docs/performance.md, "Float modes and fused
+// statistics"), and of argmin/argmax (planner.cpp, state_footprint).
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
                             bool small_on_cpu, bool long_items) {
     if (small_on_cpu) return kCpuSmallTimes;
@@ -142,8 +142,8 @@ bool plan_launch_shape(LaunchPlan& plan, const PlanRequest& request, const Devic
     plan.tuned_n = tuned.entry != nullptr ? tuned.entry->n : 0;
 
     plan.vector_width = pick(params.vector_width, t ? &t->vector_width : nullptr, from, plan.sources.vector_width, [&] {
-        return static_cast<std::uint32_t>(
-            std::clamp<std::size_t>(default_load_bytes(device) / type_size(element), 1, 16));
+        return static_cast<std::uint32_t>(std::clamp<std::size_t>(
+            (state.load_bytes != 0 ? state.load_bytes : default_load_bytes(device)) / type_size(element), 1, 16));
     });
     if (!is_power_of_two(plan.vector_width) || plan.vector_width > 16)
         throw InvalidArgument("vector_width must be 1, 2, 4, 8 or 16, got " + std::to_string(plan.vector_width));

@@ -30,9 +30,10 @@ struct StateFootprint {
     std::size_t group_bytes = 0;
     bool expansions = false;
     // Default shapes with the expansions' long work-items and few groups (launch_shape.cpp,
-    // default_times): the fused statistics and, in the image form, argmin/argmax on a GPU.
+    // default_times): images of the fused statistics and argmin/argmax on a GPU.
     bool long_items = false;
-    bool exact_fits = false;  // the exact atomic finish is available for this plan
+    std::size_t load_bytes = 0;  // the default vector's bytes; 0: the device's (vendor.hpp)
+    bool exact_fits = false;     // the exact atomic finish is available for this plan
 };
 
 // The tuned or known-device entry this plan may take values from, once checked for it.

@@ -198,16 +198,22 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     s.expansions = kernel.op == KernelOp::add_exact && s.exact_fits && request.form != CallForm::segments &&
                    params.inter_group.value_or(InterGroup::exact_atomic) == InterGroup::exact_atomic;
     s.state_bytes = s.expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
-    // Long work-items on GPUs: the fused statistics' state everywhere; argmin/argmax/argminmax's
-    // (a value and an index per extreme) in the image form, which reads a pixel per vector, so
-    // that a sum's 64 vectors are 64 pixels (H200, a 7680x4320 masked image at 64 / 256 pixels
-    // per work-item: uint16 argminmax 85 / 67 us, float32 91 / 83 us; the range form, 16-byte
-    // vectors, was flat).
+    // Long work-items on GPUs for images (which read a pixel per vector, so that a sum's 64
+    // vectors are 64 pixels) of the fused statistics and of argmin/argmax/argminmax, whose states
+    // then spend the time in the group's tree (H200, 7680x4320 images at 64 / 256 pixels per
+    // work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 / 67 us, float32
+    // 91 / 83 us). Ranges (16-byte vectors) were flat or slower with them.
     const StateLayout layout = plugin_info(kernel.op).layout;
     s.long_items =
-        device.is_gpu() &&
-        (kernel.op == KernelOp::moments ||
-         (request.form == CallForm::image && (layout == StateLayout::indexed || layout == StateLayout::indexed_pair)));
+        device.is_gpu() && request.form == CallForm::image &&
+        (kernel.op == KernelOp::moments || layout == StateLayout::indexed || layout == StateLayout::indexed_pair);
+    // The statistics of 8/16-bit integers (exact integer lanes, ops/moments.cl) load 8 bytes per
+    // vector on GPUs: a lane's sums take 3-4 registers, and 16-byte vectors' 16 lanes of 8-bit
+    // data crowd the work-items out (H200, 7680x4320 uint8: 4 / 8 / 16 lanes 42.8 / 43.1 /
+    // 51.2 us; uint16 at 4 / 8 lanes 52-53 / 54 us; at 2 lanes it depended on the launch's
+    // groups, 45-66 us).
+    if (kernel.op == KernelOp::moments && device.is_gpu() && !is_floating(plan.element) && type_size(plan.element) <= 2)
+        s.load_bytes = 8;
     s.group_bytes = s.expansions ? exact_sink_size(plan.accumulator) : 0;
     return s;
 }

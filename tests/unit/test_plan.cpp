@@ -283,27 +283,38 @@ TEST_CASE("the fused statistics and compensated sums keep their own default shap
         make_plan(PlanRequest{Operation::statistics, ElementType::float32, n}, gpu, {}, &bucket);
     CHECK(statistics.sources.times == ParamSource::device_default);
     CHECK(statistics.times > 2);
+    CHECK(statistics.times <= 64);
     CHECK(statistics.groups <= std::uint64_t(gpu.compute_units) * 8 * 4);
-    // Their default on a GPU is the correctly rounded sum's: longer work-items, about 4 groups
-    // per compute unit, where a sum's takes up to 64 vectors each and 8 groups per compute unit
-    // (a 7680x4320 image, one pixel per vector as the image form reads it).
+    // On a GPU an image of them (and of argmin/argmax) takes the correctly rounded sum's default:
+    // longer work-items, about 4 groups per compute unit, where a sum's takes up to 64 vectors
+    // (the image form reads a pixel per vector) and 8 groups per compute unit.
     LaunchParams pixels;
     pixels.vector_width = 1;
     const std::uint64_t image_n = 7680ull * 4320;
-    const LaunchPlan image = make_plan(PlanRequest{Operation::statistics, ElementType::uint8, image_n}, gpu, pixels);
+    const auto image_plan = [&](Operation op, ElementType element, const DeviceInfo& device) {
+        PlanRequest request{op, element, image_n};
+        request.form = CallForm::image;
+        return make_plan(request, device, pixels);
+    };
+    const LaunchPlan image = image_plan(Operation::statistics, ElementType::uint8, gpu);
     CHECK(image.times > 64);
     CHECK(image.times <= 512);
     CHECK(image.groups <= std::uint64_t(gpu.compute_units) * 4);
-    CHECK(make_plan(PlanRequest{Operation::sum, ElementType::uint8, image_n}, gpu, pixels).times <= 64);
-    PlanRequest masked_image{Operation::argminmax, ElementType::float32, image_n};
-    masked_image.form = CallForm::image;
-    CHECK(make_plan(masked_image, gpu, pixels).groups <= std::uint64_t(gpu.compute_units) * 4);
-    CHECK(make_plan(PlanRequest{Operation::argminmax, ElementType::float32, image_n}, gpu, pixels).times <= 64);
+    CHECK(image_plan(Operation::argminmax, ElementType::float32, gpu).groups <= std::uint64_t(gpu.compute_units) * 4);
+    CHECK(image_plan(Operation::sum, ElementType::uint8, gpu).times <= 64);
+    // Ranges keep the sum's rule; 8/16-bit statistics load 8 bytes per vector there.
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::float32, image_n}, gpu).times <= 64);
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::float32, image_n}, gpu).vector_width == 4);
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::uint16, image_n}, gpu).vector_width == 4);
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::int8, image_n}, gpu).vector_width == 8);
+    CHECK(make_plan(PlanRequest{Operation::sum, ElementType::uint16, image_n}, gpu).vector_width == 8);
     // CPU devices keep a sum's default.
     DeviceInfo cpu = gpu;
     cpu.type = CL_DEVICE_TYPE_CPU;
-    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::uint8, image_n}, cpu, pixels).times ==
-          make_plan(PlanRequest{Operation::sum, ElementType::uint8, image_n}, cpu, pixels).times);
+    CHECK(image_plan(Operation::statistics, ElementType::uint8, cpu).times ==
+          image_plan(Operation::sum, ElementType::uint8, cpu).times);
+    CHECK(make_plan(PlanRequest{Operation::statistics, ElementType::uint16, image_n}, cpu).vector_width ==
+          make_plan(PlanRequest{Operation::sum, ElementType::uint16, image_n}, cpu).vector_width);
     LaunchParams compensated;
     compensated.float_mode = FloatMode::compensated;
     const LaunchPlan pairs = make_plan(PlanRequest{Operation::sum, ElementType::float32, n}, gpu, compensated, &bucket);
