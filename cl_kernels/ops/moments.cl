@@ -64,8 +64,8 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
 // instructions per element where the double state's cost a conversion and five double
 // operations. The sums are kept in the narrowest type that holds a lane's (the host's
 // CLREDUCE_MOMENTS_S1, int or long, and CLREDUCE_MOMENTS_S2, uint or ulong, from the most
-// values a lane takes): a GPU adds 32-bit integers in one instruction, 64-bit ones in two
-// or three, and the statistics of 8-bit data are bound by these instructions, not by memory.
+// values a lane takes): a GPU adds 32-bit integers in one instruction, 64-bit ones in two or
+// three, with twice the registers.
 // At the end each lane becomes the state about its own minimum (one of its values) exactly in
 // 64-bit integers, each sum rounded once: the host sets it where a lane takes fewer than 2^29
 // elements, so x^2 < 2^32, sum x^2 < 2^61 and 2 lo sum x < 2^62.
@@ -88,8 +88,9 @@ typedef struct {
     CLREDUCE_MOMENTS_V(int) hi;
 } clreduce_vstate;
 inline clreduce_vstate clreduce_vinit(void) {
-    clreduce_vstate s = {0, (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S1))0, (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S2))0,
-                         (CLREDUCE_MOMENTS_V(int))INT_MAX, (CLREDUCE_MOMENTS_V(int))INT_MIN};
+    clreduce_vstate s = {0, (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S1))0,
+                         (CLREDUCE_MOMENTS_V(CLREDUCE_MOMENTS_S2))0, (CLREDUCE_MOMENTS_V(int))INT_MAX,
+                         (CLREDUCE_MOMENTS_V(int))INT_MIN};
     return s;
 }
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {

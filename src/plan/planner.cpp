@@ -199,10 +199,10 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
                    params.inter_group.value_or(InterGroup::exact_atomic) == InterGroup::exact_atomic;
     s.state_bytes = s.expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
     // Long work-items on GPUs for images (which read a pixel per vector, so that a sum's 64
-    // vectors are 64 pixels) of the fused statistics and of argmin/argmax/argminmax, whose states
-    // then spend the time in the group's tree (H200, 7680x4320 images at 64 / 256 pixels per
-    // work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 / 67 us, float32
-    // 91 / 83 us). Ranges (16-byte vectors) were flat or slower with them.
+    // vectors are 64 pixels) of the fused statistics and of argmin/argmax/argminmax, whose
+    // states cost each work-item and group more than a sum's (H200, 7680x4320 images at 64 /
+    // 256 pixels per work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 /
+    // 67 us, float32 91 / 83 us). Ranges (16-byte vectors) were flat or slower with them.
     const StateLayout layout = plugin_info(kernel.op).layout;
     s.long_items =
         device.is_gpu() && request.form == CallForm::image &&
