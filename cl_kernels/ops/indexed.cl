@@ -51,7 +51,7 @@ __attribute__((always_inline)) inline clreduce_indexed clreduce_indexed_take(con
 // from: in 32 bits where the host knows every index of the launch is below 2^32
 // (CLREDUCE_INDEX32), which halves the registers of 64-bit ones. 8/16-bit integers are
 // compared as 32-bit ints, the width of the index and of a GPU's registers; lanes are chosen
-// with min/max and bit masks. A lane meets its elements in rising index order and takes only a
+// with min/max and select(). A lane meets its elements in rising index order and takes only a
 // strictly better value (or a number after NaN), so it keeps its first extreme; a lane that
 // never takes holds no index, and its first element, then its extreme (every element equals
 // the identity, or is NaN), is its answer. At the end the lanes holding the best value give the
@@ -135,26 +135,27 @@ __attribute__((always_inline)) inline clreduce_indexed clreduce_indexed_take(con
         (value) = (CLREDUCE_LANE_VEC)((CLREDUCE_LANE_T)CLREDUCE_INDEXED_INIT_(is_max)); \
     }
 // The lanes with x (lane values) of the vector whose first index is `first`: each lane takes a
-// better value, or a number over NaN (clreduce_indexed_combine for a later index).
+// better value, or a number over NaN (clreduce_indexed_combine for a later index). select()
+// picks each lane's bits as they are (-0.0 and NaN payloads kept) and compiles to one select
+// per lane from the comparison; a blend of masks ((a & ~m) | (b & m)) cost NVIDIA's compiler
+// a mask and two logic instructions per lane and value (H200, float32 argminmax over
+// 7680x4320: 163 against 85 instructions per 8 elements in the loop, 85 -> 74 us).
 #if CLREDUCE_ACC_FLOAT
-#define CLREDUCE_LANE_BITS_(v) CLREDUCE_CAT(as_, CLREDUCE_LANE_BITS_VEC)(v)
-#define CLREDUCE_LANES_TAKE(is_max, position, value, x, first)                                                     \
-    {                                                                                                              \
-        const CLREDUCE_COMPARE_T lanes_take_ =                                                                     \
-            CLREDUCE_INDEXED_BETTER_(is_max, x, value) | (isnan(value) & !isnan(x));                               \
-        /* the taken lanes' bits as they are (an integer blend: -0.0 and NaN payloads kept) */                     \
-        (value) = CLREDUCE_CAT(as_, CLREDUCE_LANE_VEC)(                                                            \
-            CLREDUCE_BLEND_(CLREDUCE_LANE_BITS_(value), CLREDUCE_LANE_BITS_(x), CLREDUCE_LANE_MASK_(lanes_take_))); \
-        (position) = CLREDUCE_BLEND_(position, (CLREDUCE_POSITION_VEC)((CLREDUCE_POSITION_T)(first)),               \
-                                     CLREDUCE_POSITION_MASK_(lanes_take_));                                        \
+#define CLREDUCE_LANES_TAKE(is_max, position, value, x, first)                                          \
+    {                                                                                                   \
+        const CLREDUCE_COMPARE_T lanes_take_ =                                                          \
+            CLREDUCE_INDEXED_BETTER_(is_max, x, value) | (isnan(value) & !isnan(x));                    \
+        (value) = select(value, x, CLREDUCE_LANE_MASK_(lanes_take_));                                   \
+        (position) = select(position, (CLREDUCE_POSITION_VEC)((CLREDUCE_POSITION_T)(first)),             \
+                            CLREDUCE_POSITION_MASK_(lanes_take_));                                      \
     }
 #else
-#define CLREDUCE_LANES_TAKE(is_max, position, value, x, first)                                        \
-    {                                                                                                 \
-        const CLREDUCE_COMPARE_T lanes_take_ = CLREDUCE_INDEXED_BETTER_(is_max, x, value);            \
-        (value) = (is_max) ? max(value, x) : min(value, x);                                           \
-        (position) = CLREDUCE_BLEND_(position, (CLREDUCE_POSITION_VEC)((CLREDUCE_POSITION_T)(first)), \
-                                     CLREDUCE_POSITION_MASK_(lanes_take_));                           \
+#define CLREDUCE_LANES_TAKE(is_max, position, value, x, first)                                          \
+    {                                                                                                   \
+        const CLREDUCE_COMPARE_T lanes_take_ = CLREDUCE_INDEXED_BETTER_(is_max, x, value);              \
+        (value) = (is_max) ? max(value, x) : min(value, x);                                             \
+        (position) = select(position, (CLREDUCE_POSITION_VEC)((CLREDUCE_POSITION_T)(first)),             \
+                            CLREDUCE_POSITION_MASK_(lanes_take_));                                      \
     }
 #endif
 
