@@ -99,9 +99,10 @@ public:
     // for (type, op's family, nearest size bucket), then a known-device entry, then defaults.
     // LaunchPlan::sources says which each value came from.
     // `form` plans the call form: CallForm::async for sum_async/min_async/max_async,
-    // CallForm::image for the Image overloads.
+    // CallForm::image for the Image overloads (`count`: its pixels; `channels`: its channels,
+    // which share a launch and can change the default shape).
     LaunchPlan plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params = {},
-                    CallForm form = CallForm::sync) const;
+                    CallForm form = CallForm::sync, std::uint32_t channels = 1) const;
     // The parameters transform_reduce(..., combine, params) would use.
     LaunchPlan plan_transform(ElementType type, Combine combine, std::uint64_t count,
                               const LaunchParams& params = {}) const;

@@ -117,7 +117,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
         mask_geometry = mask_layout(image, mask_in_buffer ? &mask_bytes : nullptr);
     }
     std::array<Outcome, 4> out;
-    out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, call));
+    out.fill(prepare(job, element_traits<T>::type, count, params, CallForm::image, call, image.channels));
     if (count == 0) return out;
     // The pixels the mask selects, where the operation needs their number (needs_mask_count):
     // one count over the mask first, itself an image reduction.

@@ -52,9 +52,9 @@ void Reducer::State::check_buffer(const cl::Buffer& buffer, std::uint64_t offset
 }
 
 Outcome Reducer::State::prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params,
-                                CallForm form, CallInfo* call) const {
+                                CallForm form, CallInfo* call, std::uint32_t channels) const {
     Outcome out;
-    out.plan = plan(job.request(element, count, form), params);
+    out.plan = plan(job.request(element, count, form, channels), params);
     out.kernel = plan_kernel(out.plan);
     out.count = count;
     if (call != nullptr) *call = CallInfo{out.plan, {}};
@@ -114,9 +114,11 @@ LaunchPlan Reducer::plan(ElementType type, std::uint64_t count, const LaunchPara
     return state().plan(PlanRequest{Operation::sum, type, count}, params);
 }
 
-LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params,
-                         CallForm form) const {
-    return state().plan(PlanRequest{op, type, count, form}, params);
+LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, const LaunchParams& params, CallForm form,
+                         std::uint32_t channels) const {
+    PlanRequest request{op, type, count, form};
+    request.channels = channels;
+    return state().plan(request, params);
 }
 
 LaunchPlan Reducer::plan_transform(ElementType type, Combine combine, std::uint64_t count,

@@ -131,8 +131,10 @@ struct Job {
     std::optional<Combine> combine;  // transform_reduce
     std::string transform;
 
-    PlanRequest request(ElementType element, std::uint64_t n, CallForm form) const {
-        return PlanRequest{op, element, n, form, combine.has_value()};
+    PlanRequest request(ElementType element, std::uint64_t n, CallForm form, std::uint32_t channels = 1) const {
+        PlanRequest r{op, element, n, form, combine.has_value()};
+        r.channels = channels;
+        return r;
     }
 };
 
@@ -179,9 +181,10 @@ struct Reducer::State {
     // segments than a vector of `result_size`-byte results can hold. Returns the extent.
     std::uint64_t check_segments(const SegmentValues& values, const Segments& segments, std::size_t element_size,
                                  std::size_t result_size) const;
-    // The plan and kernel of one call, recorded in `call` when asked for.
+    // The plan and kernel of one call, recorded in `call` when asked for (`channels`: an
+    // image's).
     Outcome prepare(const Job& job, ElementType element, std::uint64_t count, const LaunchParams& params, CallForm form,
-                    CallInfo* call) const;
+                    CallInfo* call, std::uint32_t channels = 1) const;
     KernelSpec first_spec(const Job& job, const Outcome& out) const;
     // The launch sequence (exec/launch_sequence.hpp) on this reducer's queue and delivery.
     // `after_copy`: the launch waits for host data being copied in. Such a call reads unpaced:

@@ -82,13 +82,14 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 // sum's default (vendor.hpp, max_expansion_times): its expansions, and on GPUs images of the
 // fused statistics (a shift, two sums, two extremes per channel, combined in doubles: a
 // CV_8UC3 image at a sum's 64 pixels per work-item took 110 us, at 512 69 us on an H200) and
-// of argmin/argmax (planner.cpp, state_footprint).
+// of argmin/argmax, and argmin/argmax ranges (planner.cpp, state_footprint).
+// `long_group_share`: with long_items, the groups per compute unit aimed at (0: the expansions').
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
-                            bool small_on_cpu, bool long_items) {
+                            bool small_on_cpu, bool long_items, std::uint32_t long_group_share) {
     if (small_on_cpu) return kCpuSmallTimes;
+    const std::uint32_t share = long_group_share != 0 ? long_group_share : expansion_groups_per_compute_unit(device);
     const std::uint64_t target_groups =
-        long_items ? std::max<std::uint64_t>(1, device.compute_units) * expansion_groups_per_compute_unit(device)
-                   : filling_groups(device);
+        long_items ? std::max<std::uint64_t>(1, device.compute_units) * share : filling_groups(device);
     const std::uint32_t max_times = long_items ? max_expansion_times(device) : max_default_times(device);
     std::uint32_t times = 1;
     while (times < max_times && ceil_div(vectors, std::uint64_t(work_group_size) * times) > target_groups) times *= 2;
@@ -189,7 +190,8 @@ bool plan_launch_shape(LaunchPlan& plan, const PlanRequest& request, const Devic
     }
     const std::uint64_t vectors = n / plan.vector_width;
     plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times, [&] {
-        return default_times(vectors, plan.work_group_size, device, small, state.expansions || state.long_items);
+        return default_times(vectors, plan.work_group_size, device, small, state.expansions || state.long_items,
+                             state.long_items ? state.groups_per_compute_unit : 0);
     });
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +

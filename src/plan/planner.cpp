@@ -202,11 +202,27 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     // vectors are 64 pixels) of the fused statistics and of argmin/argmax/argminmax, whose
     // states cost each work-item and group more than a sum's (H200, 7680x4320 images at 64 /
     // 256 pixels per work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 /
-    // 67 us, float32 91 / 83 us). Ranges (16-byte vectors) were flat or slower with them.
+    // 67 us, float32 91 / 83 us). Ranges of argmin/argmax of 2- and 4-byte elements take them
+    // too: with one select per lane and extreme (ops/indexed.cl) the work-item's finish and the
+    // group's tree of 64-bit indices weigh more than the loop (H200, 7680x4320 elements, 64 /
+    // 128 / 256 elements per work-item: float32 argminmax 86 / 75-77 / 66-68 us with 32-byte
+    // vectors; uint16 60 / 54 us at 128 / 256). Multi-channel statistics images aim at
+    // half the groups: their channels' double states fill a work-item's registers (77 on an
+    // H200), so fewer groups are resident, and a CV_8UC3 7680x4320 image took 76 us at 4 groups
+    // per compute unit, 68 at 2 (masked 97 / 88); single-channel ones were slower at 2 (float32
+    // masked 79 / 111 us, uint16 masked 50 / 62).
     const StateLayout layout = plugin_info(kernel.op).layout;
+    const bool indexed = layout == StateLayout::indexed || layout == StateLayout::indexed_pair;
+    const bool range = request.form != CallForm::image && request.form != CallForm::segments;
+    const std::size_t element_bytes = type_size(plan.element);
     s.long_items =
-        device.is_gpu() && request.form == CallForm::image &&
-        (kernel.op == KernelOp::moments || layout == StateLayout::indexed || layout == StateLayout::indexed_pair);
+        device.is_gpu() && ((request.form == CallForm::image && (kernel.op == KernelOp::moments || indexed)) ||
+                            (range && indexed && (element_bytes == 2 || element_bytes == 4)));
+    if (device.is_gpu() && request.form == CallForm::image && kernel.op == KernelOp::moments && request.channels > 1)
+        s.groups_per_compute_unit = std::max<std::uint32_t>(1, expansion_groups_per_compute_unit(device) / 2);
+    // Float32 ranges of argmin/argmax load 32-byte vectors on GPUs (the 256 elements per
+    // work-item above: 16-byte vectors 73 us, 32-byte 66-68, 64-byte 73).
+    if (device.is_gpu() && range && indexed && plan.element == ElementType::float32) s.load_bytes = 32;
     // The statistics of 8/16-bit integers (exact integer lanes, ops/moments.cl) load 8 bytes per
     // vector on GPUs: a lane's sums take 3-4 registers, and 16-byte vectors' 16 lanes of 8-bit
     // data crowd the work-items out (H200, 7680x4320 uint8: 4 / 8 / 16 lanes 42.8 / 43.1 /

@@ -37,6 +37,7 @@ struct PlanRequest {
     bool listed = false;  // segments from offsets or begin/end arrays (lengths may vary)
     // Segments whose results stay in a device buffer (the segmented *_async calls).
     bool device_results = false;
+    std::uint32_t channels = 1;  // CallForm::image: the image's channels, which share a launch
 };
 
 // Resolves overrides against `tuned` (when given) and the device defaults; validates every

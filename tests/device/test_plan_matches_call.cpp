@@ -223,7 +223,7 @@ TEST_CASE("plan(..., CallForm::image) is what an image call launches, channel by
         const std::uint64_t pixels = image.rows * image.cols;
         LaunchPlan planned;
         try {
-            planned = r.plan(ElementType::float32, Operation::sum, pixels, params, CallForm::image);
+            planned = r.plan(ElementType::float32, Operation::sum, pixels, params, CallForm::image, image.channels);
         } catch (const Error&) {
             CHECK_THROWS_AS(r.sum<float>(fbuf, image, params), Error);
             continue;
@@ -240,6 +240,12 @@ TEST_CASE("plan(..., CallForm::image) is what an image call launches, channel by
                planned.float_mode != FloatMode::correctly_rounded));
         CHECK(info.kernel_events.size() == (planned.channels_at_once ? 1 : image.channels) * launches(planned));
     }
+    // The statistics' default shape depends on the channels (a GPU's multi-channel images aim at
+    // half the groups): plan() told them is what the call launches.
+    CallInfo statistics;
+    r.reduce<Operation::statistics, float>(fbuf, image, {}, &statistics);
+    check_same_plan(statistics.plan, r.plan(ElementType::float32, Operation::statistics, image.rows * image.cols, {},
+                                            CallForm::image, image.channels));
 }
 
 // Segmented calls plan their mapping and their form's refusals in the planner too: a call

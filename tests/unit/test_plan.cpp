@@ -322,6 +322,51 @@ TEST_CASE("the fused statistics and compensated sums keep their own default shap
     CHECK(pairs.times > 2);
 }
 
+TEST_CASE("GPU argmin/argmax ranges and multi-channel statistics images take shapes of their own", "[plan]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    const std::uint64_t n = 7680ull * 4320;
+    const std::uint64_t units = gpu.compute_units;
+    // Ranges of argmin/argmax of 2- and 4-byte elements: long work-items, about 4 groups per
+    // compute unit; float32 in 32-byte vectors, others in the device's 16 bytes.
+    const LaunchPlan floats = make_plan(Operation::argminmax, ElementType::float32, n, gpu);
+    CHECK(floats.vector_width == 8);
+    CHECK(floats.groups <= units * 4);
+    CHECK(floats.groups > units * 2);
+    CHECK(make_plan(Operation::argmin, ElementType::float32, n, gpu).vector_width == 8);
+    const LaunchPlan words = make_plan(Operation::argmax, ElementType::uint16, n, gpu);
+    CHECK(words.vector_width == 8);
+    CHECK(words.groups <= units * 4);
+    CHECK(words.times > 16);
+    // Other widths keep a sum's rule: up to 64 vectors, about 8 groups per compute unit.
+    const LaunchPlan bytes = make_plan(Operation::argminmax, ElementType::uint8, n, gpu);
+    CHECK(bytes.vector_width == 16);
+    CHECK(bytes.groups > units * 4);
+    CHECK(make_plan(Operation::argminmax, ElementType::float64, n, gpu).groups > units * 4);
+    // CPU devices keep a sum's shape.
+    DeviceInfo cpu = gpu;
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    CHECK(make_plan(Operation::argminmax, ElementType::float32, n, cpu).times ==
+          make_plan(Operation::sum, ElementType::float32, n, cpu).times);
+    CHECK(make_plan(Operation::argminmax, ElementType::float32, n, cpu).vector_width ==
+          make_plan(Operation::sum, ElementType::float32, n, cpu).vector_width);
+    // Statistics images of several channels aim at 2 groups per compute unit, one channel at 4.
+    LaunchParams pixels;
+    pixels.vector_width = 1;
+    PlanRequest image{Operation::statistics, ElementType::uint8, n, CallForm::image};
+    const LaunchPlan one = make_plan(image, gpu, pixels);
+    image.channels = 3;
+    const LaunchPlan three = make_plan(image, gpu, pixels);
+    CHECK(one.groups > units * 2);
+    CHECK(one.groups <= units * 4);
+    CHECK(three.groups <= units * 2);
+    CHECK(three.times == 2 * one.times);
+    image.op = Operation::argminmax;  // only the statistics
+    CHECK(make_plan(image, gpu, pixels).groups > units * 2);
+    image.op = Operation::statistics;
+    CHECK(make_plan(image, cpu, pixels).times ==
+          make_plan(PlanRequest{Operation::statistics, ElementType::uint8, n, CallForm::image}, cpu, pixels).times);
+}
+
 TEST_CASE("launch_shape gives a plan's shape back as overrides", "[plan]") {
     const DeviceInfo gpu = clreduce::test::fake_gpu();
     const LaunchPlan planned = make_plan(ElementType::float32, 1u << 20, gpu);
