@@ -203,8 +203,8 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     // states cost each work-item and group more than a sum's (H200, 7680x4320 images at 64 /
     // 256 pixels per work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 /
     // 67 us, float32 91 / 83 us). Ranges of argmin/argmax of 2- and 4-byte elements take them
-    // too: with one select per lane and extreme (ops/indexed.cl) the work-item's finish and the
-    // group's tree of 64-bit indices weigh more than the loop (H200, 7680x4320 elements, 64 /
+    // too since their lanes take a vector in one select per lane and extreme (ops/indexed.cl;
+    // before, they were flat across these lengths) (H200, 7680x4320 elements, 64 /
     // 128 / 256 elements per work-item: float32 argminmax 86 / 75-77 / 66-68 us with 32-byte
     // vectors; uint16 60 / 54 us at 128 / 256). Multi-channel statistics images aim at
     // half the groups: their channels' double states fill a work-item's registers (77 on an
