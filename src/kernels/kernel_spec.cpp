@@ -113,7 +113,7 @@ std::string KernelSpec::build_options() const {
         const std::uint64_t lane_values = values_per_lane();
         const std::uint64_t top = type_size(element) == 1 ? 0xff : 0xffff;
         o += " -DCLREDUCE_MOMENTS_INT=1";
-        o += std::string(" -DCLREDUCE_MOMENTS_S1=") + (lane_values * top < (1ull << 31) ? "int" : "long");
+        o += std::string(" -DCLREDUCE_MOMENTS_S1=") + (lanes32_hold(lane_values, type_size(element)) ? "int" : "long");
         o += std::string(" -DCLREDUCE_MOMENTS_S2=") + (lane_values * top * top < (1ull << 32) ? "uint" : "ulong");
     }
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");

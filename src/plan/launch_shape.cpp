@@ -191,7 +191,7 @@ bool plan_launch_shape(LaunchPlan& plan, const PlanRequest& request, const Devic
     const std::uint64_t vectors = n / plan.vector_width;
     plan.times = pick(params.times, t ? &t->times : nullptr, from, plan.sources.times, [&] {
         return default_times(vectors, plan.work_group_size, device, small, state.expansions || state.long_items,
-                             state.long_items ? state.groups_per_compute_unit : 0);
+                             state.groups_per_compute_unit);
     });
     if (plan.times < 1 || plan.times > kMaxTimes)
         throw InvalidArgument("times must be in [1, " + std::to_string(kMaxTimes) + "], got " +

@@ -33,7 +33,7 @@ struct StateFootprint {
     // default_times): on a GPU, images of the fused statistics and argmin/argmax, and
     // argmin/argmax ranges of 2- and 4-byte elements (planner.cpp, state_footprint).
     bool long_items = false;
-    // With long_items: the groups per compute unit aimed at, where not the expansions' (0).
+    // Set with long_items only: the groups per compute unit aimed at, where not the expansions' (0).
     std::uint32_t groups_per_compute_unit = 0;
     std::size_t load_bytes = 0;  // the default vector's bytes; 0: the device's (vendor.hpp)
     bool exact_fits = false;     // the exact atomic finish is available for this plan

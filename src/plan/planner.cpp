@@ -203,10 +203,10 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     // states cost each work-item and group more than a sum's (H200, 7680x4320 images at 64 /
     // 256 pixels per work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 /
     // 67 us, float32 91 / 83 us). Ranges of argmin/argmax of 2- and 4-byte elements take them
-    // too since their lanes take a vector in one select per lane and extreme (ops/indexed.cl;
-    // before, they were flat across these lengths) (H200, 7680x4320 elements, 64 /
-    // 128 / 256 elements per work-item: float32 argminmax 86 / 75-77 / 66-68 us with 32-byte
-    // vectors; uint16 60 / 54 us at 128 / 256). Multi-channel statistics images aim at
+    // too, since their lanes take a vector in one select per lane and extreme (ops/indexed.cl);
+    // before that they were flat across these lengths. H200, 7680x4320 elements, 64 / 128 / 256
+    // elements per work-item: float32 argminmax 86 / 75-77 / 66-68 us with 32-byte vectors;
+    // uint16 60 / 54 us at 128 / 256. Multi-channel statistics images aim at
     // half the groups: their channels' double states fill a work-item's registers (77 on an
     // H200), so fewer groups are resident, and a CV_8UC3 7680x4320 image took 76 us at 4 groups
     // per compute unit, 68 at 2 (masked 97 / 88); single-channel ones were slower at 2 (float32
@@ -228,7 +228,7 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     // data crowd the work-items out (H200, 7680x4320 uint8: 4 / 8 / 16 lanes 42.8 / 43.1 /
     // 51.2 us; uint16 at 4 / 8 lanes 52-53 / 54 us; at 2 lanes it depended on the launch's
     // groups, 45-66 us).
-    if (kernel.op == KernelOp::moments && device.is_gpu() && !is_floating(plan.element) && type_size(plan.element) <= 2)
+    if (kernel.op == KernelOp::moments && device.is_gpu() && !is_floating(plan.element) && element_bytes <= 2)
         s.load_bytes = 8;
     s.group_bytes = s.expansions ? exact_sink_size(plan.accumulator) : 0;
     return s;
