@@ -22,10 +22,11 @@ configure() {  # configure BUILD_DIR SANITIZERS (with Ninja where installed, as 
 
 # The device tests' tags a sanitizer run takes (clreduce-tests --list-tags lists them all):
 # bad input, repeated calls, threads, transforms, asynchronous calls, the disk caches, tuning,
-# partials (their byte decoder) and several devices.
+# partials (their byte decoder), several devices, host data at every misalignment and
+# overlapping segments (both once wrote or read outside their memory).
 # The matrix, accuracy and operation sweeps add run time (PoCL compiling their kernels), not
 # other host code.
-asan_tags="[errors],[reuse],[threads],[transform],[async],[program-cache],[tuning],[partial]"
+asan_tags="[errors],[reuse],[threads],[transform],[async],[program-cache],[tuning],[partial],[misaligned],[overlap]"
 # Tests that start threads: the four-thread reducer, the first device query from four threads
 # (in child processes), three reducers filling one cache folder, a database switched under
 # running sums, every operation from four threads, polled reads from four threads, and the

@@ -189,44 +189,54 @@ public:
     }
 
 // The named calls: NAME(...) is reduce<Operation::NAME>(...) in each form above.
-#define CLREDUCE_NAMED_OPERATION(NAME)                                                                                \
-    template <class T>                                                                                                \
-    result_t<Operation::NAME, T> NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,            \
-                                      const LaunchParams& params = {}, CallInfo * info = nullptr) const {             \
-        return reduce<Operation::NAME, T>(buffer, offset, count, params, info);                                       \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    result_t<Operation::NAME, T> NAME(const T* data, std::uint64_t count, const LaunchParams& params = {},            \
-                                      CallInfo * info = nullptr) const {                                              \
-        return reduce<Operation::NAME, T>(data, count, params, info);                                                 \
-    }                                                                                                                 \
-    template <class Range, class T = range_value_t<Range>>                                                            \
-    result_t<Operation::NAME, T> NAME(const Range& range, const LaunchParams& params = {}, CallInfo * info = nullptr) \
-        const {                                                                                                       \
-        return reduce<Operation::NAME, T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params,     \
-                                          info);                                                                      \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    Channels<result_t<Operation::NAME, T>> NAME(const cl::Buffer& buffer, const Image& image,                         \
-                                                const LaunchParams& params = {}, CallInfo * info = nullptr) const {   \
-        return reduce<Operation::NAME, T>(buffer, image, params, info);                                               \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    Channels<result_t<Operation::NAME, T>> NAME(const T* data, const Image& image, const LaunchParams& params = {},   \
-                                                CallInfo * info = nullptr) const {                                    \
-        return reduce<Operation::NAME, T>(data, image, params, info);                                                 \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    std::vector<result_t<Operation::NAME, T>> NAME(const cl::Buffer& values, std::uint64_t offset,                    \
-                                                   const Segments& segments, const LaunchParams& params = {},         \
-                                                   CallInfo * info = nullptr) const {                                 \
-        return reduce<Operation::NAME, T>(values, offset, segments, params, info);                                    \
-    }                                                                                                                 \
-    template <class T>                                                                                                \
-    void NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,                               \
-              std::vector<result_t<Operation::NAME, T>>& results, const LaunchParams& params = {},                    \
-              CallInfo * info = nullptr) const {                                                                      \
-        reduce<Operation::NAME, T>(values, offset, segments, results, params, info);                                  \
+#define CLREDUCE_NAMED_OPERATION(NAME)                                                                                 \
+    template <class T>                                                                                                 \
+    result_t<Operation::NAME, T> NAME(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,             \
+                                      const LaunchParams& params = {}, CallInfo * info = nullptr) const {              \
+        return reduce<Operation::NAME, T>(buffer, offset, count, params, info);                                        \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    result_t<Operation::NAME, T> NAME(const T* data, std::uint64_t count, const LaunchParams& params = {},             \
+                                      CallInfo * info = nullptr) const {                                               \
+        return reduce<Operation::NAME, T>(data, count, params, info);                                                  \
+    }                                                                                                                  \
+    template <class Range, class T = range_value_t<Range>>                                                             \
+    result_t<Operation::NAME, T> NAME(const Range& range, const LaunchParams& params = {}, CallInfo * info = nullptr)  \
+        const {                                                                                                        \
+        return reduce<Operation::NAME, T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), params,      \
+                                          info);                                                                       \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    Channels<result_t<Operation::NAME, T>> NAME(const cl::Buffer& buffer, const Image& image,                          \
+                                                const LaunchParams& params = {}, CallInfo * info = nullptr) const {    \
+        return reduce<Operation::NAME, T>(buffer, image, params, info);                                                \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    Channels<result_t<Operation::NAME, T>> NAME(const T* data, const Image& image, const LaunchParams& params = {},    \
+                                                CallInfo * info = nullptr) const {                                     \
+        return reduce<Operation::NAME, T>(data, image, params, info);                                                  \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    std::vector<result_t<Operation::NAME, T>> NAME(const cl::Buffer& values, std::uint64_t offset,                     \
+                                                   const Segments& segments, const LaunchParams& params = {},          \
+                                                   CallInfo * info = nullptr) const {                                  \
+        return reduce<Operation::NAME, T>(values, offset, segments, params, info);                                     \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    void NAME(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,                                \
+              std::vector<result_t<Operation::NAME, T>>& results, const LaunchParams& params = {},                     \
+              CallInfo * info = nullptr) const {                                                                       \
+        reduce<Operation::NAME, T>(values, offset, segments, results, params, info);                                   \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    std::vector<result_t<Operation::NAME, T>> NAME(const T* values, const Segments& segments,                          \
+                                                   const LaunchParams& params = {}, CallInfo * info = nullptr) const { \
+        return reduce<Operation::NAME, T>(values, segments, params, info);                                             \
+    }                                                                                                                  \
+    template <class T>                                                                                                 \
+    void NAME(const T* values, const Segments& segments, std::vector<result_t<Operation::NAME, T>>& results,           \
+              const LaunchParams& params = {}, CallInfo * info = nullptr) const {                                      \
+        reduce<Operation::NAME, T>(values, segments, results, params, info);                                           \
     }
 
     // Sum (integers exact in the accumulator's 2^bits, or Overflow; docs/numerics.md). Empty: 0.

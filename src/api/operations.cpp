@@ -43,7 +43,7 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     const KernelSpec first = first_spec(job, out);
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);
-    const HostInput input = upload(*slot, chain, data, count * sizeof(T));
+    const HostInput input = upload(*slot, chain, data, count * sizeof(T), sizeof(T));
     try {
         reduce(out.plan, first, input.buffer, input.offset / sizeof(T), count, *slot, chain, out.bits, nullptr, nullptr,
                input.copied);
@@ -133,7 +133,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);
     HostInput uploaded;
-    if (buffer == nullptr) uploaded = upload(*slot, chain, data, span);
+    if (buffer == nullptr) uploaded = upload(*slot, chain, data, span, sizeof(T));
     const cl::Buffer* input = buffer != nullptr ? buffer : &uploaded.buffer;
     KernelSpec first = first_pass_spec(out[0].plan, out[0].kernel, info);
     first.pitched = true;

@@ -197,8 +197,9 @@ struct Reducer::State {
         if (after_copy) way.paced = false;
         launch_reduction(queue, info, way, plan, first, input, offset, count, slot, chain, result_bits, pitch, device);
     }
-    HostInput upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes) {
-        return host_data_buffer(context, queue, info, slot, chain, data, bytes, host_staging());
+    HostInput upload(ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
+                     std::uint32_t element_bytes) {
+        return host_data_buffer(context, queue, info, slot, chain, data, bytes, element_bytes, host_staging());
     }
 
     template <class T>

@@ -165,7 +165,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     std::uint64_t offset = values.offset;
     HostInput uploaded;
     if (input == nullptr) {
-        uploaded = upload(*slot, chain, values.host, extent * sizeof(T));
+        uploaded = upload(*slot, chain, values.host, extent * sizeof(T), sizeof(T));
         input = &uploaded.buffer;
         offset = uploaded.offset / sizeof(T);
     }

@@ -7,6 +7,7 @@
 #include <clreduce/error.hpp>
 
 #include "device/vendor.hpp"
+#include "exec/unaligned.hpp"
 #include "ops/exact_state.hpp"
 
 namespace clreduce {
@@ -61,18 +62,18 @@ private:
 // its work-item's vectors in the kernel's order; then stored to `lanes`.
 constexpr std::uint32_t kBlockLanes = 64;
 template <class T, std::uint32_t V>
-__attribute__((always_inline)) inline void block_level1(const T* in, std::uint64_t vectors, std::uint64_t first,
-                                                        std::uint64_t step, std::uint32_t times, std::uint32_t items,
-                                                        double* lanes) {
+__attribute__((always_inline)) inline void block_level1(const unsigned char* in, std::uint64_t vectors,
+                                                        std::uint64_t first, std::uint64_t step, std::uint32_t times,
+                                                        std::uint32_t items, double* lanes) {
     constexpr std::uint32_t kFull = kBlockLanes / V * V;
     double acc[kFull] = {};
     for (std::uint32_t t = 0; t < times && first < vectors; ++t, first += step) {
         const std::uint64_t here = std::min<std::uint64_t>(items, vectors - first);
-        const T* v = in + first * V;
+        const unsigned char* v = in + first * V * sizeof(T);
         if (here * V == kFull)
-            for (std::uint32_t k = 0; k < kFull; ++k) acc[k] += static_cast<double>(v[k]);
+            for (std::uint32_t k = 0; k < kFull; ++k) acc[k] += static_cast<double>(load_at<T>(v, k));
         else
-            for (std::uint64_t k = 0; k < here * V; ++k) acc[k] += static_cast<double>(v[k]);
+            for (std::uint64_t k = 0; k < here * V; ++k) acc[k] += static_cast<double>(load_at<T>(v, k));
     }
     std::copy_n(acc, std::size_t(items) * V, lanes);
 }
@@ -97,7 +98,7 @@ template <class T, std::uint32_t V>
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 double
-float_sum(const LaunchPlan& plan, const T* in, std::uint64_t count) {
+float_sum(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count) {
     const std::uint32_t wg = plan.work_group_size;
     const std::uint64_t groups = plan.groups;
     const bool local = plan.stride == Stride::local;
@@ -127,7 +128,8 @@ float_sum(const LaunchPlan& plan, const T* in, std::uint64_t count) {
         for (std::uint32_t lid = 0; lid < wg; ++lid) {
             double acc = from[lid];
             if (g == 0)
-                for (std::uint64_t j = vectors * V + lid; j < count; j += wg) acc += static_cast<double>(in[j]);
+                for (std::uint64_t j = vectors * V + lid; j < count; j += wg)
+                    acc += static_cast<double>(load_at<T>(in, j));
             scratch[lid] = acc;
         }
         const double group_value = level2_tree(scratch.data(), wg);
@@ -148,7 +150,7 @@ float_sum(const LaunchPlan& plan, const T* in, std::uint64_t count) {
 }
 
 template <class T>
-double float_sum_by_width(const LaunchPlan& plan, const T* in, std::uint64_t count) {
+double float_sum_by_width(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count) {
     switch (plan.vector_width) {
         case 1: return float_sum<T, 1>(plan, in, count);
         case 2: return float_sum<T, 2>(plan, in, count);
@@ -167,15 +169,16 @@ template <class T>
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 std::uint64_t
-integer_sum(const T* in, std::uint64_t count) {
+integer_sum(const unsigned char* in, std::uint64_t count) {
     std::uint64_t acc = 0;
-    for (std::uint64_t i = 0; i < count; ++i) acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i]));
+    for (std::uint64_t i = 0; i < count; ++i)
+        acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(load_at<T>(in, i)));
     return acc;
 }
 
 template <class T>
 void integer_result(const void* data, std::uint64_t count, unsigned char* bits) {
-    const std::uint64_t sum = integer_sum(static_cast<const T*>(data), count);
+    const std::uint64_t sum = integer_sum<T>(static_cast<const unsigned char*>(data), count);
     std::memcpy(bits, &sum, sizeof sum);
 }
 
@@ -216,12 +219,12 @@ void reduce_on_host(const LaunchPlan& plan, const void* data, std::uint64_t coun
         case ElementType::int32: return integer_result<std::int32_t>(data, count, result_bits);
         case ElementType::uint32: return integer_result<std::uint32_t>(data, count, result_bits);
         case ElementType::float32: {
-            const double sum = float_sum_by_width(plan, static_cast<const float*>(data), count);
+            const double sum = float_sum_by_width<float>(plan, static_cast<const unsigned char*>(data), count);
             std::memcpy(result_bits, &sum, sizeof sum);
             return;
         }
         case ElementType::float64: {
-            const double sum = float_sum_by_width(plan, static_cast<const double*>(data), count);
+            const double sum = float_sum_by_width<double>(plan, static_cast<const unsigned char*>(data), count);
             std::memcpy(result_bits, &sum, sizeof sum);
             return;
         }

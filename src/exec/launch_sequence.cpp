@@ -148,11 +148,17 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
 
 namespace {
 
+// The byte offset of `data` in the buffer a CPU device reads it through in place: from the
+// device's base alignment at or below it (see host_data_buffer).
+std::uintptr_t wrap_offset(const DeviceInfo& info, const void* data) {
+    const std::uintptr_t align = std::clamp<std::uintptr_t>(info.base_address_alignment, 1, 4096);
+    return reinterpret_cast<std::uintptr_t>(data) % align;
+}
+
 // Host memory as a buffer a CPU device reads in place (see host_data_buffer).
 HostInput wrap_host_memory(const cl::Context& context, const DeviceInfo& info, const void* data, std::uint64_t bytes) {
-    const std::uintptr_t align = std::clamp<std::uintptr_t>(info.base_address_alignment, 1, 4096);
     const auto address = reinterpret_cast<std::uintptr_t>(data);
-    const std::uintptr_t offset = address % align;
+    const std::uintptr_t offset = wrap_offset(info, data);
     cl_int err = CL_SUCCESS;
     cl::Buffer wrapped(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, static_cast<size_t>(bytes + offset),
                        reinterpret_cast<void*>(address - offset), &err);
@@ -185,16 +191,22 @@ void write_in_chain(cl::CommandQueue& queue, Chain& chain, const cl::Buffer& dev
 
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
                            ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
-                           const HostStaging& staging) {
+                           std::uint32_t element_bytes, const HostStaging& staging) {
     check_host_bytes(info, bytes);
     // A CPU device reads host memory as fast as its own: copying first would read the data
     // twice and write it once (measured on PoCL 3.1: the copy cost more than the reduction).
     // The kernels only read it, so CL_MEM_READ_ONLY lets the pointer stay const. The buffer
     // starts at the device's base alignment at or below the data (PoCL copies a host pointer
     // that is not aligned so, on every launch: +40 % at 2^22 floats), which is on the same
-    // memory page; the kernels read from `offset` on only.
+    // memory page; the kernels read from `offset` on only, in whole elements: data at an
+    // address that is not a multiple of its element size is copied (below) instead.
+    // No bytes (segments that are all empty): the kernels read nothing, but take a buffer; an
+    // OpenCL buffer cannot be empty.
+    if (bytes == 0) return {slot.staging(std::max<std::uint32_t>(element_bytes, 1)), 0, false};
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
-    if (cpu && staging.mode != HostStaging::Mode::always) return wrap_host_memory(context, info, data, bytes);
+    const bool whole_elements = wrap_offset(info, data) % std::max<std::uint32_t>(element_bytes, 1) == 0;
+    if (cpu && whole_elements && staging.mode != HostStaging::Mode::always)
+        return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.staging(bytes);
     // Data in a PinnedHostMemory of this context: one write at the link's speed, no host copy.
     const bool pinned = in_pinned_range(context(), data, bytes);

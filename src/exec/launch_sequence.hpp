@@ -36,13 +36,15 @@ struct HostInput {
     bool copied = false;       // a copy into the staging buffer was enqueued ahead of the kernels
 };
 // On a CPU device the memory itself (CL_MEM_USE_HOST_PTR: a buffer object per call, nothing
-// copied or allocated), unless `staging` says always; elsewhere a copy in the slot's staging
-// buffer (the chain orders it): streamed through pinned memory (exec/host_stream.hpp) where
-// `staging` says so and `data` does not already lie in a PinnedHostMemory of `context`, else
-// one write straight from `data`, enqueued without blocking.
+// copied or allocated), unless `staging` says always or `data` is not at a multiple of
+// `element_bytes` (the kernels read whole elements from `offset`, which must then be a whole
+// number of them); elsewhere a copy in the slot's staging buffer (the chain orders it):
+// streamed through pinned memory (exec/host_stream.hpp) where `staging` says so and `data`
+// does not already lie in a PinnedHostMemory of `context`, else one write straight from
+// `data`, enqueued without blocking. The copy starts at offset 0 whatever `data`'s address.
 HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, const DeviceInfo& info,
                            ExecutionSlot& slot, Chain& chain, const void* data, std::uint64_t bytes,
-                           const HostStaging& staging);
+                           std::uint32_t element_bytes, const HostStaging& staging);
 
 // An image's mask from host memory, as host_data_buffer does (in place on a CPU device), in
 // the slot's mask buffer elsewhere (one write: masks are a byte a pixel).
