@@ -16,7 +16,12 @@
 // reduces the first `cap` and registers the rest as chunks of CLREDUCE_CHUNK elements, which
 // every group shares in a second launch (clreduce_reduce_chunks); a third
 // (clreduce_finish_long) combines each such segment's state and chunks in order. The counts
-// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments) start at 0.
+// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments) start at 0 and never pass the
+// tables' room (`chunk_room`, `long_room`), which the host sizes for disjoint segments. Listed
+// segments may overlap or repeat, so more may be asked for: a long segment that finds no room
+// raises bad[bad_at + 3], and clreduce_finish_long then reduces every long segment whole, one
+// group each, in one fixed order (whether the room runs out depends on the segments alone, not
+// on which group asked first, so the bits are the same run to run).
 // With CLREDUCE_SEGMENT_MEDIUM (the experiment experimental::SegmentOptions::medium), listed
 // segments longer than that are left by the teams to clreduce_reduce_medium, a launch between
 // these, whose teams of 32 lanes reduce them (up to `cap` elements, the rest in chunks as above).
@@ -48,7 +53,7 @@
         __global const ulong *begins, ulong begins_at, __global const ulong *ends, ulong ends_at,   \
         ulong step, ulong length, uint parts, __global clreduce_state *out, __global uchar *result_out, \
         ulong result_offset, volatile __global uint *bad, ulong bad_at, ulong cap, __global ulong *long_list, \
-        __global ulong *chunk_table
+        __global ulong *chunk_table, uint long_room, uint chunk_room
 
 // Loads in flight a lane (LaunchPlan::segment_loads): a lane loads CLREDUCE_SEGMENT_UNROLL of
 // its vectors before it takes any (a loop that loads and takes one vector at a time waits a
@@ -190,16 +195,38 @@ __attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clre
 }
 
 #if CLREDUCE_SEGMENT_LIST  // (CLREDUCE_CHUNK is 0 for other segments)
+// Takes `n` entries of a table whose count is *counter and which has room for `room`: the first
+// one's index, or `room` (taking none) where they do not all fit.
+__attribute__((always_inline)) inline uint clreduce_take_room(volatile __global uint* counter, ulong n, uint room) {
+    uint seen = *counter;
+    for (;;) {
+        if (n > room - seen) return room;
+        const uint before = atomic_cmpxchg(counter, seen, seen + (uint)n);
+        if (before == seen) return seen;
+        seen = before;
+    }
+}
+
 // A long listed segment (`count` elements, more than `cap`): its rest after `cap` as chunks of
 // CLREDUCE_CHUNK elements into chunk_table, and the segment into long_list; the counts are
-// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments).
+// bad[bad_at + 1] (chunks) and bad[bad_at + 2] (long segments). Where either table has no room
+// left, bad[bad_at + 3] is raised instead (and an entry taken in long_list lists no chunks).
 __attribute__((always_inline)) inline void clreduce_register_long(ulong segment, ulong count, ulong cap,
                                                                   volatile __global uint* bad, ulong bad_at,
                                                                   __global ulong* long_list,
-                                                                  __global ulong* chunk_table) {
-    const ulong chunks = (count - cap + CLREDUCE_CHUNK - 1) / CLREDUCE_CHUNK;
-    const uint base = atomic_add(bad + bad_at + 1, (uint)chunks);
-    const uint k = atomic_inc(bad + bad_at + 2);
+                                                                  __global ulong* chunk_table, uint long_room,
+                                                                  uint chunk_room) {
+    const uint k = clreduce_take_room(bad + bad_at + 2, 1, long_room);
+    if (k == long_room) {
+        atomic_or(bad + bad_at + 3, 1u);
+        return;
+    }
+    ulong chunks = (count - cap + CLREDUCE_CHUNK - 1) / CLREDUCE_CHUNK;
+    const uint base = clreduce_take_room(bad + bad_at + 1, chunks, chunk_room);
+    if (base == chunk_room) {
+        atomic_or(bad + bad_at + 3, 1u);
+        chunks = 0;
+    }
     long_list[3 * (ulong)k] = segment;
     long_list[3 * (ulong)k + 1] = base;
     long_list[3 * (ulong)k + 2] = chunks;
@@ -318,7 +345,8 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
         if (medium) count = 0;
 #endif
         is_long = cap != 0 && count > cap;
-        if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table);
+        if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table, long_room,
+                                   chunk_room);
         if (is_long) count = cap;
 #else
         begin = segment * step;
@@ -374,7 +402,8 @@ void clreduce_reduce_medium(CLREDUCE_SEGMENT_PARAMS)
             begin = begins[begins_at + segment];
             count = ends[ends_at + segment] - begin;
             is_long = cap != 0 && count > cap;
-            if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table);
+            if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table, long_room,
+                                   chunk_room);
             if (is_long) count = cap;
         }
         clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, lane, CLREDUCE_MEDIUM_TEAM, 0);
@@ -408,14 +437,28 @@ void clreduce_reduce_chunks(__global const CLREDUCE_IN_T* in, ulong offset, __gl
     }
 }
 
-// Each long segment: its first `cap` elements' state (out[s]), then its chunks in order.
+// Each long segment: its first `cap` elements' state (out[s]), then its chunks in order. Where
+// the tables ran out of room (counts[counts_at + 2]), every long segment instead, read whole.
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global const ulong* long_list,
                           __global const clreduce_state* partials, __global clreduce_state* out,
-                          __global uchar* result_out, ulong result_offset)
+                          __global uchar* result_out, ulong result_offset, __global const CLREDUCE_IN_T* in,
+                          ulong offset, ulong extent, ulong segments, __global const ulong* begins,
+                          ulong begins_at, __global const ulong* ends, ulong ends_at, ulong cap)
 {
     const uint lid = get_local_id(0);
     __local clreduce_state scratch[CLREDUCE_WG];
+    if (counts[counts_at + 2] != 0) {
+        for (ulong s = get_group_id(0); s < segments; s += get_num_groups(0)) {
+            const ulong b = begins[begins_at + s], e = ends[ends_at + s];
+            if (b > e || e > extent || e - b <= cap) continue;  // the same for the whole group
+            clreduce_state acc = clreduce_segment_level1(in + offset + b, e - b, lid, CLREDUCE_WG, 0);
+            acc = clreduce_level2(scratch, acc, lid);
+            if (lid == 0) clreduce_segment_emit(s, acc, out, result_out, result_offset);
+            barrier(CLK_LOCAL_MEM_FENCE);  // scratch is used again
+        }
+        return;
+    }
     const ulong longs = counts[counts_at + 1];
     for (ulong k = get_group_id(0); k < longs; k += get_num_groups(0)) {
         const ulong s = long_list[3 * k], base = long_list[3 * k + 1], chunks = long_list[3 * k + 2];

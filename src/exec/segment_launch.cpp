@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <string>
 
 #include <clreduce/error.hpp>
 
@@ -51,7 +53,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         set_args(k, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
                  cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
                  cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs,
-                 chunks);
+                 chunks, cl_uint(max_longs), cl_uint(max_chunks));
     };
     cl::Kernel& kernel = slot.kernel(first);
     segment_args(kernel);
@@ -78,7 +80,9 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         enqueue(queue, share, groups, wg, chain);
         spec.segment_kernel = KernelSpec::SegmentKernel::finish_long;
         cl::Kernel& finish = slot.kernel(spec);
-        set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset);
+        set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset, input,
+                 cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins, cl_ulong(list.begins_at), ends,
+                 cl_ulong(list.ends_at), cl_ulong(split));
         enqueue(queue, finish, groups, wg, chain);
     }
     if (combined) {
@@ -88,7 +92,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         cl::Kernel& combine = slot.kernel(spec);
         set_args(combine, first_out, cl_ulong(0), cl_ulong(segments * parts), cl_ulong(segments), states, cl_ulong(0),
                  states, cl_ulong(0), cl_ulong(parts), cl_ulong(parts), cl_uint(1), states, result_out, result_offset,
-                 states, counts_at, cl_ulong(0), longs, chunks);
+                 states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0));
         enqueue(queue, combine, segments, wg, chain);
     }
 }
@@ -103,17 +107,25 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
     const std::uint32_t parts = plan.groups_per_segment;
-    // Long listed segments split into chunks (segments.cl): at most extent / split of them,
-    // and extent / chunk + that many chunks.
+    // Long listed segments split into chunks (segments.cl). Disjoint segments have at most
+    // extent / split long ones (and no more than there are segments), and extent / chunk + that
+    // many chunks; the tables have that room. Overlapping or repeated segments may ask for more:
+    // the kernels then reduce every long segment whole instead (segments.cl), never writing
+    // past the room. The counts are 32-bit words.
     const std::uint64_t split = list.listed() && parts == 1 ? plan.segment_split : 0;
-    const std::uint64_t max_longs = split != 0 ? list.extent / (split + 1) + 1 : 0;
+    const std::uint64_t max_longs = split != 0 ? std::min(list.extent / (split + 1) + 1, segments) : 0;
     const std::uint64_t max_chunks = split != 0 ? ceil_div(list.extent, plan.segment_chunk) + max_longs : 0;
-    // The states (also for an asynchronous call's long segments), then three words: the flag
-    // of a bad listed segment and the counts of chunks and of long segments, zeroed first.
+    if (max_chunks >= std::numeric_limits<cl_uint>::max())
+        throw InvalidArgument("segments over " + std::to_string(list.extent) + " elements need " +
+                              std::to_string(max_chunks) + " chunks of " + std::to_string(plan.segment_chunk) +
+                              " elements; at most 2^32 - 2 fit (use groups_per_segment > 1)");
+    // The states (also for an asynchronous call's long segments), then four words: the flag
+    // of a bad listed segment, the counts of chunks and of long segments, and the flag of
+    // tables without room, zeroed first.
     const bool states_kept = device == nullptr || split != 0;
     const std::uint64_t flag_at = states_kept ? (segments * state_bytes + 7) / 8 * 8 : 0;
-    const cl::Buffer& states = slot.segment_buffer(Buffer::states, flag_at + 3 * sizeof(cl_uint));
-    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), 3 * sizeof(cl_uint), chain.wait(),
+    const cl::Buffer& states = slot.segment_buffer(Buffer::states, flag_at + 4 * sizeof(cl_uint));
+    check(queue.enqueueFillBuffer(states, cl_uint(0), static_cast<size_t>(flag_at), 4 * sizeof(cl_uint), chain.wait(),
                                   chain.event()),
           "clEnqueueFillBuffer");
     chain.done(false);
