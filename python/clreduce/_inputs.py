@@ -1,6 +1,8 @@
 """What a call reduces: numpy arrays and PyOpenCL arrays/buffers, and the form (how the
 elements are grouped) that ``axis=`` asks for."""
 
+import operator
+
 import numpy as np
 
 # The element types clreduce reduces (bool arrays are read as uint8).
@@ -99,7 +101,7 @@ def form_for(shape, axis, contiguous, rows_contiguous):
         return "flat", None  # refused by the native layer with the reason
     if isinstance(axis, (tuple, list)):
         raise ValueError("clreduce takes one axis (None, 0 or 1 for 2-D arrays, -1 for N-D arrays), not a tuple")
-    axis = int(axis)
+    axis = operator.index(axis)  # an integer, as numpy: axis=1.5 or "1" is a TypeError
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(axis, ndim) if hasattr(np, "exceptions") else ValueError(
             f"axis {axis} is out of bounds for an array of dimension {ndim}")

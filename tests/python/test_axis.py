@@ -156,3 +156,13 @@ def test_empty_matrices_along_an_axis(dtype):
     with pytest.raises(ValueError, match="segment 0"):
         clreduce.segment_min(values, [0, 0])
 
+
+def test_axis_must_be_an_integer():
+    """axis= takes integers (numpy's too), not floats or strings: a TypeError, as numpy's."""
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    for axis in (1.5, 1.0, "1"):
+        with pytest.raises(TypeError):
+            np.sum(a, axis=axis)
+        with pytest.raises(TypeError, match="integer"):
+            clreduce.sum(a, axis=axis)
+    assert np.array_equal(clreduce.sum(a, axis=np.int64(1)), a.sum(axis=1))
