@@ -11,6 +11,9 @@ from ._results import cast, keep_dims
 _NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
 _FLOAT_MODES = ("deterministic", "atomic", "compensated", "correctly_rounded")
 _SEGMENTED = ("rows", "columns", "batch", "offsets")
+# Element types a float32 cannot hold every value of: a float32 statistics state rounds their
+# extremes.
+_WIDER_THAN_FLOAT32 = ("int32", "uint32", "float64")
 
 
 def _options(dtype, float_mode, overflow):
@@ -128,7 +131,19 @@ class Reducer:
             result = _reshape(result, shape[:-1] if is_device_input(a) else h.shape[:-1])
         if keepdims and form != "offsets":
             result = keep_dims(result, ndim, removed)
+        if op == "statistics" and self._rounds_extremes(element, options["accumulator"]):
+            # A float32 statistics state rounds the extremes of these types: they come from a
+            # minmax pass instead, exact in the element type (docs/python.md).
+            lo, hi = self._call("minmax", None, a, axis, _options(None, None, None), keepdims, offsets)
+            result = result._replace(min=lo, max=hi)
         return result
+
+    def _rounds_extremes(self, element, accumulator):
+        """Whether statistics of `element` data keeps its extremes in a float32 that cannot hold
+        them: dtype=float32, or the default accumulator of a device without float64."""
+        if element not in _WIDER_THAN_FLOAT32:
+            return False
+        return accumulator == "float32" or (accumulator is None and not self._native.device["has_fp64"])
 
     def _empty_groups(self, op, transform, dtype, options, groups):
         """The values of `groups` groups of no element (host data of no element, grouped): the
