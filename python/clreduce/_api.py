@@ -115,14 +115,18 @@ def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, 
                       keepdims)
 
 
-def _is_float(a):
-    return np.dtype(a.dtype).kind == "f"
+def _nan_input(a):
+    """``a`` as nansum and nanmean read it: device data and numpy arrays as they are, anything
+    else (a list, a Python float) through numpy.asarray, as the other calls take it."""
+    return a if is_device_input(a) or isinstance(a, np.ndarray) else np.asarray(a)
+
 
 
 def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Sum treating NaN as 0 (float64 for floats): floats through
     transform_reduce(a, "isnan(x) ? 0 : x"); integers as sum()."""
-    if not _is_float(a):
+    a = _nan_input(a)
+    if np.dtype(a.dtype).kind != "f":
         return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
     return self.transform_reduce(a, "isnan(x) ? 0 : x", "sum", axis, dtype, float_mode, overflow, keepdims)
 
@@ -131,7 +135,8 @@ def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keep
     """Mean of the elements that are not NaN, float64 (NaN where all are NaN): nansum() divided
     by the count of non-NaN elements (a second pass, transform_reduce(a, "isnan(x) ? 0 : 1"));
     integers as mean()."""
-    if not _is_float(a):
+    a = _nan_input(a)
+    if np.dtype(a.dtype).kind != "f":
         return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
     total = self.nansum(a, axis, dtype, float_mode, overflow, keepdims)
     count = self.transform_reduce(a, "isnan(x) ? 0 : 1", "sum", axis, None, None, None, keepdims)

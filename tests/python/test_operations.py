@@ -231,3 +231,11 @@ def test_statistics_extremes_stay_exact(dtype, rng):
     issue = clreduce.statistics(np.array([-2145286346, 5], np.int32), dtype=np.float32)
     assert issue.min == -2145286346 and type(issue.min) is np.int32 and issue.max == 5
 
+
+def test_nan_calls_take_lists_and_scalars():
+    """nansum and nanmean take Python lists and scalars, as sum and mean do (and numpy's)."""
+    assert clreduce.nansum([1.0, float("nan"), 2.5]) == np.nansum([1.0, float("nan"), 2.5]) == 3.5
+    assert clreduce.nanmean([1.0, float("nan"), 2.5]) == np.nanmean([1.0, float("nan"), 2.5])
+    assert clreduce.nansum(2.5) == 2.5 and clreduce.nanmean(2.5) == 2.5
+    assert clreduce.nansum([[1, 2], [3, 4]], axis=0).tolist() == [4, 6]
+    assert clreduce.nanmean([1, 2]) == clreduce.mean([1, 2]) == 1.5
