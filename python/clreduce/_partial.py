@@ -73,4 +73,5 @@ class MultiReducer:
         options = _options(dtype, float_mode, overflow)
         h = host_array(a)
         raw = self._native.partial(op, h, **options).value()
-        return cast(op, raw, element_dtype(h.dtype), options["accumulator"], False)
+        return cast(op, raw, element_dtype(h.dtype), options["accumulator"], False,
+                    wrap=options["overflow"] == "wrap")

@@ -126,7 +126,8 @@ class Reducer:
         if raw is None:
             result = self._empty_groups(op, transform, h.dtype, options, groups)
         else:
-            result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented)
+            result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented,
+                          wrap=options["overflow"] == "wrap")
         if form == "batch":
             result = _reshape(result, shape[:-1] if is_device_input(a) else h.shape[:-1])
         if keepdims and form != "offsets":

@@ -71,6 +71,26 @@ def test_overflow_is_an_overflow_error(rng):
         clreduce.sum(np.full(10, 2**30, np.int32), dtype=np.int32, overflow="check")
 
 
+def test_wrap_into_a_narrower_accumulator(rng):
+    """overflow='wrap' with a dtype= the exact value does not fit gives numpy's bits: the value
+    modulo 2^bits of the accumulator, in all and per row; 'check' refuses it."""
+    a = np.full(10, 2**32 - 1, np.uint32)
+    got = clreduce.sum(a, dtype=np.int32, overflow="wrap")
+    assert got == np.sum(a, dtype=np.int32) == -10 and type(got) is np.int32
+    with pytest.raises(ValueError, match="wrap"):  # an int32 cannot hold every uint32 term
+        clreduce.sum(a, dtype=np.int32)
+    for dtype in ("uint32", "int8", "uint64"):
+        b = data(rng, dtype, 5000)
+        for accumulator in ("int32", "uint32", "uint64"):
+            got = clreduce.sum(b, dtype=accumulator, overflow="wrap")
+            assert got == np.sum(b, dtype=accumulator) and type(got) is np.dtype(accumulator).type, (dtype, accumulator)
+            rows = clreduce.sum(b.reshape(50, 100), axis=1, dtype=accumulator, overflow="wrap")
+            assert rows.dtype == accumulator and np.array_equal(rows, np.sum(b.reshape(50, 100), axis=1,
+                                                                              dtype=accumulator))
+    c = data(rng, "uint32", 7)
+    assert clreduce.prod(c, dtype=np.int32, overflow="wrap") == np.prod(c, dtype=np.int32)
+
+
 def test_accumulator_dtype(rng):
     """dtype= names the accumulator and the result's type, as numpy's dtype= does."""
     a = data(rng, np.float32, 10_000)
