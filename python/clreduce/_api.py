@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 
+from ._clreduce import InvalidArgument, Overflow, Unsupported
 from ._inputs import DeviceArray, device_view, is_device_input
 from ._reducer import Reducer, _NORMS, _options
 
@@ -122,13 +123,34 @@ def _nan_input(a):
 
 
 
+def _require_floating_dtype(name, a, dtype):
+    """nansum and nanmean of floating data accumulate in a floating ``dtype``: an integer one
+    would drop NaN before the call sees it (numpy's nanmean refuses it too)."""
+    if dtype is not None and np.dtype(dtype).kind != "f":
+        raise Unsupported(f"{name} needs a floating dtype (float32 or float64) for {np.dtype(a.dtype)} data; "
+                          f"got {np.dtype(dtype)}")
+
+
+def _nan_transform(self, name, a, expression, axis, dtype, float_mode, overflow, keepdims):
+    """transform_reduce(a, expression) for nansum or nanmean (``name``), its errors naming the
+    call rather than the expression it runs."""
+    try:
+        return self.transform_reduce(a, expression, "sum", axis, dtype, float_mode, overflow, keepdims)
+    except (InvalidArgument, Unsupported, Overflow) as e:
+        if expression not in str(e):
+            raise
+        raise type(e)(str(e).replace(f"transform expression '{expression}'", name).replace(expression, name)) \
+            from None
+
+
 def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Sum treating NaN as 0 (float64 for floats): floats through
-    transform_reduce(a, "isnan(x) ? 0 : x"); integers as sum()."""
+    transform_reduce(a, "isnan(x) ? 0 : x") (``dtype`` float32 or float64); integers as sum()."""
     a = _nan_input(a)
     if np.dtype(a.dtype).kind != "f":
         return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
-    return self.transform_reduce(a, "isnan(x) ? 0 : x", "sum", axis, dtype, float_mode, overflow, keepdims)
+    _require_floating_dtype("nansum", a, dtype)
+    return _nan_transform(self, "nansum", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
 
 
 def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
@@ -138,8 +160,9 @@ def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keep
     a = _nan_input(a)
     if np.dtype(a.dtype).kind != "f":
         return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
-    total = self.nansum(a, axis, dtype, float_mode, overflow, keepdims)
-    count = self.transform_reduce(a, "isnan(x) ? 0 : 1", "sum", axis, None, None, None, keepdims)
+    _require_floating_dtype("nanmean", a, dtype)
+    total = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
+    count = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : 1", axis, None, None, None, keepdims)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.float64(total) / count if np.ndim(total) == 0 else np.asarray(total, np.float64) / count
 

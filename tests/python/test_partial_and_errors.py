@@ -77,7 +77,7 @@ def test_wrap_into_a_narrower_accumulator(rng):
     a = np.full(10, 2**32 - 1, np.uint32)
     got = clreduce.sum(a, dtype=np.int32, overflow="wrap")
     assert got == np.sum(a, dtype=np.int32) == -10 and type(got) is np.int32
-    with pytest.raises(ValueError, match="wrap"):  # an int32 cannot hold every uint32 term
+    with pytest.raises(ValueError, match="pass overflow='wrap'"):  # an int32 cannot hold every uint32 term
         clreduce.sum(a, dtype=np.int32)
     for dtype in ("uint32", "int8", "uint64"):
         b = data(rng, dtype, 5000)
@@ -133,6 +133,32 @@ def test_expression_errors():
         clreduce.transform_reduce(a, "x % 2")
     e = caught.value
     assert isinstance(e, clreduce.OpenCLError) and e.code == -11 and "error" in e.log and "-D" in e.options
+
+
+def test_errors_name_python_keywords():
+    """Errors are in the Python caller's terms: the keywords (overflow='wrap', float_mode=...,
+    combine=), not the C++ API (LaunchParams::overflow, IntegerOverflow::wrap, FloatMode::,
+    Combine::) nor the expressions nansum and nanmean run."""
+    floats = np.array([1.0, np.nan, 2.0])
+    cases = [
+        (clreduce.Overflow, lambda: clreduce.sum(np.full(1000, np.iinfo(np.int64).max, np.int64)), "overflow='wrap'"),
+        (ValueError, lambda: clreduce.sum(np.arange(10, dtype=np.int64), dtype=np.int32), "overflow='wrap'"),
+        (OverflowError, lambda: clreduce.prod(np.full(100, 3, np.int64), dtype=np.float64), "overflow="),
+        (TypeError, lambda: clreduce.min(floats, float_mode="correctly_rounded"), "float_mode='correctly_rounded'"),
+        (ValueError, lambda: clreduce.sum(floats, dtype=np.float32, float_mode="correctly_rounded"),
+         "float_mode='correctly_rounded'"),
+        (TypeError, lambda: clreduce.transform_reduce(floats, "x", "min", float_mode="correctly_rounded"),
+         "combine='sum'"),
+        (TypeError, lambda: clreduce.nanmean(floats, dtype=np.int64), "nanmean needs a floating dtype"),
+        (TypeError, lambda: clreduce.nansum(floats, dtype=np.int64), "nansum needs a floating dtype"),
+    ]
+    for error, call, words in cases:
+        with pytest.raises(error) as caught:
+            call()
+        message = str(caught.value)
+        assert words in message, message
+        for internal in ("LaunchParams", "IntegerOverflow", "FloatMode::", "Combine::", "isnan(x)"):
+            assert internal not in message, message
 
 
 def test_plan_and_device(reducer):
