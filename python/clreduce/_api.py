@@ -9,6 +9,7 @@ import numpy as np
 
 from ._clreduce import InvalidArgument, Overflow, Unsupported
 from ._inputs import DeviceArray, device_view, is_device_input
+from ._masked import filled, is_masked
 from ._reducer import Reducer, _NORMS, _options
 
 _lock = threading.Lock()
@@ -122,7 +123,6 @@ def _nan_input(a):
     return a if is_device_input(a) or isinstance(a, np.ndarray) else np.asarray(a)
 
 
-
 def _require_floating_dtype(name, a, dtype):
     """nansum and nanmean of floating data accumulate in a floating ``dtype``: an integer one
     would drop NaN before the call sees it (numpy's nanmean refuses it too)."""
@@ -145,8 +145,11 @@ def _nan_transform(self, name, a, expression, axis, dtype, float_mode, overflow,
 
 def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Sum treating NaN as 0 (float64 for floats): floats through
-    transform_reduce(a, "isnan(x) ? 0 : x") (``dtype`` float32 or float64); integers as sum()."""
+    transform_reduce(a, "isnan(x) ? 0 : x") (``dtype`` float32 or float64); integers as sum().
+    A numpy.ma masked array: its masked elements are left out (a copy)."""
     a = _nan_input(a)
+    if is_masked(a) and np.dtype(a.dtype).kind == "f":
+        a = filled(a, np.nan)  # skipped as NaN are; masked integers take sum()'s masked path
     if np.dtype(a.dtype).kind != "f":
         return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
     _require_floating_dtype("nansum", a, dtype)
@@ -156,8 +159,10 @@ def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepd
 def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Mean of the elements that are not NaN, float64 (NaN where all are NaN): nansum() divided
     by the count of non-NaN elements (a second pass, transform_reduce(a, "isnan(x) ? 0 : 1"));
-    integers as mean()."""
+    integers as mean(). A numpy.ma masked array: its masked elements are left out (a copy)."""
     a = _nan_input(a)
+    if is_masked(a) and np.dtype(a.dtype).kind == "f":
+        a = filled(a, np.nan)  # skipped as NaN are; masked integers take mean()'s masked path
     if np.dtype(a.dtype).kind != "f":
         return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
     _require_floating_dtype("nanmean", a, dtype)

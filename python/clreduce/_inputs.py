@@ -70,6 +70,11 @@ def element_dtype(dtype):
 
 def host_array(a):
     """``a`` as a numpy array clreduce can read (bool viewed as uint8; no copy of numpy arrays)."""
+    if isinstance(a, np.ma.MaskedArray):
+        # Reading a.data would count the masked elements; the calls that honour masks fill them
+        # first (_masked.py), the others refuse.
+        raise TypeError("this clreduce call does not take numpy.ma masked arrays: pass a.filled(value) or "
+                        "a.compressed()")
     if not isinstance(a, np.ndarray):
         a = np.asarray(a)
     element_dtype(a.dtype)

@@ -6,6 +6,7 @@ from . import _clreduce
 from ._clreduce import InvalidArgument
 from ._inputs import (accumulator_name, device_view, element_dtype, form_for, host_array, host_layout,
                       is_device_input, offsets_array)
+from ._masked import is_masked, reduce_masked
 from ._results import cast, keep_dims
 
 _NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
@@ -81,8 +82,12 @@ class Reducer:
         a :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), 0 or 1
         for 2-D arrays, -1 for N-D arrays. ``dtype``: the accumulator; ``float_mode``:
         "deterministic", "atomic", "compensated" or "correctly_rounded"; ``overflow``: "check"
-        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch.
+        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch. A
+        numpy.ma masked array is filled (a copy) so that masked elements count for nothing, for
+        the operations that allow it (sum, product, min, max, mean, ...); others raise TypeError.
         """
+        if is_masked(a):
+            return reduce_masked(self, op, a, axis, dtype, float_mode, overflow, keepdims)
         return self._call(op, None, a, axis, _options(dtype, float_mode, overflow), keepdims)
 
     def _call(self, op, transform, a, axis, options, keepdims, offsets=None):
