@@ -43,11 +43,21 @@ class Partial:
         or float64, whatever the accumulator)."""
         return cast(self._native.operation, self._native.value(), self._native.element, None, False)
 
+    def __reduce__(self):
+        # pickle, copy.copy and copy.deepcopy go through the bytes: the copy is a Partial of its
+        # own (merging into it leaves this one as it is), and crosses processes.
+        return _from_bytes, (self.to_bytes(),)
+
     def __eq__(self, other):
         return isinstance(other, Partial) and self._native == other._native
 
     def __repr__(self):
         return repr(self._native)
+
+
+def _from_bytes(data):
+    """Partial.from_bytes, by a module-level name for pickle."""
+    return Partial.from_bytes(data)
 
 
 class MultiReducer:

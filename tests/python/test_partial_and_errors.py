@@ -1,7 +1,10 @@
 """Partial (merge, bytes, value), MultiReducer, plan(), the options' checks, and every error the
 package raises, with the library's message and the Python exception it maps to."""
 
+import copy
 import math
+import multiprocessing
+import pickle
 import threading
 import time
 
@@ -159,6 +162,38 @@ def test_errors_name_python_keywords():
         assert words in message, message
         for internal in ("LaunchParams", "IntegerOverflow", "FloatMode::", "Combine::", "isnan(x)"):
             assert internal not in message, message
+
+
+def test_partial_pickle_and_copies(reducer, rng):
+    """pickle, copy.deepcopy and copy.copy give an equal Partial that merges on its own: the
+    original keeps its range and value."""
+    a = data(rng, np.int32, 5000, bits=20)
+    p = reducer.partial("sum", a[:3000])
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p), copy.copy(p)):
+        assert type(q) is clreduce.Partial and q == p and q.value() == p.value()
+        q.merge(reducer.partial("sum", a[3000:]))
+        assert q.value() == a.sum(dtype=np.int64) and q.count == a.size
+        assert p.value() == a[:3000].sum(dtype=np.int64) and p.count == 3000
+    assert pickle.loads(pickle.dumps(clreduce.Partial())).empty
+
+
+def correctly_rounded_partial(piece):
+    """A process pool's task (module level: a spawned process imports it by name)."""
+    return clreduce.default_reducer().partial("sum", piece, float_mode="correctly_rounded")
+
+
+def test_partials_from_a_process_pool(rng, reducer):
+    """Partials made in spawned processes come back through pickle and merge, in the data's
+    order, to the one-call value (correctly rounded: the same bits)."""
+    a = data(rng, np.float32, 20_000)
+    pieces = np.split(a, sorted(rng.integers(1, a.size, 2).tolist()))
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        partials = pool.map_async(correctly_rounded_partial, pieces).get(timeout=120)
+    merged = clreduce.Partial()
+    for p in partials:
+        merged.merge(p)
+    assert merged.count == a.size
+    assert merged.value() == reducer.sum(a, float_mode="correctly_rounded")
 
 
 def test_plan_and_device(reducer):
