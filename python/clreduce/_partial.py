@@ -10,7 +10,8 @@ class Partial:
     """A reduction's partial result (``Reducer.partial(op, a)``).
 
     ``p.merge(later)`` makes ``p`` the partial of its range followed by ``later``'s (merge in the
-    data's order); ``p.to_bytes()`` / ``Partial.from_bytes(b)`` send it between processes;
+    data's order); ``p.to_bytes()`` / ``Partial.from_bytes(b)`` send it between processes
+    (pickle and copy go through them: a copy is independent);
     ``p.value()`` is what the call over the whole range returns: integers exact, argmin/argmax
     the index in the whole, correctly rounded sums the same bits whatever the split.
     """
