@@ -7,7 +7,9 @@ import threading
 
 import numpy as np
 
+from ._clreduce import InvalidArgument, Overflow, Unsupported
 from ._inputs import DeviceArray, device_view, is_device_input
+from ._masked import filled, is_masked
 from ._reducer import Reducer, _NORMS, _options
 
 _lock = threading.Lock()
@@ -115,26 +117,57 @@ def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, 
                       keepdims)
 
 
-def _is_float(a):
-    return np.dtype(a.dtype).kind == "f"
+def _nan_input(a):
+    """``a`` as nansum and nanmean read it: device data and numpy arrays as they are, anything
+    else (a list, a Python float) through numpy.asarray, as the other calls take it."""
+    return a if is_device_input(a) or isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def _require_floating_dtype(name, a, dtype):
+    """nansum and nanmean of floating data accumulate in a floating ``dtype``: an integer one
+    would drop NaN before the call sees it (numpy's nanmean refuses it too)."""
+    if dtype is not None and np.dtype(dtype).kind != "f":
+        raise Unsupported(f"{name} needs a floating dtype (float32 or float64) for {np.dtype(a.dtype)} data; "
+                          f"got {np.dtype(dtype)}")
+
+
+def _nan_transform(self, name, a, expression, axis, dtype, float_mode, overflow, keepdims):
+    """transform_reduce(a, expression) for nansum or nanmean (``name``), its errors naming the
+    call rather than the expression it runs."""
+    try:
+        return self.transform_reduce(a, expression, "sum", axis, dtype, float_mode, overflow, keepdims)
+    except (InvalidArgument, Unsupported, Overflow) as e:
+        if expression not in str(e):
+            raise
+        raise type(e)(str(e).replace(f"transform expression '{expression}'", name).replace(expression, name)) \
+            from None
 
 
 def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Sum treating NaN as 0 (float64 for floats): floats through
-    transform_reduce(a, "isnan(x) ? 0 : x"); integers as sum()."""
-    if not _is_float(a):
+    transform_reduce(a, "isnan(x) ? 0 : x") (``dtype`` float32 or float64); integers as sum().
+    A numpy.ma masked array: its masked elements are left out (a copy)."""
+    a = _nan_input(a)
+    if is_masked(a) and np.dtype(a.dtype).kind == "f":
+        a = filled(a, np.nan)  # skipped as NaN are; masked integers take sum()'s masked path
+    if np.dtype(a.dtype).kind != "f":
         return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
-    return self.transform_reduce(a, "isnan(x) ? 0 : x", "sum", axis, dtype, float_mode, overflow, keepdims)
+    _require_floating_dtype("nansum", a, dtype)
+    return _nan_transform(self, "nansum", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
 
 
 def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
     """Mean of the elements that are not NaN, float64 (NaN where all are NaN): nansum() divided
     by the count of non-NaN elements (a second pass, transform_reduce(a, "isnan(x) ? 0 : 1"));
-    integers as mean()."""
-    if not _is_float(a):
+    integers as mean(). A numpy.ma masked array: its masked elements are left out (a copy)."""
+    a = _nan_input(a)
+    if is_masked(a) and np.dtype(a.dtype).kind == "f":
+        a = filled(a, np.nan)  # skipped as NaN are; masked integers take mean()'s masked path
+    if np.dtype(a.dtype).kind != "f":
         return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
-    total = self.nansum(a, axis, dtype, float_mode, overflow, keepdims)
-    count = self.transform_reduce(a, "isnan(x) ? 0 : 1", "sum", axis, None, None, None, keepdims)
+    _require_floating_dtype("nanmean", a, dtype)
+    total = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
+    count = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : 1", axis, None, None, None, keepdims)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.float64(total) / count if np.ndim(total) == 0 else np.asarray(total, np.float64) / count
 

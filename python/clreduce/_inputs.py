@@ -1,6 +1,8 @@
 """What a call reduces: numpy arrays and PyOpenCL arrays/buffers, and the form (how the
 elements are grouped) that ``axis=`` asks for."""
 
+import operator
+
 import numpy as np
 
 # The element types clreduce reduces (bool arrays are read as uint8).
@@ -68,6 +70,11 @@ def element_dtype(dtype):
 
 def host_array(a):
     """``a`` as a numpy array clreduce can read (bool viewed as uint8; no copy of numpy arrays)."""
+    if isinstance(a, np.ma.MaskedArray):
+        # Reading a.data would count the masked elements; the calls that honour masks fill them
+        # first (_masked.py), the others refuse.
+        raise TypeError("this clreduce call does not take numpy.ma masked arrays: pass a.filled(value) or "
+                        "a.compressed()")
     if not isinstance(a, np.ndarray):
         a = np.asarray(a)
     element_dtype(a.dtype)
@@ -99,7 +106,7 @@ def form_for(shape, axis, contiguous, rows_contiguous):
         return "flat", None  # refused by the native layer with the reason
     if isinstance(axis, (tuple, list)):
         raise ValueError("clreduce takes one axis (None, 0 or 1 for 2-D arrays, -1 for N-D arrays), not a tuple")
-    axis = int(axis)
+    axis = operator.index(axis)  # an integer, as numpy: axis=1.5 or "1" is a TypeError
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(axis, ndim) if hasattr(np, "exceptions") else ValueError(
             f"axis {axis} is out of bounds for an array of dimension {ndim}")

@@ -10,7 +10,8 @@ class Partial:
     """A reduction's partial result (``Reducer.partial(op, a)``).
 
     ``p.merge(later)`` makes ``p`` the partial of its range followed by ``later``'s (merge in the
-    data's order); ``p.to_bytes()`` / ``Partial.from_bytes(b)`` send it between processes;
+    data's order); ``p.to_bytes()`` / ``Partial.from_bytes(b)`` send it between processes
+    (pickle and copy go through them: a copy is independent);
     ``p.value()`` is what the call over the whole range returns: integers exact, argmin/argmax
     the index in the whole, correctly rounded sums the same bits whatever the split.
     """
@@ -43,11 +44,21 @@ class Partial:
         or float64, whatever the accumulator)."""
         return cast(self._native.operation, self._native.value(), self._native.element, None, False)
 
+    def __reduce__(self):
+        # pickle, copy.copy and copy.deepcopy go through the bytes: the copy is a Partial of its
+        # own (merging into it leaves this one as it is), and crosses processes.
+        return _from_bytes, (self.to_bytes(),)
+
     def __eq__(self, other):
         return isinstance(other, Partial) and self._native == other._native
 
     def __repr__(self):
         return repr(self._native)
+
+
+def _from_bytes(data):
+    """Partial.from_bytes, by a module-level name for pickle."""
+    return Partial.from_bytes(data)
 
 
 class MultiReducer:
@@ -73,4 +84,5 @@ class MultiReducer:
         options = _options(dtype, float_mode, overflow)
         h = host_array(a)
         raw = self._native.partial(op, h, **options).value()
-        return cast(op, raw, element_dtype(h.dtype), options["accumulator"], False)
+        return cast(op, raw, element_dtype(h.dtype), options["accumulator"], False,
+                    wrap=options["overflow"] == "wrap")

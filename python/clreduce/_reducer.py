@@ -3,12 +3,18 @@
 import numpy as np
 
 from . import _clreduce
+from ._clreduce import InvalidArgument
 from ._inputs import (accumulator_name, device_view, element_dtype, form_for, host_array, host_layout,
                       is_device_input, offsets_array)
+from ._masked import is_masked, reduce_masked
 from ._results import cast, keep_dims
 
 _NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
 _FLOAT_MODES = ("deterministic", "atomic", "compensated", "correctly_rounded")
+_SEGMENTED = ("rows", "columns", "batch", "offsets")
+# Element types a float32 cannot hold every value of: a float32 statistics state rounds their
+# extremes.
+_WIDER_THAN_FLOAT32 = ("int32", "uint32", "float64")
 
 
 def _options(dtype, float_mode, overflow):
@@ -76,8 +82,12 @@ class Reducer:
         a :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), 0 or 1
         for 2-D arrays, -1 for N-D arrays. ``dtype``: the accumulator; ``float_mode``:
         "deterministic", "atomic", "compensated" or "correctly_rounded"; ``overflow``: "check"
-        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch.
+        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch. A
+        numpy.ma masked array is filled (a copy) so that masked elements count for nothing, for
+        the operations that allow it (sum, product, min, max, mean, ...); others raise TypeError.
         """
+        if is_masked(a):
+            return reduce_masked(self, op, a, axis, dtype, float_mode, overflow, keepdims)
         return self._call(op, None, a, axis, _options(dtype, float_mode, overflow), keepdims)
 
     def _call(self, op, transform, a, axis, options, keepdims, offsets=None):
@@ -107,20 +117,50 @@ class Reducer:
                 offsets = offsets_array(offsets)
             else:
                 form, removed = host_layout(h, axis)
-            if transform is None:
+            groups = _group_count(form, h.shape, offsets)
+            if h.size == 0 and groups and form in _SEGMENTED:
+                raw = None  # every group is empty: see _empty_groups
+            elif transform is None:
                 raw = self._native.reduce(op, h, form, offsets=offsets, **options)
             else:
                 raw = self._native.transform_reduce(transform[0], transform[1], h, form, offsets=offsets, **options)
             ndim = h.ndim
             if a is not h and getattr(a, "dtype", None) == np.bool_ and op in ("min", "max", "minmax"):
                 element = "bool"
-        segmented = form in ("rows", "columns", "batch", "offsets")
-        result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented)
+        segmented = form in _SEGMENTED
+        if raw is None:
+            result = self._empty_groups(op, transform, h.dtype, options, groups)
+        else:
+            result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented,
+                          wrap=options["overflow"] == "wrap")
         if form == "batch":
             result = _reshape(result, shape[:-1] if is_device_input(a) else h.shape[:-1])
         if keepdims and form != "offsets":
             result = keep_dims(result, ndim, removed)
+        if op == "statistics" and self._rounds_extremes(element, options["accumulator"]):
+            # A float32 statistics state rounds the extremes of these types: they come from a
+            # minmax pass instead, exact in the element type (docs/python.md).
+            lo, hi = self._call("minmax", None, a, axis, _options(None, None, None), keepdims, offsets)
+            result = result._replace(min=lo, max=hi)
         return result
+
+    def _rounds_extremes(self, element, accumulator):
+        """Whether statistics of `element` data keeps its extremes in a float32 that cannot hold
+        them: dtype=float32, or the default accumulator of a device without float64."""
+        if element not in _WIDER_THAN_FLOAT32:
+            return False
+        return accumulator == "float32" or (accumulator is None and not self._native.device["has_fp64"])
+
+    def _empty_groups(self, op, transform, dtype, options, groups):
+        """The values of `groups` groups of no element (host data of no element, grouped): the
+        call's value over no element for each, or InvalidArgument where it has none. (The core
+        would wrap the zero bytes of host data in an OpenCL buffer, which OpenCL refuses.)"""
+        try:
+            value = self._call(op, transform, np.zeros(0, dtype), None, options, False)
+        except InvalidArgument:
+            raise InvalidArgument(f"{transform[1] if transform else op} of segment 0, which is empty, "
+                                  "is undefined") from None
+        return np.full(groups, value)
 
     def plan(self, op, dtype, count, accumulator=None, float_mode=None, overflow=None):
         """The plan (work-group size, vector width, groups, ...) a call of ``op`` over ``count``
@@ -148,6 +188,19 @@ class Reducer:
                                                        **options))
         h = host_array(a)
         return Partial(self._native.partial(op, h, **options))
+
+
+def _group_count(form, shape, offsets):
+    """How many results a segmented call of `form` over host data of `shape` gives."""
+    if form == "rows":
+        return shape[0]
+    if form == "columns":
+        return shape[1]
+    if form == "batch":
+        return int(np.prod(shape[:-1], dtype=np.int64))
+    if form == "offsets":
+        return max(0, len(offsets) - 1)
+    return 1  # flat, image: one
 
 
 def _reshape(result, shape):

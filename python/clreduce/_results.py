@@ -58,26 +58,42 @@ def _check_fits(values, dtype):
             raise Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
 
 
-def _scalar(value, dtype):
+def _wrapped(value, dtype):
+    """Python integer `value` modulo 2^bits of integer `dtype`, as a value of it (numpy's bits)."""
+    bits = 8 * dtype.itemsize
+    value %= 1 << bits
+    return value - (1 << bits) if dtype.kind == "i" and value >= 1 << (bits - 1) else value
+
+
+def _scalar(value, dtype, wrap=False):
     if dtype.kind in "iu":
-        _check_fits(np.array(value, dtype=object), dtype)
+        if wrap:
+            value = _wrapped(int(value), dtype)
+        else:
+            _check_fits(np.array(value, dtype=object), dtype)
     return dtype.type(value)
 
 
-def _array(values, dtype):
+def _array(values, dtype, wrap=False):
     if dtype == np.float16:
         return values.view(np.float16)
     if dtype == np.bool_:
         return values.astype(np.bool_)
     if values.dtype != dtype:
-        _check_fits(values, dtype)
-        return values.astype(dtype)
+        if not wrap:
+            _check_fits(values, dtype)
+        return values.astype(dtype)  # integer to integer: modulo 2^bits, as numpy casts
     return values
 
 
-def cast(op, raw, element, accumulator, segmented):
-    """The native value `raw` of `op` as numpy scalars (segmented: arrays)."""
-    convert = _array if segmented else _scalar
+def cast(op, raw, element, accumulator, segmented, wrap=False):
+    """The native value `raw` of `op` as numpy scalars (segmented: arrays). `wrap`
+    (overflow='wrap'): integers that do not fit the accumulator are taken modulo 2^bits of it,
+    as numpy wraps them; else they raise Overflow. (The library's value is right modulo 2^bits
+    but may be given in its wider result type.)"""
+    def convert(value, dtype):
+        return _array(value, dtype, wrap) if segmented else _scalar(value, dtype, wrap)
+
     if op == "minmax":
         e = np.dtype(element)
         return convert(raw[0], e), convert(raw[1], e)

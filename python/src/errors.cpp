@@ -6,7 +6,11 @@
 //   clreduce.OpenCLError      (Error) .code, .call    an OpenCL call failed
 //   clreduce.BuildError       (OpenCLError) .log, .options   a kernel failed to compile
 // so that `except ValueError` and `except clreduce.InvalidArgument` both catch a bad argument.
+// The library's messages name its C++ options (LaunchParams::overflow = IntegerOverflow::wrap,
+// FloatMode::correctly_rounded, Combine::sum); Python gets them as the keywords it passes.
+#include <cctype>
 #include <exception>
+#include <string>
 
 #include "binding.hpp"
 
@@ -32,9 +36,37 @@ PyObject* new_type(nb::module_& m, const char* name, const char* doc, PyObject* 
     return type;
 }
 
-// Raises `type` with `message`, setting `attributes` on the exception object.
+// `text` with every `from` replaced by `to`.
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+// `Enum::name` (an option's C++ value) as the Python keyword `keyword='name'`.
+void enum_to_keyword(std::string& text, const std::string& enum_name, const std::string& keyword) {
+    const std::string prefix = enum_name + "::";
+    for (std::size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) {
+        std::size_t end = at + prefix.size();
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+        const std::string value = text.substr(at + prefix.size(), end - at - prefix.size());
+        text.replace(at, end - at, keyword + "='" + value + "'");
+    }
+}
+
+// The library's message in the Python caller's terms: its C++ options as keywords.
+std::string python_terms(std::string text) {
+    replace_all(text, "set LaunchParams::overflow = IntegerOverflow::wrap", "pass overflow='wrap'");
+    replace_all(text, "LaunchParams::overflow = IntegerOverflow::wrap", "overflow='wrap'");
+    replace_all(text, "LaunchParams::overflow", "overflow=");
+    enum_to_keyword(text, "IntegerOverflow", "overflow");
+    enum_to_keyword(text, "FloatMode", "float_mode");
+    enum_to_keyword(text, "Combine", "combine");
+    return text;
+}
+
+// Raises `type` with `message` (in Python's terms), setting `attributes` on the exception object.
 void raise(PyObject* type, const char* message, std::initializer_list<std::pair<const char*, nb::object>> attributes) {
-    nb::object exc = nb::steal(PyObject_CallFunction(type, "s", message));
+    nb::object exc = nb::steal(PyObject_CallFunction(type, "s", python_terms(message).c_str()));
     if (!exc.is_valid()) return;  // the constructor's own error stays set
     for (const auto& [name, value] : attributes) exc.attr(name) = value;
     PyErr_SetObject(type, exc.ptr());

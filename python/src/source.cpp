@@ -61,6 +61,7 @@ bool c_contiguous(const HostArray& a) {
 std::uint64_t row_step_bytes(const HostArray& a) {
     if (a.ndim() != 2) throw InvalidArgument("this form needs a 2-D array; got " + std::to_string(a.ndim()) + "-D");
     const auto rows = a.shape(0), cols = a.shape(1);
+    if (a.size() == 0) return 0;  // nothing is read (DLPack strides of an empty array may be 0)
     if (cols > 1 && a.stride(1) != 1)
         throw InvalidArgument("the matrix's rows must be contiguous (column stride of one element; got " +
                               std::to_string(a.stride(1)) + "): pass numpy.ascontiguousarray(a)");

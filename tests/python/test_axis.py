@@ -122,3 +122,47 @@ def test_refused_layouts(rng):
         clreduce.sum(a, axis=(0, 1))
     with pytest.raises(ValueError, match="out of bounds"):
         clreduce.sum(a[0], axis=2)
+
+
+def aligned_empty(dtype, shape):
+    """An empty array of `shape` whose data pointer is 4096-byte aligned: the OpenCL runtime
+    then wraps zero bytes, where an unaligned pointer would hide it in its alignment margin."""
+    base = np.zeros(3 * 4096, np.uint8)
+    start = -base.ctypes.data % 4096
+    a = base[start:start + 64].view(dtype)[:0].reshape(shape)
+    assert a.ctypes.data % 4096 == 0
+    return a
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_empty_matrices_along_an_axis(dtype):
+    """Matrices with no rows or no columns along axis 0, 1, -1: as numpy (sum 0 per column, an
+    empty array where there is no column); min of an empty column: a ValueError, as numpy."""
+    for a in (np.arange(0, dtype=dtype).reshape(0, 5), np.zeros((0, 5), dtype), aligned_empty(dtype, (0, 5)),
+              np.zeros((5, 0), dtype), aligned_empty(dtype, (5, 0)), np.zeros((2, 3, 0), dtype)):
+        for axis in (0, 1, -1) if a.ndim == 2 else (-1,):
+            got = clreduce.sum(a, axis=axis)
+            want = np.sum(a, axis=axis, dtype=np.int64 if dtype == "int32" else np.float64)
+            assert got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want), (a.shape, axis)
+            kept = clreduce.sum(a, axis=axis, keepdims=True)
+            assert kept.shape == np.sum(a, axis=axis, keepdims=True).shape
+            assert np.array_equal(clreduce.count_nonzero(a, axis=axis), np.count_nonzero(a, axis=axis))
+        with pytest.raises(ValueError):
+            np.min(a, axis=0) if a.shape[0] == 0 else np.min(a, axis=-1)
+        with pytest.raises(ValueError):
+            clreduce.min(a, axis=0) if a.shape[0] == 0 else clreduce.min(a, axis=-1)
+    values = aligned_empty(dtype, (0,))
+    assert np.array_equal(clreduce.segment_sum(values, [0, 0, 0]), [0, 0])
+    with pytest.raises(ValueError, match="segment 0"):
+        clreduce.segment_min(values, [0, 0])
+
+
+def test_axis_must_be_an_integer():
+    """axis= takes integers (numpy's too), not floats or strings: a TypeError, as numpy's."""
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    for axis in (1.5, 1.0, "1"):
+        with pytest.raises(TypeError):
+            np.sum(a, axis=axis)
+        with pytest.raises(TypeError, match="integer"):
+            clreduce.sum(a, axis=axis)
+    assert np.array_equal(clreduce.sum(a, axis=np.int64(1)), a.sum(axis=1))

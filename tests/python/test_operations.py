@@ -209,3 +209,33 @@ def test_bool_arrays(rng):
     assert clreduce.count_nonzero(a) == np.count_nonzero(a)
     assert clreduce.all(np.ones(5, bool)) and not clreduce.any(np.zeros(5, bool))
     assert clreduce.min(a) == np.min(a) and type(clreduce.max(a)) is np.bool_
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "float64"])
+def test_statistics_extremes_stay_exact(dtype, rng):
+    """statistics' min and max are the exact extremes in the element type, also with a float32
+    accumulator (dtype=np.float32), which cannot hold every int32, uint32 or float64 value."""
+    a = data(rng, dtype, 1000)
+    if dtype == "float64":
+        a[rng.choice(a.size, 2, replace=False)] = [1e5 + 2.0**-30, -(1e5 + 2.0**-20)]  # not float32 values
+    else:
+        info = np.iinfo(dtype)
+        # Not float32 values; rounded to float32, still values of the type: the core refuses a
+        # float32 statistics state whose extremes round out of it (2^31 - 1 to 2^31).
+        a[rng.choice(a.size, 2, replace=False)] = [info.max - 200, info.min + 53]
+    for axis, want_min, want_max in ((None, a.min(), a.max()), (1, a.reshape(10, 100).min(axis=1),
+                                                                 a.reshape(10, 100).max(axis=1))):
+        got = clreduce.statistics(a if axis is None else a.reshape(10, 100), axis=axis, dtype=np.float32)
+        assert np.array_equal(got.min, want_min) and np.array_equal(got.max, want_max), axis
+        assert np.asarray(got.min).dtype == np.dtype(dtype) and np.asarray(got.max).dtype == np.dtype(dtype)
+    issue = clreduce.statistics(np.array([-2145286346, 5], np.int32), dtype=np.float32)
+    assert issue.min == -2145286346 and type(issue.min) is np.int32 and issue.max == 5
+
+
+def test_nan_calls_take_lists_and_scalars():
+    """nansum and nanmean take Python lists and scalars, as sum and mean do (and numpy's)."""
+    assert clreduce.nansum([1.0, float("nan"), 2.5]) == np.nansum([1.0, float("nan"), 2.5]) == 3.5
+    assert clreduce.nanmean([1.0, float("nan"), 2.5]) == np.nanmean([1.0, float("nan"), 2.5])
+    assert clreduce.nansum(2.5) == 2.5 and clreduce.nanmean(2.5) == 2.5
+    assert clreduce.nansum([[1, 2], [3, 4]], axis=0).tolist() == [4, 6]
+    assert clreduce.nanmean([1, 2]) == clreduce.mean([1, 2]) == 1.5

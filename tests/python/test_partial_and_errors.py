@@ -1,7 +1,10 @@
 """Partial (merge, bytes, value), MultiReducer, plan(), the options' checks, and every error the
 package raises, with the library's message and the Python exception it maps to."""
 
+import copy
 import math
+import multiprocessing
+import pickle
 import threading
 import time
 
@@ -71,6 +74,26 @@ def test_overflow_is_an_overflow_error(rng):
         clreduce.sum(np.full(10, 2**30, np.int32), dtype=np.int32, overflow="check")
 
 
+def test_wrap_into_a_narrower_accumulator(rng):
+    """overflow='wrap' with a dtype= the exact value does not fit gives numpy's bits: the value
+    modulo 2^bits of the accumulator, in all and per row; 'check' refuses it."""
+    a = np.full(10, 2**32 - 1, np.uint32)
+    got = clreduce.sum(a, dtype=np.int32, overflow="wrap")
+    assert got == np.sum(a, dtype=np.int32) == -10 and type(got) is np.int32
+    with pytest.raises(ValueError, match="pass overflow='wrap'"):  # an int32 cannot hold every uint32 term
+        clreduce.sum(a, dtype=np.int32)
+    for dtype in ("uint32", "int8", "uint64"):
+        b = data(rng, dtype, 5000)
+        for accumulator in ("int32", "uint32", "uint64"):
+            got = clreduce.sum(b, dtype=accumulator, overflow="wrap")
+            assert got == np.sum(b, dtype=accumulator) and type(got) is np.dtype(accumulator).type, (dtype, accumulator)
+            rows = clreduce.sum(b.reshape(50, 100), axis=1, dtype=accumulator, overflow="wrap")
+            assert rows.dtype == accumulator and np.array_equal(rows, np.sum(b.reshape(50, 100), axis=1,
+                                                                              dtype=accumulator))
+    c = data(rng, "uint32", 7)
+    assert clreduce.prod(c, dtype=np.int32, overflow="wrap") == np.prod(c, dtype=np.int32)
+
+
 def test_accumulator_dtype(rng):
     """dtype= names the accumulator and the result's type, as numpy's dtype= does."""
     a = data(rng, np.float32, 10_000)
@@ -113,6 +136,64 @@ def test_expression_errors():
         clreduce.transform_reduce(a, "x % 2")
     e = caught.value
     assert isinstance(e, clreduce.OpenCLError) and e.code == -11 and "error" in e.log and "-D" in e.options
+
+
+def test_errors_name_python_keywords():
+    """Errors are in the Python caller's terms: the keywords (overflow='wrap', float_mode=...,
+    combine=), not the C++ API (LaunchParams::overflow, IntegerOverflow::wrap, FloatMode::,
+    Combine::) nor the expressions nansum and nanmean run."""
+    floats = np.array([1.0, np.nan, 2.0])
+    cases = [
+        (clreduce.Overflow, lambda: clreduce.sum(np.full(1000, np.iinfo(np.int64).max, np.int64)), "overflow='wrap'"),
+        (ValueError, lambda: clreduce.sum(np.arange(10, dtype=np.int64), dtype=np.int32), "overflow='wrap'"),
+        (OverflowError, lambda: clreduce.prod(np.full(100, 3, np.int64), dtype=np.float64), "overflow="),
+        (TypeError, lambda: clreduce.min(floats, float_mode="correctly_rounded"), "float_mode='correctly_rounded'"),
+        (ValueError, lambda: clreduce.sum(floats, dtype=np.float32, float_mode="correctly_rounded"),
+         "float_mode='correctly_rounded'"),
+        (TypeError, lambda: clreduce.transform_reduce(floats, "x", "min", float_mode="correctly_rounded"),
+         "combine='sum'"),
+        (TypeError, lambda: clreduce.nanmean(floats, dtype=np.int64), "nanmean needs a floating dtype"),
+        (TypeError, lambda: clreduce.nansum(floats, dtype=np.int64), "nansum needs a floating dtype"),
+    ]
+    for error, call, words in cases:
+        with pytest.raises(error) as caught:
+            call()
+        message = str(caught.value)
+        assert words in message, message
+        for internal in ("LaunchParams", "IntegerOverflow", "FloatMode::", "Combine::", "isnan(x)"):
+            assert internal not in message, message
+
+
+def test_partial_pickle_and_copies(reducer, rng):
+    """pickle, copy.deepcopy and copy.copy give an equal Partial that merges on its own: the
+    original keeps its range and value."""
+    a = data(rng, np.int32, 5000, bits=20)
+    p = reducer.partial("sum", a[:3000])
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p), copy.copy(p)):
+        assert type(q) is clreduce.Partial and q == p and q.value() == p.value()
+        q.merge(reducer.partial("sum", a[3000:]))
+        assert q.value() == a.sum(dtype=np.int64) and q.count == a.size
+        assert p.value() == a[:3000].sum(dtype=np.int64) and p.count == 3000
+    assert pickle.loads(pickle.dumps(clreduce.Partial())).empty
+
+
+def correctly_rounded_partial(piece):
+    """A process pool's task (module level: a spawned process imports it by name)."""
+    return clreduce.default_reducer().partial("sum", piece, float_mode="correctly_rounded")
+
+
+def test_partials_from_a_process_pool(rng, reducer):
+    """Partials made in spawned processes come back through pickle and merge, in the data's
+    order, to the one-call value (correctly rounded: the same bits)."""
+    a = data(rng, np.float32, 20_000)
+    pieces = np.split(a, sorted(rng.integers(1, a.size, 2).tolist()))
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        partials = pool.map_async(correctly_rounded_partial, pieces).get(timeout=120)
+    merged = clreduce.Partial()
+    for p in partials:
+        merged.merge(p)
+    assert merged.count == a.size
+    assert merged.value() == reducer.sum(a, float_mode="correctly_rounded")
 
 
 def test_plan_and_device(reducer):
