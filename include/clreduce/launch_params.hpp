@@ -126,9 +126,11 @@ struct LaunchParams {
     std::optional<ElementType> accumulator;
     // Integer results that do not fit (IntegerOverflow above); default check.
     std::optional<IntegerOverflow> overflow;
-    // CPU devices: host data of at most this many bytes is reduced on the calling thread in
-    // the plan's own order (LaunchPlan::on_host: the same bits as the device, without a
-    // launch); 0 never. Default: the measured crossover of device/vendor.hpp (GPUs: 0).
+    // Where host data is reduced (LaunchPlan::on_host): host data of at most this many bytes
+    // is reduced by the host's threads where they reproduce the plan (the same bits as the
+    // device, without a launch, copy or read; docs/usage.md, "Where host data is reduced"),
+    // larger data by the device. 0: always the device; UINT64_MAX: the host wherever it can.
+    // Default: the device's tuned crossover, else every size.
     std::optional<std::uint64_t> host_path_bytes;
     // Segmented calls (segments.hpp): the segment mapping. segment_team work-items reduce one
     // segment, a power of two <= work_group_size (1: a work-item per segment; work_group_size:
@@ -171,8 +173,8 @@ struct LaunchPlan {
     // 128 or 192: an integer additive reduction kept exact in a state of that many bits (the
     // accumulator could overflow for this n); 0: the accumulator itself.
     std::uint32_t exact_integer_bits = 0;
-    // Host data on a CPU device below LaunchParams::host_path_bytes: the calling thread runs
-    // this plan's three levels in their order (the same bits as the kernels), no launch.
+    // Host data up to LaunchParams::host_path_bytes of a plan the host reproduces: the host's
+    // threads run this plan (the same bits as the kernels), no launch.
     bool on_host = false;
     // Images (CallForm::image): every channel in one launch, each read from the cache lines
     // the one before it read, where level 3 is atomic, the last group's or one group's store

@@ -37,7 +37,7 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::host_data, call);
     if (count == 0) return out;
     if (out.plan.on_host) {
-        reduce_on_host(out.plan, data, count, out.bits);
+        reduce_on_host(out.plan, out.kernel, data, count, out.bits);
         return out;
     }
     const KernelSpec first = first_spec(job, out);
@@ -200,8 +200,36 @@ result_t<Op, T> Reducer::reduce(const cl::Buffer& buffer, std::uint64_t offset, 
                                 const LaunchParams& params, CallInfo* info) const {
     return operation_value<Op, T>(state().run<T>(job_of(Op), buffer, offset, count, params, info));
 }
+namespace {
+
+// Host data beyond the device's largest buffer, in a plan the host path does not run: the
+// device reduces it in pieces of at most that buffer (whole 4 KiB runs of elements), whose
+// partials merge in order into the whole's (integers exact, correctly rounded sums the one
+// value; other float sums within their bound of the whole, as any split is).
+template <class T>
+std::uint64_t piece_elements(const Reducer& r, Operation op, std::uint64_t count, const LaunchParams& params) {
+    // (A CPU device's buffer over host memory starts up to its base alignment before the data.)
+    const std::uint64_t room = r.device_info().max_alloc_size;
+    const std::uint64_t largest = (room > 8192 ? room - 4096 : 0) / sizeof(T) / 4096 * 4096;
+    if (count <= largest || largest == 0) return 0;
+    if (r.plan(element_traits<T>::type, op, count, params, CallForm::host_data).on_host) return 0;
+    return largest;
+}
+template <class T>
+Partial in_pieces(const Reducer& r, Operation op, const T* data, std::uint64_t count, std::uint64_t piece,
+                  const LaunchParams& params, CallInfo* info) {
+    Partial whole;
+    for (std::uint64_t at = 0; at < count; at += piece)
+        whole.merge(r.partial<T>(op, data + at, std::min(piece, count - at), params, at == 0 ? info : nullptr));
+    return whole;
+}
+
+}  // namespace
+
 template <Operation Op, class T>
 result_t<Op, T> Reducer::reduce(const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info) const {
+    if (const std::uint64_t piece = data != nullptr ? piece_elements<T>(*this, Op, count, params) : 0)
+        return in_pieces<T>(*this, Op, data, count, piece, params, info).template value<Op, T>();
     return operation_value<Op, T>(state().run<T>(job_of(Op), data, count, params, info));
 }
 template <Operation Op, class T>
@@ -225,6 +253,8 @@ Partial Reducer::partial(Operation op, const cl::Buffer& buffer, std::uint64_t o
 template <class T>
 Partial Reducer::partial(Operation op, const T* data, std::uint64_t count, const LaunchParams& params,
                          CallInfo* info) const {
+    if (const std::uint64_t piece = data != nullptr ? piece_elements<T>(*this, op, count, params) : 0)
+        return in_pieces<T>(*this, op, data, count, piece, params, info);
     return PartialAccess::make(state().run<T>(job_of(op), data, count, params, info));
 }
 

@@ -1,5 +1,7 @@
 #include "device/vendor.hpp"
 
+#include <limits>
+
 #include <clreduce/launch_params.hpp>
 
 namespace clreduce {
@@ -16,7 +18,9 @@ Stride expansion_stride(const DeviceInfo& device) { return device.is_gpu() ? Str
 
 std::uint32_t default_load_bytes(const DeviceInfo& device) { return device.is_gpu() ? 16 : 64; }
 
-std::uint64_t host_path_crossover_bytes(const DeviceInfo& device) {
+std::uint64_t host_path_crossover_bytes(const DeviceInfo&) { return std::numeric_limits<std::uint64_t>::max(); }
+
+std::uint64_t cpu_small_shape_bytes(const DeviceInfo& device) {
     return (device.type & CL_DEVICE_TYPE_CPU) != 0 ? std::uint64_t(4) << 20 : 0;
 }
 

@@ -29,12 +29,17 @@ Stride expansion_stride(const DeviceInfo& device);
 // load leaves the rest of the line to other work-items, fetched again later;
 // docs/performance.md, "CPU devices").
 std::uint32_t default_load_bytes(const DeviceInfo& device);
-// Host data up to this many bytes is reduced on the calling thread by default
-// (exec/host_reduction.hpp): on CPU devices 4 MiB, up to where the calling thread alone was
-// measured as fast as a launch, the device's threads and the result read (PoCL 3.1 on a
-// 2-core machine; above it the kernels' threads pull ahead in some runs; docs/performance.md,
-// "CPU devices"); 0 on GPUs.
+// Host data up to this many bytes is reduced by the host's threads by default, where the host
+// path reproduces the plan (exec/host_reduction.hpp): every size on every device. A pass over
+// host memory on the host's cores runs at the memory's speed, which no device reaches through
+// a link, and a CPU device's kernels read the same memory with the same cores plus a launch
+// (docs/performance.md, "Where host data is reduced"). `clreduce-perf tune` measures a
+// device's own crossover and keeps it in the tuning database (tuning.md).
 std::uint64_t host_path_crossover_bytes(const DeviceInfo& device);
+// Host data and buffers of CPU devices up to this many bytes take the small shape that the
+// host path runs fastest (launch_shape.cpp): 4 MiB, where a launch stops costing more than the
+// reduction on PoCL 3.1 (docs/performance.md, "CPU devices"); 0 on GPUs.
+std::uint64_t cpu_small_shape_bytes(const DeviceInfo& device);
 // Whether the deterministic float sums finish with the last group rather than the exact
 // atomic (both give the same bits run after run): on CPU devices, where PoCL 3.1's 64-bit
 // atomics make the exact finish cost about half the call for floats with full significands.

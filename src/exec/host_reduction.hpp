@@ -1,8 +1,16 @@
 #pragma once
-// The host path of a CPU device (LaunchPlan::on_host): small host data reduced on the calling
-// thread, in the order the plan's kernels would add it, so the result has the kernels' bits
-// without a launch. On a CPU device a launch and its result read cost tens of microseconds
-// (PoCL 3.1, docs/performance.md), more than reading a few hundred KiB.
+// The host path (LaunchPlan::on_host): host data reduced by the host's own threads, reading it
+// where it lies, into the state the plan's kernels would leave for the same values in a
+// buffer, so the result has the device's bits without a launch, a copy or a read back. A pass
+// over host memory runs at the host memory's speed; crossing to a GPU runs at the link's, and
+// a launch and its read cost a CPU device tens of microseconds (docs/performance.md, "Where
+// host data is reduced").
+//   order-free operations (host_order_free.hpp): integer sums, products, counts, extremes and
+//     bit operations, counts of floats, argmin/argmax/argminmax of any type;
+//   plan-order float sums (host_plan_order.hpp): sum, mean, sum_of_squares, norm_l1 and
+//     norm_l2 of floats and doubles in FloatMode::deterministic, in the plan's order.
+// The rest (float min/max/minmax/norm_inf and products, statistics, transforms, half, the
+// other float modes, 64-bit integer sums kept exact in wider states) run on the device.
 #include <cstdint>
 
 #include <clreduce/device_info.hpp>
@@ -12,20 +20,16 @@
 
 namespace clreduce {
 
-// Whether `plan` (with its plug-in) is one the host path reproduces bit for bit: sum and mean
-// of 8- to 32-bit integers into a 64-bit integer accumulator (exact, or modulo 2^64 as the
-// kernels wrap), and of float and double into a double accumulator in FloatMode::deterministic
-// with the exact atomic or the last-group finish (level 1 by vectors and lanes, level 2's tree,
-// and level 3's one rounding of the groups' exact sum or the last group's loop and tree, as
-// cl_kernels/reduce.cl and ops/add.cl do them).
+// Whether `plan` (with its plug-in `kernel`) is one the host path reproduces bit for bit.
 bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel);
 
-// The default LaunchParams::host_path_bytes of a device: 0 but on CPU devices.
+// The default LaunchParams::host_path_bytes of a device (device/vendor.hpp).
 std::uint64_t default_host_path_bytes(const DeviceInfo& device);
 
-// Runs `plan` over `data` (count elements of plan.element) and writes the result bits the
-// kernels' launch sequence would have left (exec/launch_sequence.hpp). Only for plans
-// host_path_reproduces() accepts.
-void reduce_on_host(const LaunchPlan& plan, const void* data, std::uint64_t count, unsigned char* result_bits);
+// Runs `plan` over `data` (count elements of plan.element, at any address) and writes the
+// state bits the kernels' launch sequence would have left (exec/launch_sequence.hpp). Only for
+// plans host_path_reproduces() accepts.
+void reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* data, std::uint64_t count,
+                    unsigned char* result_bits);
 
 }  // namespace clreduce

@@ -5,7 +5,7 @@
 
 #include <clreduce/error.hpp>
 
-#include "exec/copy_pool.hpp"
+#include "exec/host_pool.hpp"
 
 namespace clreduce {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Host data streamed into a device buffer through pinned memory (HostStaging): the host copies
 // the next chunks into free ones of the execution slot's ring of pinned buffers (several host
-// threads, exec/copy_pool.hpp) while the device takes earlier chunks from the others. A write
+// threads, exec/host_pool.hpp) while the device takes earlier chunks from the others. A write
 // from pageable memory runs at a fraction of the link's speed (the driver stages it through
 // pinned memory of its own, one thread copying); from pinned memory it runs at the link's.
 #include <cstddef>

@@ -204,8 +204,9 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     // OpenCL buffer cannot be empty.
     if (bytes == 0) return {slot.staging(std::max<std::uint32_t>(element_bytes, 1)), 0, false};
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
-    const bool whole_elements = wrap_offset(info, data) % std::max<std::uint32_t>(element_bytes, 1) == 0;
-    if (cpu && whole_elements && staging.mode != HostStaging::Mode::always)
+    const std::uintptr_t offset = wrap_offset(info, data);
+    const bool whole_elements = offset % std::max<std::uint32_t>(element_bytes, 1) == 0;
+    if (cpu && whole_elements && bytes + offset <= info.max_alloc_size && staging.mode != HostStaging::Mode::always)
         return wrap_host_memory(context, info, data, bytes);
     const cl::Buffer& device = slot.staging(bytes);
     // Data in a PinnedHostMemory of this context: one write at the link's speed, no host copy.

@@ -1,6 +1,7 @@
 #pragma once
 // Reading a plug-in's final state from its bits, by the layout its operation-table row
 // gives (operation_table.hpp): the host never repeats a plug-in's struct by hand.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -78,11 +79,15 @@ MinMax<T> state_pair(ElementType accumulator, const unsigned char* bits) {
     return {decode<T>(accumulator, bits), decode<T>(accumulator, bits + type_size(accumulator))};
 }
 
-// The value and index of a StateLayout::indexed state.
+// The value and index of a StateLayout::indexed state. A NaN value (all-NaN data) is the
+// type's quiet NaN: which NaN's bits a state keeps depends on the device (its NAN constant, or
+// the element) and on the path, and the result is one value everywhere.
 template <class T>
 ArgResult<T> state_indexed(ElementType accumulator, const unsigned char* bits) {
     ArgResult<T> r;
     r.value = decode<T>(accumulator, bits + kIndexedValueOffset);
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(r.value)) r.value = std::numeric_limits<T>::quiet_NaN();
     std::memcpy(&r.index, bits + kIndexedIndexOffset, sizeof r.index);
     return r;
 }

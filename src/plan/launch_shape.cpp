@@ -75,7 +75,7 @@ std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std
 constexpr std::uint32_t kCpuSmallWorkGroup = 4;
 constexpr std::uint32_t kCpuSmallTimes = 1024;
 bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
-    return (device.type & CL_DEVICE_TYPE_CPU) != 0 && n <= host_path_crossover_bytes(device) / type_size(element);
+    return (device.type & CL_DEVICE_TYPE_CPU) != 0 && n <= cpu_small_shape_bytes(device) / type_size(element);
 }
 
 // States that cost a work-item more than its reads at a sum's shape take the correctly rounded

@@ -275,8 +275,8 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
                                 f.vector_width == from || f.inter_group == from;
     if (tuned.entry == nullptr || !used) plan.tuned_n = 0;
     plan.reproducibility = reproducibility_of(plan, kernel);
-    // Small host data on a CPU device: the calling thread runs this very plan (the same bits).
-    if (request.form == CallForm::host_data && (device.type & CL_DEVICE_TYPE_CPU) != 0) {
+    // Host data: the host's threads run this very plan (the same bits) where they reproduce it.
+    if (request.form == CallForm::host_data) {
         const std::uint64_t limit = params.host_path_bytes.value_or(default_host_path_bytes(device));
         plan.on_host = request.n <= limit / type_size(plan.element) && host_path_reproduces(plan, kernel);
     }

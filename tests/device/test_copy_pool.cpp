@@ -1,4 +1,4 @@
-// The copy pool (src/exec/copy_pool.hpp), no device needed: every byte lands, at every size
+// The copy pool (src/exec/host_pool.hpp), no device needed: every byte lands, at every size
 // around the part boundaries, from and to misaligned addresses, with any thread count, and
 // while several host threads copy at once (the pool's parts of different copies interleave).
 // Tagged [threads] for the ThreadSanitizer run (scripts/sanitize.sh), where a caller that
@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "exec/copy_pool.hpp"
+#include "exec/host_pool.hpp"
 
 namespace clreduce::test {
 namespace {
@@ -42,7 +42,7 @@ std::vector<unsigned char> random_bytes(std::size_t n, std::uint64_t seed) {
 TEST_CASE("parallel_copy copies every byte at part boundaries, misaligned, with any thread count",
           "[copy_pool][threads]") {
     const std::uint64_t seed = 0xc0b1;
-    INFO("seed " << seed << ", pool of " << copy_pool_threads() << " threads");
+    INFO("seed " << seed << ", pool of " << host_pool_threads() << " threads");
     const std::size_t part = std::size_t(256) << 10;
     const std::vector<unsigned char> source = random_bytes((std::size_t(9) << 20) + 4096, seed);
     for (const std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(4095), 2 * part - 1, 2 * part,

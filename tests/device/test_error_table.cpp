@@ -106,9 +106,12 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"InvalidArgument", "a null host pointer with `count > 0`",
          [&r] { r.sum(static_cast<const std::int32_t*>(nullptr), 5); }},
-        {"InvalidArgument", "host data larger than the device's largest buffer",
+        {"InvalidArgument", "host images or segments larger than the device's largest buffer",
          // Refused before anything is read from the pointer: its 3 elements are never passed.
-         [&r] { r.sum(ints.data(), r.device_info().max_alloc_size / sizeof(std::int32_t) + 1); }},
+         [&r] {
+        const std::uint64_t cols = 1024, rows = r.device_info().max_alloc_size / sizeof(std::int32_t) / cols + 1;
+        r.sum<std::int32_t>(ints.data(), Image{rows, cols, 1, 0, 0});
+         }},
         {"InvalidArgument",
          "`HostStaging` with a `chunk_bytes` of 0 or fewer than 2 `buffers`; a `PinnedHostMemory` of 0 bytes",
          [&r] {

@@ -234,8 +234,7 @@ std::string broken_promise(const LaunchPlan& p, const PlanRequest& request, cons
          (p.overflow == IntegerOverflow::check &&
           (p.exact_integer_bits != 0 || (!is_floating(p.element) && is_floating(p.accumulator))))))
         return "segmented results on the device need no host";
-    if (p.on_host && (request.form != CallForm::host_data || (device.type & CL_DEVICE_TYPE_CPU) == 0))
-        return "the host path only for host data on a CPU device";
+    if (p.on_host && request.form != CallForm::host_data) return "the host path only for host data";
     const auto& f = p.sources;
     const bool from_entry =
         tuned.present && (f.times == tuned.tuned.source || f.work_group_size == tuned.tuned.source ||

@@ -1,4 +1,4 @@
-#include "exec/copy_pool.hpp"
+#include "exec/host_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,39 +14,38 @@
 namespace clreduce {
 namespace {
 
-// Parts below this size cost more to hand over than they save.
+// Copies below this size cost more to hand over than they save.
 constexpr std::size_t kMinPart = std::size_t(256) << 10;
 
-// A PCIe Gen5 x16 link takes about 55 GB/s from pinned memory; one thread's memcpy from pageable
-// into pinned memory about a fifth of that, and it takes 12 to 16 threads to match the link
+// A PCIe Gen5 x16 link takes about 55 GB/s from pinned memory, and a host's memory 70-80 GB/s;
+// one thread reaches a fifth of either, and it takes 12 to 16 threads to match them
 // (docs/performance.md, "Host data and several devices").
 constexpr unsigned kMaxThreads = 16;
 
-// How long a worker looks for the next copy before it sleeps: a stream copies a chunk every
+// How long a worker looks for the next job before it sleeps: a stream copies a chunk every
 // few hundred microseconds, and waking a sleeping thread costs tens of microseconds, which a
 // copy of a few MiB cannot afford 15 times over.
 constexpr std::chrono::microseconds kSpin{200};
 
-// One copy, on its caller's stack. Parts are taken under the pool's mutex; `done` counts the
-// parts copied, and the caller returns only when it reaches `parts`, after which no worker
+// One job, on its caller's stack. Parts are taken under the pool's mutex; `done` counts the
+// parts run, and the caller returns only when it reaches `parts`, after which no worker
 // touches the job (a worker's last access is its increment).
-struct CopyJob {
-    unsigned char* dst = nullptr;
-    const unsigned char* src = nullptr;
-    std::size_t bytes = 0;
+struct Job {
+    void (*part)(void*, std::size_t) = nullptr;
+    void* context = nullptr;
     std::size_t parts = 0;
     std::size_t next = 0;  // the next part to take (under the mutex)
     std::atomic<std::size_t> done{0};
 };
 
-class CopyPool {
+class HostPool {
 public:
-    CopyPool() {
+    HostPool() {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         threads_ = std::min(kMaxThreads, cores);
         for (unsigned k = 1; k < threads_; ++k) workers_.emplace_back([this] { loop(); });
     }
-    ~CopyPool() {
+    ~HostPool() {
         {
             const std::lock_guard<std::mutex> lock(mutex_);
             stop_ = true;
@@ -56,16 +55,14 @@ public:
     }
     unsigned threads() const { return threads_; }
 
-    void copy(void* dst, const void* src, std::size_t bytes, unsigned threads) {
-        if (bytes == 0) return;
+    void run(std::size_t parts, void (*part)(void*, std::size_t), void* context, unsigned threads) {
+        if (parts == 0) return;
+        Job job;
+        job.part = part;
+        job.context = context;
+        job.parts = parts;
         const unsigned use = threads == 0 ? threads_ : std::min(threads, threads_);
-        CopyJob job;
-        job.dst = static_cast<unsigned char*>(dst);
-        job.src = static_cast<const unsigned char*>(src);
-        job.bytes = bytes;
-        // Two parts per thread: a worker that starts late takes fewer, and nobody waits for it.
-        job.parts = std::clamp<std::size_t>(bytes / kMinPart, 1, std::size_t(2) * use);
-        if (job.parts > 1) {
+        if (parts > 1 && use > 1) {
             bool wake = false;
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
@@ -75,15 +72,15 @@ public:
             }
             if (wake) wake_.notify_all();
         }
-        // The caller copies parts too, until none is left to take, then waits for the parts
+        // The caller runs parts too, until none is left to take, then waits for the parts
         // in flight by spinning (they take microseconds; a sleeping caller wakes late).
         for (;;) {
-            std::size_t part = 0;
+            std::size_t k = 0;
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
-                if (!take(job, part)) break;
+                if (!take(job, k)) break;
             }
-            copy_part(job, part);
+            job.part(job.context, k);
             job.done.fetch_add(1, std::memory_order_acq_rel);
         }
         while (job.done.load(std::memory_order_acquire) != job.parts) std::this_thread::yield();
@@ -91,22 +88,15 @@ public:
 
 private:
     // Takes the job's next part (under mutex_); drops the job from the list when that was its last.
-    bool take(CopyJob& job, std::size_t& part) {
+    bool take(Job& job, std::size_t& k) {
         if (job.next == job.parts) return false;
-        part = job.next++;
+        k = job.next++;
         if (job.next == job.parts) {
             const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
             if (it != jobs_.end()) jobs_.erase(it);
             pending_.store(jobs_.size(), std::memory_order_release);
         }
         return true;
-    }
-    static void copy_part(const CopyJob& job, std::size_t part) {
-        // Parts of whole 4 KiB pages, the last one taking the rest.
-        const std::size_t size = job.bytes / job.parts / 4096 * 4096;
-        const std::size_t begin = part * size;
-        const std::size_t end = part + 1 == job.parts ? job.bytes : begin + size;
-        std::memcpy(job.dst + begin, job.src + begin, end - begin);
     }
     void loop() {
         for (;;) {
@@ -121,11 +111,11 @@ private:
             }
             if (stop_) return;
             while (!jobs_.empty()) {
-                CopyJob& job = *jobs_.front();
-                std::size_t part = 0;
-                take(job, part);
+                Job& job = *jobs_.front();
+                std::size_t k = 0;
+                take(job, k);
                 lock.unlock();
-                copy_part(job, part);
+                job.part(job.context, k);
                 job.done.fetch_add(1, std::memory_order_acq_rel);  // the last access to the job
                 lock.lock();
             }
@@ -135,28 +125,54 @@ private:
     unsigned threads_ = 1;
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::deque<CopyJob*> jobs_;
+    std::deque<Job*> jobs_;
     std::atomic<std::size_t> pending_{0};  // jobs_.size(), for spinning workers
     unsigned sleepers_ = 0;                // workers waiting on wake_
     bool stop_ = false;
     std::vector<std::thread> workers_;
 };
 
-CopyPool& pool() {
-    static CopyPool instance;
+HostPool& pool() {
+    static HostPool instance;
     return instance;
 }
 
+// One copy's parts: whole 4 KiB pages, the last one taking the rest.
+struct Copy {
+    unsigned char* dst;
+    const unsigned char* src;
+    std::size_t bytes;
+    std::size_t parts;
+    void operator()(std::size_t k) const {
+        const std::size_t size = bytes / parts / 4096 * 4096;
+        const std::size_t begin = k * size;
+        const std::size_t end = k + 1 == parts ? bytes : begin + size;
+        std::memcpy(dst + begin, src + begin, end - begin);
+    }
+};
+
 }  // namespace
+
+void parallel_for(std::size_t parts, void (*part)(void*, std::size_t), void* context, unsigned threads) {
+    if (threads == 1) {
+        for (std::size_t k = 0; k < parts; ++k) part(context, k);
+        return;
+    }
+    pool().run(parts, part, context, threads);
+}
 
 void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads) {
     if (bytes < 2 * kMinPart || threads == 1) {
         std::memcpy(dst, src, bytes);
         return;
     }
-    pool().copy(dst, src, bytes, threads);
+    const unsigned use = threads == 0 ? pool().threads() : std::min(threads, pool().threads());
+    // Two parts per thread: a worker that starts late takes fewer, and nobody waits for it.
+    Copy copy{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes,
+              std::clamp<std::size_t>(bytes / kMinPart, 1, std::size_t(2) * use)};
+    parallel_for(copy.parts, copy, threads);
 }
 
-unsigned copy_pool_threads() { return pool().threads(); }
+unsigned host_pool_threads() { return pool().threads(); }
 
 }  // namespace clreduce

@@ -1,0 +1,389 @@
+#include "exec/host_order_free.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <clreduce/error.hpp>
+
+#include "exec/host_pool.hpp"
+#include "exec/unaligned.hpp"
+
+namespace clreduce {
+namespace {
+
+// The host's parts: at least this many bytes each (handing a part to a thread costs a few
+// microseconds), at most kMaxParts of them (a few per thread, so that a late thread takes
+// fewer).
+constexpr std::uint64_t kMinPartBytes = std::uint64_t(64) << 10;
+constexpr std::size_t kMaxParts = 64;
+// The indexed operations look at blocks of this many elements: the block's extreme first (a
+// loop the compiler vectorises), then, where it beats the part's so far, the block again (in
+// the first level of cache) for the first index that holds it.
+constexpr std::uint64_t kIndexBlock = 4096;
+
+template <class T>
+using Wide = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+
+// The element as the kernels' 64-bit integer accumulator sees it after the map, modulo 2^64
+// (prelude.cl's clreduce_map: identity, x * x, abs(x), x != 0).
+template <class T, ElementMap M>
+inline std::uint64_t mapped(T x) {
+    if constexpr (M == ElementMap::nonzero) {
+        return x != T(0) ? 1 : 0;
+    } else {
+        const auto w = static_cast<std::uint64_t>(static_cast<Wide<T>>(x));
+        if constexpr (M == ElementMap::square) return w * w;
+        if constexpr (M == ElementMap::abs)
+            return std::is_signed_v<T> && static_cast<Wide<T>>(x) < 0 ? std::uint64_t(0) - w : w;
+        return w;
+    }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+// The loops at the host's vector width (any order of these operations gives the same bits).
+#define CLREDUCE_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLREDUCE_HOST_CLONES
+#endif
+
+// Sum (and counts) or product modulo 2^64 of a part.
+template <class T, ElementMap M, bool Product>
+CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n) {
+    std::uint64_t acc = Product ? 1 : 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t v = mapped<T, M>(load_at<T>(in, i));
+        if constexpr (Product)
+            acc *= v;
+        else
+            acc += v;
+    }
+    return acc;
+}
+
+enum class Extreme { min, max, bit_and, bit_or, bit_xor };
+
+template <Extreme E, class A>
+inline A combine(A a, A b) {
+    if constexpr (E == Extreme::min) return b < a ? b : a;
+    if constexpr (E == Extreme::max) return a < b ? b : a;
+    if constexpr (E == Extreme::bit_and) return a & b;
+    if constexpr (E == Extreme::bit_or) return a | b;
+    if constexpr (E == Extreme::bit_xor) return a ^ b;
+}
+template <Extreme E, class A>
+constexpr A identity() {
+    if constexpr (E == Extreme::min) return std::numeric_limits<A>::max();
+    if constexpr (E == Extreme::max) return std::numeric_limits<A>::lowest();
+    if constexpr (E == Extreme::bit_and) return static_cast<A>(~A(0));
+    return A(0);
+}
+
+// An integer extreme or bit operation of a part, the element mapped into A (A is T, or
+// uint64 for norm_inf's magnitudes).
+template <class T, class A, ElementMap M, Extreme E>
+CLREDUCE_HOST_CLONES A extreme(const unsigned char* in, std::uint64_t n) {
+    A acc = identity<E, A>();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const T x = load_at<T>(in, i);
+        const A v = M == ElementMap::abs ? static_cast<A>(mapped<T, M>(x)) : static_cast<A>(x);
+        acc = combine<E, A>(acc, v);
+    }
+    return acc;
+}
+
+// Both integer extremes of a part.
+template <class T>
+CLREDUCE_HOST_CLONES std::array<T, 2> both_extremes(const unsigned char* in, std::uint64_t n) {
+    T lo = std::numeric_limits<T>::max(), hi = std::numeric_limits<T>::lowest();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const T x = load_at<T>(in, i);
+        lo = x < lo ? x : lo;
+        hi = hi < x ? x : hi;
+    }
+    return {lo, hi};
+}
+
+// ops/indexed.cl's state: the lowest index of the best value (NaN loses to every number).
+template <class A>
+struct Indexed {
+    std::uint64_t index = std::numeric_limits<std::uint64_t>::max();
+    A value{};
+};
+template <class A>
+inline bool is_nan(A v) {
+    if constexpr (std::is_floating_point_v<A>)
+        return std::isnan(v);
+    else
+        return false;
+}
+// Whether `b` (at a higher index than `a`, or `a` empty) replaces `a`.
+template <bool IsMax, class A>
+inline bool replaces(const Indexed<A>& a, const Indexed<A>& b) {
+    if (b.index == std::numeric_limits<std::uint64_t>::max()) return false;
+    if (a.index == std::numeric_limits<std::uint64_t>::max()) return true;
+    if (is_nan(a.value) != is_nan(b.value)) return is_nan(a.value);
+    return !is_nan(a.value) && (IsMax ? a.value < b.value : b.value < a.value);
+}
+
+// A block's best values (lo: the smallest, hi: the largest) by `<` alone, NaN never comparing
+// (a block of NaN and numbers gives its best numbers; a block of NaN only, the identities +inf
+// and -inf; integers, their type's extremes at worst). 64 bytes of lanes (GCC's vector
+// extension: a compare and a select per lane, at the host's vector width), each lane its own
+// best; the lanes' best is the block's best value whatever their order (only the value is
+// wanted here: the index comes from the scan for its first occurrence).
+template <class A>
+CLREDUCE_HOST_CLONES void block_best(const unsigned char* in, std::uint64_t n, A& lo, A& hi) {
+    constexpr std::size_t kWidth = 64 / sizeof(A);
+    typedef A Lanes __attribute__((vector_size(64)));
+    constexpr A top = std::is_floating_point_v<A> ? std::numeric_limits<A>::infinity() : std::numeric_limits<A>::max();
+    constexpr A bottom =
+        std::is_floating_point_v<A> ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::lowest();
+    Lanes l, h;
+    for (std::size_t j = 0; j < kWidth; ++j) {
+        l[j] = top;
+        h[j] = bottom;
+    }
+    std::uint64_t i = 0;
+    for (; i + kWidth <= n; i += kWidth) {
+        Lanes x;
+        std::memcpy(&x, in + i * sizeof(A), sizeof x);
+        l = x < l ? x : l;
+        h = h < x ? x : h;
+    }
+    lo = top;
+    hi = bottom;
+    for (std::size_t j = 0; j < kWidth; ++j) {
+        lo = l[j] < lo ? l[j] : lo;
+        hi = hi < h[j] ? h[j] : hi;
+    }
+    for (; i < n; ++i) {
+        const A x = load_at<A>(in, i);
+        lo = x < lo ? x : lo;
+        hi = hi < x ? x : hi;
+    }
+}
+
+// The first element of a block equal to `best` (a number), else (the block is all NaN) its
+// first element: the block's candidate.
+template <class T, class A>
+Indexed<A> first_of(const unsigned char* block, std::uint64_t m, std::uint64_t first, A best) {
+    for (std::uint64_t i = 0; i < m; ++i) {
+        const A x = static_cast<A>(load_at<T>(block, i));
+        if (x == best) return {first + i, x};
+    }
+    return {first, static_cast<A>(load_at<T>(block, 0))};
+}
+
+// The indexed states (argmin, argmax) of elements [first, first + n) at `in` (index `first`
+// is element 0), block by block in index order.
+template <class T, class A>
+std::array<Indexed<A>, 2> indexed_part(const unsigned char* in, std::uint64_t n, std::uint64_t first) {
+    std::array<Indexed<A>, 2> acc;
+    for (std::uint64_t b = 0; b < n; b += kIndexBlock) {
+        const std::uint64_t m = std::min(kIndexBlock, n - b);
+        const unsigned char* block = in + b * sizeof(T);
+        A lo, hi;
+        static_assert(std::is_same_v<T, A>, "indexed states keep the element type");
+        block_best<A>(block, m, lo, hi);
+        // The block again (in the first level of cache) only where it can replace the part's.
+        if (acc[0].index == std::numeric_limits<std::uint64_t>::max() || is_nan(acc[0].value) || lo < acc[0].value) {
+            const Indexed<A> c = first_of<T, A>(block, m, first + b, lo);
+            if (replaces<false>(acc[0], c)) acc[0] = c;
+        }
+        if (acc[1].index == std::numeric_limits<std::uint64_t>::max() || is_nan(acc[1].value) || acc[1].value < hi) {
+            const Indexed<A> c = first_of<T, A>(block, m, first + b, hi);
+            if (replaces<true>(acc[1], c)) acc[1] = c;
+        }
+    }
+    return acc;
+}
+
+// The split of `count` elements of `bytes` each into parts.
+struct Split {
+    std::uint64_t count;
+    std::size_t parts;
+    std::uint64_t per_part;
+    std::uint64_t begin(std::size_t k) const { return k * per_part; }
+    std::uint64_t size(std::size_t k) const { return std::min(per_part, count - begin(k)); }
+};
+Split split(std::uint64_t count, std::size_t bytes) {
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * bytes / kMinPartBytes);
+    const std::size_t parts =
+        static_cast<std::size_t>(std::min<std::uint64_t>({by_size, kMaxParts, 4ull * host_pool_threads()}));
+    // Parts of whole blocks of the indexed operations, so that a part's blocks are the range's.
+    const std::uint64_t per_part = (count / parts + kIndexBlock) / kIndexBlock * kIndexBlock;
+    const std::uint64_t used = (count + per_part - 1) / per_part;
+    return {count, static_cast<std::size_t>(used), per_part};
+}
+
+// Runs `part(begin, size)` -> R over the split's parts on the pool; the parts' results in order.
+template <class R, class T, class F>
+std::array<R, kMaxParts> run_parts(const Split& s, const unsigned char* data, F part) {
+    std::array<R, kMaxParts> results{};
+    auto each = [&](std::size_t k) { results[k] = part(data + s.begin(k) * sizeof(T), s.size(k), s.begin(k)); };
+    parallel_for(s.parts, each);
+    return results;
+}
+
+template <class V>
+void store(unsigned char* state, const V& v) {
+    std::memcpy(state, &v, sizeof v);
+}
+
+template <class T, ElementMap M>
+void additive(const Split& s, const unsigned char* data, bool product, unsigned char* state) {
+    std::uint64_t acc = product ? 1 : 0;
+    if (product) {
+        const auto r = run_parts<std::uint64_t, T>(s, data, [](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+            return fold<T, M, true>(p, n);
+        });
+        for (std::size_t k = 0; k < s.parts; ++k) acc *= r[k];
+    } else {
+        const auto r = run_parts<std::uint64_t, T>(s, data, [](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+            return fold<T, M, false>(p, n);
+        });
+        for (std::size_t k = 0; k < s.parts; ++k) acc += r[k];
+    }
+    store(state, acc);
+}
+
+template <class T, class A, ElementMap M, Extreme E>
+void extremes(const Split& s, const unsigned char* data, unsigned char* state) {
+    const auto r = run_parts<A, T>(s, data, [](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+        return extreme<T, A, M, E>(p, n);
+    });
+    A acc = identity<E, A>();
+    for (std::size_t k = 0; k < s.parts; ++k) acc = combine<E, A>(acc, r[k]);
+    store(state, acc);
+}
+
+// argmin and argmax of the whole range: the parts' states combined in index order.
+template <class T, class A>
+std::array<Indexed<A>, 2> indexed(const Split& s, const unsigned char* data) {
+    const auto r =
+        run_parts<std::array<Indexed<A>, 2>, T>(s, data,
+                                                [](const unsigned char* p, std::uint64_t n, std::uint64_t first) {
+        return indexed_part<T, A>(p, n, first);
+        });
+    std::array<Indexed<A>, 2> acc;
+    for (std::size_t k = 0; k < s.parts; ++k) {
+        if (replaces<false>(acc[0], r[k][0])) acc[0] = r[k][0];
+        if (replaces<true>(acc[1], r[k][1])) acc[1] = r[k][1];
+    }
+    return acc;
+}
+
+// Every operation of element type T the host runs without an order.
+template <class T>
+void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+                  unsigned char* state) {
+    using A = std::conditional_t<std::is_integral_v<T>, T, std::conditional_t<sizeof(T) == 8, double, float>>;
+    const Split s = split(count, sizeof(T));
+    switch (kernel.op) {
+        case KernelOp::argmin: return store(state, indexed<T, A>(s, data)[0]);
+        case KernelOp::argmax: return store(state, indexed<T, A>(s, data)[1]);
+        case KernelOp::argminmax: {  // two indexed states, lo then hi
+            const auto both = indexed<T, A>(s, data);
+            store(state, both[0]);
+            store(state + sizeof both[0], both[1]);
+            return;
+        }
+        default: break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+        switch (kernel.op) {
+            case KernelOp::add:
+            case KernelOp::multiply: {
+                const bool product = kernel.op == KernelOp::multiply;
+                switch (kernel.map) {
+                    case ElementMap::identity: return additive<T, ElementMap::identity>(s, data, product, state);
+                    case ElementMap::square: return additive<T, ElementMap::square>(s, data, product, state);
+                    case ElementMap::abs: return additive<T, ElementMap::abs>(s, data, product, state);
+                    case ElementMap::nonzero: return additive<T, ElementMap::nonzero>(s, data, product, state);
+                    default: break;
+                }
+                break;
+            }
+            case KernelOp::min: return extremes<T, T, ElementMap::identity, Extreme::min>(s, data, state);
+            case KernelOp::max:
+                if (kernel.map == ElementMap::abs)  // norm_inf: magnitudes in uint64
+                    return extremes<T, std::uint64_t, ElementMap::abs, Extreme::max>(s, data, state);
+                return extremes<T, T, ElementMap::identity, Extreme::max>(s, data, state);
+            case KernelOp::minmax: {
+                const auto r =
+                    run_parts<std::array<T, 2>, T>(s, data, [](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+                        return both_extremes<T>(p, n);
+                    });
+                std::array<T, 2> acc{std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
+                for (std::size_t k = 0; k < s.parts; ++k) {
+                    acc[0] = std::min(acc[0], r[k][0]);
+                    acc[1] = std::max(acc[1], r[k][1]);
+                }
+                store(state, acc);
+                return;
+            }
+            case KernelOp::bit_and: return extremes<T, T, ElementMap::identity, Extreme::bit_and>(s, data, state);
+            case KernelOp::bit_or: return extremes<T, T, ElementMap::identity, Extreme::bit_or>(s, data, state);
+            case KernelOp::bit_xor: return extremes<T, T, ElementMap::identity, Extreme::bit_xor>(s, data, state);
+            default: break;
+        }
+    } else if (kernel.op == KernelOp::add && kernel.map == ElementMap::nonzero) {
+        return additive<T, ElementMap::nonzero>(s, data, false, state);
+    }
+    throw Error("internal: no order-free host pass for " + plan.describe());
+}
+
+bool is_integer(ElementType t) { return !is_floating(t); }
+
+}  // namespace
+
+bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    if (plan.transform || kernel.map == ElementMap::transform || plan.element == ElementType::float16) return false;
+    const bool integer = is_integer(plan.element);
+    switch (kernel.op) {
+        case KernelOp::argmin:
+        case KernelOp::argmax:
+        case KernelOp::argminmax: return plan.accumulator == plan.element;
+        case KernelOp::add:
+            // Counts of any type; integer sums in a plain 64-bit accumulator (not the wide
+            // exact states of 64-bit data, kernel.op add_int128/add_int192).
+            if (kernel.map == ElementMap::nonzero) return plan.accumulator == ElementType::uint64;
+            return integer && (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
+        case KernelOp::multiply:
+            return integer && (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
+        case KernelOp::max:
+            if (kernel.map == ElementMap::abs) return integer && plan.accumulator == ElementType::uint64;
+            return integer && plan.accumulator == plan.element;
+        case KernelOp::min:
+        case KernelOp::minmax:
+        case KernelOp::bit_and:
+        case KernelOp::bit_or:
+        case KernelOp::bit_xor: return integer && plan.accumulator == plan.element;
+        default: return false;
+    }
+}
+
+void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+                       unsigned char* state) {
+    switch (plan.element) {
+        case ElementType::int8: return reduce_typed<std::int8_t>(plan, kernel, data, count, state);
+        case ElementType::uint8: return reduce_typed<std::uint8_t>(plan, kernel, data, count, state);
+        case ElementType::int16: return reduce_typed<std::int16_t>(plan, kernel, data, count, state);
+        case ElementType::uint16: return reduce_typed<std::uint16_t>(plan, kernel, data, count, state);
+        case ElementType::int32: return reduce_typed<std::int32_t>(plan, kernel, data, count, state);
+        case ElementType::uint32: return reduce_typed<std::uint32_t>(plan, kernel, data, count, state);
+        case ElementType::int64: return reduce_typed<std::int64_t>(plan, kernel, data, count, state);
+        case ElementType::uint64: return reduce_typed<std::uint64_t>(plan, kernel, data, count, state);
+        case ElementType::float32: return reduce_typed<float>(plan, kernel, data, count, state);
+        case ElementType::float64: return reduce_typed<double>(plan, kernel, data, count, state);
+        default: break;
+    }
+    throw Error("internal: no order-free host pass for " + plan.describe());
+}
+
+}  // namespace clreduce

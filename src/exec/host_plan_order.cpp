@@ -1,0 +1,240 @@
+#include "exec/host_plan_order.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <clreduce/error.hpp>
+
+#include "exec/host_pool.hpp"
+#include "exec/unaligned.hpp"
+#include "ops/exact_state.hpp"
+
+namespace clreduce {
+namespace {
+
+// Lanes of the groups a thread adds side by side (doubles, 64 KiB: the first two levels of
+// cache). With a global stride the groups' vectors at one step are neighbours in memory, so a
+// batch reads one run of (groups x work-group x vector) elements per step.
+constexpr std::size_t kBatchLanes = 8192;
+// The parts a call's groups are split into: at most a few per thread, each of at least
+// kMinPartBytes of data (handing a part to a thread costs a few microseconds).
+constexpr std::size_t kMaxParts = 64;
+constexpr std::uint64_t kMinPartBytes = std::uint64_t(64) << 10;
+
+// The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
+// double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags. Two
+// numbers merge limb by limb (carry-saved limbs of at most 2^31 values cannot overflow).
+class ExactDoubleSum {
+public:
+    static constexpr int kLimbs = 67;
+    void add(double x) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &x, sizeof bits);
+        const auto biased = static_cast<std::uint32_t>(bits >> 52) & 0x7ffu;
+        std::uint64_t m = bits & 0xfffffffffffffull;
+        const bool negative = (bits >> 63) != 0;
+        if (biased == 0x7ffu) {  // NaN 1, +inf 2, -inf 4, as the kernel's flags
+            words_[kLimbs] |= m != 0 ? 1 : negative ? 4 : 2;
+            return;
+        }
+        std::uint32_t p = 0;  // the significand's lowest bit, in units of 2^-1074
+        if (biased != 0) {
+            m |= 0x10000000000000ull;
+            p = biased - 1;
+        }
+        const std::uint32_t shift = p & 31u;
+        const std::uint64_t low = m << shift;
+        const std::int64_t sign = negative ? -1 : 1;
+        const std::uint32_t k = p >> 5;
+        words_[k] += sign * static_cast<std::int64_t>(low & 0xffffffffull);
+        words_[k + 1] += sign * static_cast<std::int64_t>(low >> 32);
+        words_[k + 2] += sign * static_cast<std::int64_t>(shift != 0 ? m >> (64 - shift) : 0);
+    }
+    void merge(const ExactDoubleSum& other) {
+        for (int k = 0; k < kLimbs; ++k) words_[k] += other.words_[k];
+        words_[kLimbs] |= other.words_[kLimbs];
+    }
+    double rounded() const {
+        unsigned char bytes[sizeof words_];
+        std::memcpy(bytes, words_.data(), sizeof bytes);
+        return round_exact_state(bytes, ElementType::float64);
+    }
+
+private:
+    std::array<std::int64_t, kLimbs + 1> words_{};
+};
+
+// The element as the double accumulator sees it (prelude.cl's clreduce_map).
+template <class T, ElementMap M>
+inline double mapped(T x) {
+    const double d = static_cast<double>(x);
+    if constexpr (M == ElementMap::square) return d * d;
+    if constexpr (M == ElementMap::abs) return std::fabs(d);
+    return d;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+// The lane loops at the host's vector width (the kernels' lanes are independent, so wider
+// registers change no bits).
+#define CLREDUCE_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLREDUCE_HOST_CLONES
+#endif
+
+// One step of level 1 for the work-items of a group that read a vector in it: lane k adds
+// element k of the run at `in`.
+template <class T, ElementMap M>
+CLREDUCE_HOST_CLONES void add_run(double* __restrict lanes, const unsigned char* __restrict in, std::uint64_t n) {
+    for (std::uint64_t k = 0; k < n; ++k) lanes[k] += mapped<T, M>(load_at<T>(in, k));
+}
+
+// Level 2: reduce.cl's tree in local memory, sequential addressing; the group's value.
+inline double level2_tree(double* scratch, std::uint32_t wg) {
+    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
+        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
+    return scratch[0];
+}
+
+// The plan's geometry: work-item lid of group g reads vectors first(g) + lid + t * step.
+struct Geometry {
+    std::uint32_t wg;
+    std::uint32_t vector_width;
+    std::uint32_t times;
+    std::uint64_t groups;
+    std::uint64_t vectors;
+    std::uint64_t count;
+    bool local;
+    std::uint64_t first(std::uint64_t g) const { return local ? g * wg * times : g * wg; }
+    std::uint64_t step() const { return local ? wg : groups * wg; }
+};
+
+// The values of groups [begin, end) into values[g - begin].
+template <class T, ElementMap M>
+void group_values(const Geometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
+                  double* values) {
+    const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
+    const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
+    alignas(64) std::array<double, kBatchLanes> lanes;
+    alignas(64) std::array<double, kMaxHostLanes / 2> halves;
+    std::array<double, kMaxHostGroupSize> scratch;
+    for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
+        const std::uint64_t b1 = std::min(end, b0 + batch);
+        std::fill_n(lanes.begin(), (b1 - b0) * lanes_per_group, 0.0);
+        for (std::uint32_t t = 0; t < geo.times; ++t) {
+            bool any = false;
+            for (std::uint64_t g = b0; g < b1; ++g) {
+                const std::uint64_t v = geo.first(g) + std::uint64_t(t) * geo.step();
+                if (v >= geo.vectors) continue;
+                any = true;
+                const std::uint64_t items = std::min<std::uint64_t>(geo.wg, geo.vectors - v);
+                add_run<T, M>(lanes.data() + (g - b0) * lanes_per_group, in + v * geo.vector_width * sizeof(T),
+                              items * geo.vector_width);
+            }
+            if (!any) break;
+        }
+        for (std::uint64_t g = b0; g < b1; ++g) {
+            // Each work-item's lanes as ops/add.cl's tree of halves, (s0 + s1) + (s2 + s3) ...:
+            // the tree's levels add neighbours, for all work-items at once.
+            double* from = lanes.data() + (g - b0) * lanes_per_group;
+            double* to = halves.data();
+            for (std::size_t width = lanes_per_group; width > geo.wg; width /= 2) {
+                for (std::size_t j = 0; j < width / 2; ++j) to[j] = from[2 * j] + from[2 * j + 1];
+                std::swap(from, to);
+            }
+            for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
+                double acc = from[lid];
+                if (g == 0)  // the scalar tail, work-item lid taking elements lid, lid + wg, ...
+                    for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg)
+                        acc += mapped<T, M>(load_at<T>(in, j));
+                scratch[lid] = acc;
+            }
+            values[g - begin] = level2_tree(scratch.data(), geo.wg);
+        }
+    }
+}
+
+template <class T, ElementMap M>
+double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count) {
+    const Geometry geo{
+        plan.work_group_size,        plan.vector_width, plan.times, plan.groups, count / plan.vector_width, count,
+        plan.stride == Stride::local};
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * sizeof(T) / kMinPartBytes);
+    const std::size_t parts =
+        static_cast<std::size_t>(std::min<std::uint64_t>({geo.groups, by_size, kMaxParts, 4ull * host_pool_threads()}));
+    const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
+    if (plan.inter_group == InterGroup::exact_atomic) {
+        // Each part's groups into its own exact sum; the sums merged exactly, rounded once.
+        std::array<ExactDoubleSum, kMaxParts> sums;
+        auto part = [&](std::size_t k) {
+            const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
+            std::array<double, 256> values;
+            for (std::uint64_t g = begin; g < end; g += values.size()) {
+                const std::uint64_t n = std::min<std::uint64_t>(values.size(), end - g);
+                group_values<T, M>(geo, in, g, g + n, values.data());
+                for (std::uint64_t i = 0; i < n; ++i) sums[k].add(values[i]);
+            }
+        };
+        parallel_for(parts, part);
+        for (std::size_t k = 1; k < parts; ++k) sums[0].merge(sums[k]);
+        return sums[0].rounded();
+    }
+    // reduce.cl's last group: work-item lid adds values lid, lid + wg, ... in order, from the
+    // identity; then level 2's tree. The groups' values are kept per calling thread, grown
+    // once to the largest call's groups (a repeated call allocates nothing).
+    thread_local std::vector<double> kept;
+    if (kept.size() < geo.groups) kept.resize(geo.groups);
+    double* values = kept.data();
+    auto part = [&](std::size_t k) {
+        const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
+        if (begin < end) group_values<T, M>(geo, in, begin, end, values + begin);
+    };
+    parallel_for(parts, part);
+    std::array<double, kMaxHostGroupSize> scratch;
+    for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
+        double s = 0.0;
+        for (std::uint64_t j = lid; j < geo.groups; j += geo.wg) s = s + values[j];
+        scratch[lid] = s;
+    }
+    return level2_tree(scratch.data(), geo.wg);
+}
+
+template <class T>
+double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, std::uint64_t count) {
+    switch (map) {
+        case ElementMap::identity: return plan_order_sum<T, ElementMap::identity>(plan, in, count);
+        case ElementMap::square: return plan_order_sum<T, ElementMap::square>(plan, in, count);
+        case ElementMap::abs: return plan_order_sum<T, ElementMap::abs>(plan, in, count);
+        default: break;
+    }
+    throw Error("internal: no plan-order host pass for " + plan.describe());
+}
+
+}  // namespace
+
+bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    if (kernel.op != KernelOp::add || plan.transform) return false;
+    if (kernel.map != ElementMap::identity && kernel.map != ElementMap::square && kernel.map != ElementMap::abs)
+        return false;
+    if (plan.element != ElementType::float32 && plan.element != ElementType::float64) return false;
+    if (plan.accumulator != ElementType::float64 || plan.float_mode != FloatMode::deterministic) return false;
+    const std::uint32_t v = plan.vector_width;
+    if (v == 0 || v > 16 || (v & (v - 1)) != 0) return false;
+    if (plan.work_group_size == 0 || plan.work_group_size > kMaxHostGroupSize ||
+        (plan.work_group_size & (plan.work_group_size - 1)) != 0 ||
+        std::size_t(plan.work_group_size) * v > kMaxHostLanes)
+        return false;
+    return plan.inter_group == InterGroup::exact_atomic || plan.inter_group == InterGroup::last_group;
+}
+
+double reduce_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                            std::uint64_t count) {
+    if (plan.element == ElementType::float32) return by_map<float>(plan, kernel.map, data, count);
+    return by_map<double>(plan, kernel.map, data, count);
+}
+
+}  // namespace clreduce

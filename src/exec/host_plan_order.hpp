@@ -1,0 +1,30 @@
+#pragma once
+// The host path's float sums (sum, mean, sum_of_squares, norm_l1, norm_l2 of float and double
+// data into a double accumulator, FloatMode::deterministic): the host adds in the plan's own
+// order, so that host data gets the bits the kernels give the same values in a buffer. Level 1
+// (each work-item's `times` vectors added lane by lane, then its lanes as ops/add.cl's tree of
+// halves, the scalar tail in group 0), level 2 (reduce.cl's tree in local memory) and level 3
+// (the exact atomic finish's fixed-point sum of the groups' values, rounded once, or the last
+// group's loop and tree) are as cl_kernels/ do them. Groups are independent until level 3, so
+// the host's threads take whole groups; the exact finish's sums are merged exactly.
+#include <cstdint>
+
+#include <clreduce/launch_params.hpp>
+
+#include "ops/operation_table.hpp"
+
+namespace clreduce {
+
+// Work-items of a group the host emulates at most, and their lanes.
+constexpr std::uint32_t kMaxHostGroupSize = 1024;
+constexpr std::size_t kMaxHostLanes = 4096;
+
+// Whether `plan` is one of these.
+bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel);
+
+// The double the kernels' launch sequence would leave for `plan` over `count` elements at
+// `data` (any address).
+double reduce_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                            std::uint64_t count);
+
+}  // namespace clreduce

@@ -1,0 +1,31 @@
+#pragma once
+// The host's threads, shared by everything that works on host memory in parallel: the copies
+// that stream host data into pinned memory (host_stream.hpp) and the host path's passes over
+// host data (host_reduction.hpp). One thread's pass reaches a fraction of the memory's (or a
+// fast link's) bandwidth. One pool per process, its threads started on first use and kept; a
+// job creates no thread and allocates nothing.
+#include <cstddef>
+
+namespace clreduce {
+
+// Runs part(context, k) for k in [0, parts), with up to `threads` threads, the calling thread
+// among them (0: all of the pool's); returns when every part has run. Any number of host
+// threads may run jobs at once: each takes part in its own, so a job never waits for a busy
+// pool. `part` must not throw.
+void parallel_for(std::size_t parts, void (*part)(void* context, std::size_t k), void* context, unsigned threads = 0);
+
+// The same, for a callable: part(k) for k in [0, parts).
+template <class F>
+void parallel_for(std::size_t parts, F& part, unsigned threads = 0) {
+    parallel_for(
+        parts, [](void* context, std::size_t k) { (*static_cast<F*>(context))(k); }, &part, threads);
+}
+
+// Copies bytes [0, bytes) of src to dst in parts of whole 4 KiB pages (copies below 512 KiB
+// on the calling thread alone).
+void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads = 0);
+
+// The pool's threads, the calling thread included: up to 16, at most the host's cores.
+unsigned host_pool_threads();
+
+}  // namespace clreduce
