@@ -32,6 +32,7 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"clreduce", make_clreduce_competitor},
         {"clreduce+1", make_clreduce_offset_competitor},
         {"clreduce-host", make_clreduce_host_data_competitor},
+        {"clreduce-host-device", make_clreduce_link_competitor},
         {"clreduce-pinned", make_clreduce_pinned_host_competitor},
         {"clreduce-wrap", make_clreduce_wrap_competitor},
         {"clreduce-comp", make_clreduce_compensated_competitor},

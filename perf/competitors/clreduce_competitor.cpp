@@ -152,6 +152,14 @@ std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetu
     return std::make_unique<ClreduceSum>(setup, "clreduce-host", LaunchParams{}, 0, Source::host);
 }
 
+// The pointer form kept off the host path (LaunchParams::host_path_bytes = 0): host data
+// across the link to a GPU, or through a CPU device's kernels.
+std::unique_ptr<Competitor> make_clreduce_link_competitor(const CompareSetup& setup) {
+    LaunchParams device;
+    device.host_path_bytes = 0;
+    return std::make_unique<ClreduceSum>(setup, "clreduce-host-device", device, 0, Source::host);
+}
+
 std::unique_ptr<Competitor> make_clreduce_pinned_host_competitor(const CompareSetup& setup) {
     return std::make_unique<ClreduceSum>(setup, "clreduce-pinned", LaunchParams{}, 0, Source::pinned_host);
 }

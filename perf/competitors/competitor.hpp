@@ -75,6 +75,7 @@ std::unique_ptr<Competitor> make_clreduce_correctly_rounded_competitor(const Com
 std::unique_ptr<Competitor> make_clreduce_offset_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_pinned_host_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup);
+std::unique_ptr<Competitor> make_clreduce_link_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& setup);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "competitors/competitor.hpp"
-#include "exec/copy_pool.hpp"       // src/
 #include "exec/execution_slot.hpp"  // src/
+#include "exec/host_pool.hpp"       // src/
 #include "exec/host_stream.hpp"     // src/
 
 namespace clreduce::perf {
@@ -107,7 +107,7 @@ public:
         m.values.clear();
         m.copy = true;
         m.note = std::to_string(chunks) + " chunks of " + std::to_string(chunk) + " bytes, " + std::to_string(ring) +
-                 " pinned buffers, " + std::to_string(copy_pool_threads()) + " threads";
+                 " pinned buffers, " + std::to_string(host_pool_threads()) + " threads";
         release();
         return m;
     }

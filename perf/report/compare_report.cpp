@@ -116,23 +116,29 @@ namespace {
 // pageable writes), the host's copy into pinned chunks and the host's own read, per n;
 // clreduce-host against the pinned write and against the slower of that and the host copy.
 void print_host_data_summary(const CompareResult& r, std::ostream& out) {
-    const char* names[] = {"clreduce-host",  "clreduce-pinned", "pinned write",
-                           "pageable write", "host copy",       "host read"};
+    const char* names[] = {"clreduce-host", "clreduce-host-device", "clreduce-pinned",
+                           "pinned write",  "pageable write",       "host copy",
+                           "host read"};
     bool any = false;
-    for (std::uint64_t n : r.sizes) any = any || r.host_link_fraction(n).has_value();
+    for (std::uint64_t n : r.sizes)
+        any = any || r.host_link_fraction(n).has_value() || (r.find(n, "clreduce-host") && r.find(n, "host read"));
     if (!any) return;
     fmt::print(out, "\nhost data, GB/s of the synchronous call (n * {} bytes / wall time):\n{:>11}", type_size(r.type),
                "n");
     for (const char* name : names) fmt::print(out, "{:>16}", name);
-    fmt::print(out, "{:>22}{:>16}\n", "clreduce-host/pinned", "/slower");
+    fmt::print(out, "{:>22}{:>16}{:>22}\n", "clreduce-host/pinned", "/slower", "host read/clreduce-host");
     for (std::uint64_t n : r.sizes) {
         fmt::print(out, "{:>11}", size_label(n));
         for (const char* name : names) {
             const CompareRow* row = r.find(n, name);
             fmt::print(out, "{:>16}", row ? optional_number(r.wall_gbps(*row), "{:.2f}") : "-");
         }
-        fmt::print(out, "{:>22}{:>16}\n", optional_number(r.host_link_fraction(n), "{:.3f}"),
-                   optional_number(r.host_bound_fraction(n), "{:.3f}"));
+        const CompareRow* host = r.find(n, "clreduce-host");
+        const CompareRow* read = r.find(n, "host read");
+        const std::optional<double> of_read =
+            host && read && host->wall_us > 0 ? std::optional<double>(read->wall_us / host->wall_us) : std::nullopt;
+        fmt::print(out, "{:>22}{:>16}{:>22}\n", optional_number(r.host_link_fraction(n), "{:.3f}"),
+                   optional_number(r.host_bound_fraction(n), "{:.3f}"), optional_number(of_read, "{:.3f}"));
     }
 }
 
