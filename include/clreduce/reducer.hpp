@@ -1,8 +1,8 @@
 #pragma once
-// The Reducer: every call of the library on one device. (One file of over 500 lines: C++
-// declares a class's members in one place, so every entry point, single ranges, images,
-// segments and the asynchronous forms, stands here with its documentation; the definitions
-// are split by concern under src/api/.)
+// The Reducer: every call of the library on one device. (One long file: C++ declares a
+// class's members in one place, so every entry point, single ranges, images, segments and the
+// asynchronous forms, stands here with its documentation; the definitions are split by concern
+// under src/api/.)
 #include <cstdint>
 #include <iterator>
 #include <memory>
