@@ -294,8 +294,9 @@ public:
     // event with AsyncEvent::none on an in-order queue); on the reducer's in-order queue, later
     // commands see the value without waiting on it. Level 3 is the last-group finish (one
     // launch), or a second pass where the device lacks it, so the result is deterministic in
-    // every float mode but correctly_rounded, which is refused (its rounding is done on the
-    // host); asking for InterGroup::atomic is refused too. Sum of an empty range writes 0;
+    // every float mode but correctly_rounded, which is refused for floating-point sums (their
+    // rounding is done on the host; integer sums, exact in every mode, take it); asking for
+    // InterGroup::atomic is refused too. Sum of an empty range writes 0;
     // min/max of one throw InvalidArgument.
     template <Operation Op, class T>
     cl::Event reduce_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
