@@ -143,12 +143,13 @@ std::string KernelSpec::source(const KernelSources& sources) const {
         // transform_type_t's, also where the sum is kept in a wider exact state, whose
         // accumulator takes the expression's value.
         const std::string x(opencl_type_name(expression_type));
+        const std::string body = transform_kernel_text(transform, x);
         text += "\n#define CLREDUCE_X " + x + "\n#define CLREDUCE_TO_X(v) convert_" + x +
                 "(v)\n"
                 "#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_X)(v))\n#else\n"
-                "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n"
-                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" +
-                transform_kernel_text(transform) + ")); }\n";
+                "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n" +
+                transform_kernel_helpers(body) +
+                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" + body + ")); }\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");

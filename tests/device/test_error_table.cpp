@@ -233,6 +233,10 @@ std::vector<Refusal> refusals(Reducer& r) {
          "or literal, its column and the fix",
          [&r] { r.transform_reduce(ints, "exp(x)", Combine::sum); }},
         {"InvalidArgument",
+         "a transform expression dividing integers by a constant 0 (`x / 0`, `x % (1 - 1)` where `x` is an integer); "
+         "the message names the operator and its column",
+         [&r] { r.transform_reduce(ints, "x % (1 - 1)", Combine::sum); }},
+        {"InvalidArgument",
          "an image with channels outside 1–4, a step smaller than a row or not a multiple of the element size, data "
          "past the buffer's end, or a non-zero `offset` for host data",
          [&r, row] {
