@@ -15,7 +15,8 @@
 
 #include "device/described_device.hpp"  // src/
 #include "exec/kernel_resources.hpp"    // src/
-#include "plan/planner.hpp"             // src/
+#include "partial_checksum.hpp"
+#include "plan/planner.hpp"  // src/
 #include "source_dir.hpp"
 #include "test_ops_support.hpp"
 #include "test_support.hpp"
@@ -277,10 +278,12 @@ std::vector<Refusal> refusals(Reducer& r) {
          "a `Partial`'s value read for another operation or element type, or from a `Partial` of nothing",
          [&r] { r.partial(Operation::sum, ints).min<std::int32_t>(); }},
         {"InvalidArgument",
-         "`Partial::from_bytes` of bytes that are not a partial this version wrote (the message says what is wrong)",
-         [] {
-        const std::uint8_t bytes[4] = {'C', 'L', 'R', 'P'};
-        Partial::from_bytes(bytes, sizeof bytes);
+         "`Partial::from_bytes` of bytes that are not a partial in a format version this library reads, or whose "
+         "CRC-32C checksum does not match them (a record changed on its way); the message says what is wrong",
+         [&r] {
+        std::vector<std::uint8_t> bytes = r.partial(Operation::sum, ints).to_bytes();
+        bytes[partial_state_at()] ^= 1;  // a bit of the state flipped on its way
+        Partial::from_bytes(bytes.data(), bytes.size());
          }},
         {"InvalidArgument",
          "`Partial::from_bytes` of a state that no reduction of its operation leaves (an index past its count, a "
@@ -288,7 +291,8 @@ std::vector<Refusal> refusals(Reducer& r) {
          "2^64 − 1 elements in all",
          [&r] {
         std::vector<std::uint8_t> bytes = r.partial(Operation::argmin, ints).to_bytes();
-        bytes[Partial::encoded_size(0)] = 3;  // the index, of 3 elements
+        bytes[partial_state_at()] = 3;  // the index, of 3 elements, under a checksum that matches
+        reseal(bytes);
         Partial::from_bytes(bytes.data(), bytes.size());
          }},
         {"InvalidArgument",
