@@ -181,7 +181,7 @@ void Partial::merge(const Partial& later) {
     if (op == KernelOp::add_int192)
         add_int192(state_.data(), later.state_.data(), 3, true);
     else
-        merge_state(op, accumulator_, state_.data(), later.state_.data(), count_);
+        merge_state(op, element_, accumulator_, state_.data(), later.state_.data(), count_);
     count_ += later.count_;
 }
 
@@ -293,10 +293,15 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     if (size != header + state_bytes + trailer)
         bad(std::to_string(size) + " bytes where its header" + (trailer != 0 ? ", state and checksum" : " and state") +
             " take " + std::to_string(header + state_bytes + trailer));
+    std::vector<std::uint8_t> state(bytes + header, bytes + header + state_bytes);
+    if (version < kFirstChecksumVersion) {  // the layouts of version 4 changed nothing else
+        const std::string old = upgrade_moments_extremes(p.element_, p.accumulator_, kernel, p.count_, state.data());
+        if (!old.empty()) bad("a " + old);
+    }
     const std::string fault = partial_state_fault(p.operation_, p.element_, p.accumulator_, kernel, element_map,
-                                                  p.count_, bytes + header, state_bytes);
+                                                  p.count_, state.data(), state_bytes);
     if (!fault.empty()) bad("a " + fault);
-    p.state_.assign(bytes + header, bytes + header + state_bytes);
+    p.state_ = std::move(state);
     return p;
 }
 
