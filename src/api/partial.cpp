@@ -222,8 +222,9 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     const std::size_t trailer = checksum_bytes(version);
     if (size < header + trailer)
         bad(std::to_string(size) + " bytes, fewer than its header's" + (trailer != 0 ? " and checksum's" : ""));
-    // The checksum first: a record changed on its way (a flipped bit, a lost or added byte) is
-    // refused as such, whichever field the change fell on.
+    // The checksum first: a record changed on its way (flipped bits, a lost or added byte; which
+    // changes it always finds: crc32c above) is refused as such, whichever field the change fell
+    // on.
     if (trailer != 0) {
         const std::uint32_t stored = get<std::uint32_t>(bytes + size - trailer);
         const std::uint32_t computed = crc32c(bytes, size - trailer);
