@@ -13,13 +13,29 @@
 // shift would turn every other deviation into the opposite infinity and the sum (n shift + s1)
 // into NaN, where IEEE addition of the values gives the infinity (mean +inf for data holding
 // +inf), and which happened would depend on the launch shape.
+// The extremes are kept in the accumulator's type, exact for every element type it takes but
+// for integers in a float accumulator (a device without fp64, or one named), whose 24-bit
+// significand would round 32-bit values (-2145286346 to -2145286400): there the host sets
+// CLREDUCE_MOMENTS_X, int or uint by the element's signedness (and its limits
+// CLREDUCE_MOMENTS_X_LOWEST and CLREDUCE_MOMENTS_X_HIGHEST), and the extremes are exact
+// integers in the same 4 bytes each.
+#ifdef CLREDUCE_MOMENTS_X
+#define CLREDUCE_MOMENTS_X_INT 1
+#define CLREDUCE_MOMENTS_MIN(a, b) min(a, b)
+#define CLREDUCE_MOMENTS_MAX(a, b) max(a, b)
+#else
+#define CLREDUCE_MOMENTS_X CLREDUCE_ACC
+#define CLREDUCE_MOMENTS_X_INT 0
+#define CLREDUCE_MOMENTS_MIN(a, b) fmin(a, b)
+#define CLREDUCE_MOMENTS_MAX(a, b) fmax(a, b)
+#endif
 typedef struct {
     ulong count;
     CLREDUCE_ACC shift;
     CLREDUCE_ACC s1;
     CLREDUCE_ACC s2;
-    CLREDUCE_ACC lo;
-    CLREDUCE_ACC hi;
+    CLREDUCE_MOMENTS_X lo;
+    CLREDUCE_MOMENTS_X hi;
 } clreduce_state;
 
 #if !CLREDUCE_ACC_FLOAT
@@ -27,7 +43,13 @@ typedef struct {
 #endif
 
 inline clreduce_state clreduce_init(void) {
+#if CLREDUCE_MOMENTS_X_INT
+    // No value yet: the identities of min and max (a state of no elements is never read).
+    clreduce_state s = {0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_MOMENTS_X)CLREDUCE_MOMENTS_X_HIGHEST,
+                        (CLREDUCE_MOMENTS_X)CLREDUCE_MOMENTS_X_LOWEST};
+#else
     clreduce_state s = {0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)0, (CLREDUCE_ACC)NAN, (CLREDUCE_ACC)NAN};
+#endif
     return s;
 }
 inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
@@ -41,8 +63,8 @@ inline clreduce_state clreduce_combine(clreduce_state a, clreduce_state b) {
     a.s1 = a.s1 + (b.s1 + nbd);
     a.s2 = a.s2 + (b.s2 + d * ((CLREDUCE_ACC)2 * b.s1 + nbd));
     a.count += b.count;
-    a.lo = fmin(a.lo, b.lo);
-    a.hi = fmax(a.hi, b.hi);
+    a.lo = CLREDUCE_MOMENTS_MIN(a.lo, b.lo);
+    a.hi = CLREDUCE_MOMENTS_MAX(a.hi, b.hi);
     return a;
 }
 inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong index) {
@@ -52,8 +74,13 @@ inline clreduce_state clreduce_accumulate(clreduce_state s, CLREDUCE_T x, ulong 
     s.s1 = s.s1 + d;
     s.s2 = s.s2 + d * d;
     s.count += 1;
+#if CLREDUCE_MOMENTS_X_INT
+    s.lo = min(s.lo, (CLREDUCE_MOMENTS_X)x);  // the element itself, exact
+    s.hi = max(s.hi, (CLREDUCE_MOMENTS_X)x);
+#else
     s.lo = fmin(s.lo, v);
     s.hi = fmax(s.hi, v);
+#endif
     return s;
 }
 
@@ -110,8 +137,8 @@ inline clreduce_state clreduce_moments_lane(ulong n, long s1, ulong s2, int lo, 
     const long shift = lo;
     const long n_shift = (long)n * shift;
     clreduce_state r = {n, (CLREDUCE_ACC)shift, (CLREDUCE_ACC)(s1 - n_shift),
-                        (CLREDUCE_ACC)((long)s2 - 2 * shift * s1 + n_shift * shift), (CLREDUCE_ACC)lo,
-                        (CLREDUCE_ACC)hi};
+                        (CLREDUCE_ACC)((long)s2 - 2 * shift * s1 + n_shift * shift), (CLREDUCE_MOMENTS_X)lo,
+                        (CLREDUCE_MOMENTS_X)hi};
     return r;
 }
 inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
@@ -137,14 +164,29 @@ inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
 // float and double data are kept in the data's own type (CLREDUCE_MOMENTS_EXT): a float's
 // conversion to double is exact and keeps the order, so the extremes are the same, at a
 // float min/max per element where a double one costs several instructions on GPUs.
+// Integer extremes (CLREDUCE_MOMENTS_X) are kept in their own type by lanes too.
 #if CLREDUCE_T_FLOAT && !CLREDUCE_FP16 && CLREDUCE_MAP == CLREDUCE_MAP_IDENTITY
 #define CLREDUCE_MOMENTS_EXT CLREDUCE_T
 #define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_T_VEC
 #define CLREDUCE_MOMENTS_EXT_OF(v, m) (v)
+#define CLREDUCE_MOMENTS_EXT_NONE ((CLREDUCE_MOMENTS_EXT)NAN)
+#define CLREDUCE_MOMENTS_EXT_NONE_HI CLREDUCE_MOMENTS_EXT_NONE
+#elif CLREDUCE_MOMENTS_X_INT
+#define CLREDUCE_MOMENTS_EXT CLREDUCE_MOMENTS_X
+#if CLREDUCE_VEC == 1
+#define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_MOMENTS_X
+#else
+#define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_CAT(CLREDUCE_MOMENTS_X, CLREDUCE_VEC)
+#endif
+#define CLREDUCE_MOMENTS_EXT_OF(v, m) CLREDUCE_CAT(convert_, CLREDUCE_MOMENTS_EXT_VEC)(v)
+#define CLREDUCE_MOMENTS_EXT_NONE ((CLREDUCE_MOMENTS_EXT)CLREDUCE_MOMENTS_X_HIGHEST)
+#define CLREDUCE_MOMENTS_EXT_NONE_HI ((CLREDUCE_MOMENTS_EXT)CLREDUCE_MOMENTS_X_LOWEST)
 #else
 #define CLREDUCE_MOMENTS_EXT CLREDUCE_ACC
 #define CLREDUCE_MOMENTS_EXT_VEC CLREDUCE_ACC_VEC
 #define CLREDUCE_MOMENTS_EXT_OF(v, m) (m)
+#define CLREDUCE_MOMENTS_EXT_NONE ((CLREDUCE_MOMENTS_EXT)NAN)
+#define CLREDUCE_MOMENTS_EXT_NONE_HI CLREDUCE_MOMENTS_EXT_NONE
 #endif
 typedef struct {
     ulong count;  // vectors taken: each lane's count
@@ -159,8 +201,8 @@ inline clreduce_vstate clreduce_vinit(void) {
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
                          (CLREDUCE_ACC_VEC)((CLREDUCE_ACC)0),
-                         (CLREDUCE_MOMENTS_EXT_VEC)((CLREDUCE_MOMENTS_EXT)NAN),
-                         (CLREDUCE_MOMENTS_EXT_VEC)((CLREDUCE_MOMENTS_EXT)NAN)};
+                         (CLREDUCE_MOMENTS_EXT_VEC)(CLREDUCE_MOMENTS_EXT_NONE),
+                         (CLREDUCE_MOMENTS_EXT_VEC)(CLREDUCE_MOMENTS_EXT_NONE_HI)};
     return s;
 }
 inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v) {
@@ -170,13 +212,13 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
     s.s1 = s.s1 + d;
     s.s2 = s.s2 + d * d;
     s.count += 1;
-    s.lo = fmin(s.lo, CLREDUCE_MOMENTS_EXT_OF(v, m));
-    s.hi = fmax(s.hi, CLREDUCE_MOMENTS_EXT_OF(v, m));
+    s.lo = CLREDUCE_MOMENTS_MIN(s.lo, CLREDUCE_MOMENTS_EXT_OF(v, m));
+    s.hi = CLREDUCE_MOMENTS_MAX(s.hi, CLREDUCE_MOMENTS_EXT_OF(v, m));
     return s;
 }
 inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
 #if CLREDUCE_VEC == 1
-    clreduce_state r = {s.count, s.shift, s.s1, s.s2, (CLREDUCE_ACC)s.lo, (CLREDUCE_ACC)s.hi};
+    clreduce_state r = {s.count, s.shift, s.s1, s.s2, (CLREDUCE_MOMENTS_X)s.lo, (CLREDUCE_MOMENTS_X)s.hi};
     return r;
 #else
     CLREDUCE_ACC shift[CLREDUCE_VEC], s1[CLREDUCE_VEC], s2[CLREDUCE_VEC];
@@ -188,7 +230,8 @@ inline clreduce_state clreduce_vfinish(clreduce_vstate s) {
     CLREDUCE_CAT(vstore, CLREDUCE_VEC)(s.hi, 0, hi);
     clreduce_state r = clreduce_init();
     for (uint k = 0; k < CLREDUCE_VEC; ++k) {
-        const clreduce_state lane = {s.count, shift[k], s1[k], s2[k], (CLREDUCE_ACC)lo[k], (CLREDUCE_ACC)hi[k]};
+        const clreduce_state lane = {s.count,          shift[k], s1[k], s2[k], (CLREDUCE_MOMENTS_X)lo[k],
+                                     (CLREDUCE_MOMENTS_X)hi[k]};
         r = clreduce_combine(r, lane);
     }
     return r;

@@ -64,8 +64,10 @@ public:
     std::vector<double> weights() const;
     void set_weights(const std::vector<double>& weights);
     void calibrate(ElementType type = ElementType::float32, std::uint64_t n = std::uint64_t(1) << 24);
-    // The split of `count` elements that partial(op, data, count) uses: device k takes
-    // [split[k], split[k + 1]). Pieces start at multiples of 64 elements where they can.
+    // The split of `count` elements by weights(): device k takes [split[k], split[k + 1]).
+    // Pieces start at multiples of 64 elements where they can. partial(op, data, count) uses it
+    // for data of single_device_below() bytes or more on more than one device; smaller data is
+    // not split (the device of the largest weight takes it all, whatever split() says).
     std::vector<std::uint64_t> split(std::uint64_t count) const;
 
     // How host data reaches the devices, set on every device's Reducer (HostStaging,

@@ -40,13 +40,17 @@ public:
     // order.
     void merge(const Partial& later);
 
-    // A self-describing byte string: "CLRP", format version 1, the fields above, the integer
-    // overflow rule and the state, every number little-endian. from_bytes() checks all of it
-    // and throws InvalidArgument naming what is wrong, also a state that no reduction of its
-    // operation leaves (an index past the count, say). A Partial of nothing round-trips.
+    // A self-describing byte string (docs/usage.md, "Several devices and many processes"):
+    // "CLRP", format version 4, the fields above, the integer overflow rule and the state, then
+    // a CRC-32C of all the bytes before it; every number little-endian. from_bytes() reads
+    // versions 1 to 4 (1 to 3 have no checksum), checks all of it and throws InvalidArgument
+    // naming what is wrong: a checksum that does not match (a record changed on its way), a
+    // field, or a state that no reduction of its operation leaves (an index past the count,
+    // say). A Partial of nothing round-trips.
     std::vector<std::uint8_t> to_bytes() const;
     static Partial from_bytes(const std::uint8_t* bytes, std::size_t size);
-    // Bytes of to_bytes() for a state of `state_bytes` (all partials of one plan are one size).
+    // Bytes of to_bytes() for a state of `state_bytes` (all partials of one plan are one size),
+    // the checksum included.
     static std::size_t encoded_size(std::size_t state_bytes);
 
     // The value, as the Reducer call of the partial's operation on the whole range returns it

@@ -1,8 +1,8 @@
 #pragma once
-// The Reducer: every call of the library on one device. (One file of over 500 lines: C++
-// declares a class's members in one place, so every entry point, single ranges, images,
-// segments and the asynchronous forms, stands here with its documentation; the definitions
-// are split by concern under src/api/.)
+// The Reducer: every call of the library on one device. (One long file: C++ declares a
+// class's members in one place, so every entry point, single ranges, images, segments and the
+// asynchronous forms, stands here with its documentation; the definitions are split by concern
+// under src/api/.)
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -294,8 +294,9 @@ public:
     // event with AsyncEvent::none on an in-order queue); on the reducer's in-order queue, later
     // commands see the value without waiting on it. Level 3 is the last-group finish (one
     // launch), or a second pass where the device lacks it, so the result is deterministic in
-    // every float mode but correctly_rounded, which is refused (its rounding is done on the
-    // host); asking for InterGroup::atomic is refused too. Sum of an empty range writes 0;
+    // every float mode but correctly_rounded, which is refused for floating-point sums (their
+    // rounding is done on the host; integer sums, exact in every mode, take it); asking for
+    // InterGroup::atomic is refused too. Sum of an empty range writes 0;
     // min/max of one throw InvalidArgument.
     template <Operation Op, class T>
     cl::Event reduce_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,

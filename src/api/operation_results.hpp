@@ -62,7 +62,7 @@ result_t<Op, T> operation_value(const O& o) {
 template <class T, class O>
 Statistics<T> statistics_result(const O& o) {
     o.require_elements();
-    const MomentsState m = state_moments(o.plan.accumulator, o.bits);
+    const MomentsState m = state_moments(o.plan.element, o.plan.accumulator, o.bits);
     const double n = static_cast<double>(m.count);
     Statistics<T> r;
     r.count = m.count;

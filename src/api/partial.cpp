@@ -18,13 +18,41 @@ namespace clreduce {
 namespace {
 
 constexpr char kMagic[4] = {'C', 'L', 'R', 'P'};
-// Versions 2 and 3 number the enumerations by the fixed tables of partial_ids.hpp and name the
-// state's layout (3 adds argminmax); version 1 (read, not written) had no layout field.
+// Versions 2 to 4 number the enumerations by the fixed tables of partial_ids.hpp and name the
+// state's layout (3 adds argminmax); version 4 ends with a CRC-32C of every byte before it.
+// Versions 1 (no layout field) to 3 (no checksum) are read, not written.
 using partial_ids::kFormatVersion;
 // magic, version, operation, element, accumulator, float mode, overflow, plug-in, map, layout
 // (u16 each after the magic; version 1 without the layout), count (u64), state bytes (u32)
 constexpr std::size_t header_bytes(std::uint16_t version) { return 4 + (version == 1 ? 8 : 9) * 2 + 8 + 4; }
 constexpr std::size_t kHeaderBytes = header_bytes(kFormatVersion);
+// The checksum after the state, from version 4 on.
+constexpr std::uint16_t kFirstChecksumVersion = 4;
+constexpr std::size_t checksum_bytes(std::uint16_t version) { return version >= kFirstChecksumVersion ? 4 : 0; }
+static_assert(kFormatVersion >= kFirstChecksumVersion, "the written version has its checksum");
+
+// CRC-32C (Castagnoli: reflected polynomial 0x82f63b78, initial value and final xor all ones,
+// as iSCSI, ext4 and SSE 4.2's crc32 instruction compute it; "123456789" gives 0xe3069283).
+// It finds every change of one or two bits in a record and every burst of up to 32 bits
+// (tests/device/test_partial_validation.cpp flips them all); other changes pass with a chance
+// of 2^-32.
+struct Crc32cTable {
+    std::uint32_t entry[256];
+    constexpr Crc32cTable() : entry() {
+        for (std::uint32_t k = 0; k < 256; ++k) {
+            std::uint32_t c = k;
+            for (int bit = 0; bit < 8; ++bit) c = (c >> 1) ^ (0x82f63b78u & (0u - (c & 1u)));
+            entry[k] = c;
+        }
+    }
+};
+constexpr Crc32cTable kCrc32c;
+
+std::uint32_t crc32c(const std::uint8_t* bytes, std::size_t size) {
+    std::uint32_t c = 0xffffffffu;
+    for (std::size_t k = 0; k < size; ++k) c = (c >> 8) ^ kCrc32c.entry[(c ^ bytes[k]) & 0xffu];
+    return c ^ 0xffffffffu;
+}
 
 static_assert(sizeof(std::uint64_t) == 8, "64-bit counts");
 
@@ -47,6 +75,13 @@ bool exact_integer(const Outcome& out) {
     return out.view().integer_sum() &&
            (out.plan.exact_integer_bits != 0 || out.plan.overflow == IntegerOverflow::check ||
             operation_info(out.plan.operation).real_result);
+}
+
+std::string hex32(std::uint32_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s = "0x";
+    for (int shift = 28; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xfu];
+    return s;
 }
 
 template <class T>
@@ -146,11 +181,13 @@ void Partial::merge(const Partial& later) {
     if (op == KernelOp::add_int192)
         add_int192(state_.data(), later.state_.data(), 3, true);
     else
-        merge_state(op, accumulator_, state_.data(), later.state_.data(), count_);
+        merge_state(op, element_, accumulator_, state_.data(), later.state_.data(), count_);
     count_ += later.count_;
 }
 
-std::size_t Partial::encoded_size(std::size_t state_bytes) { return kHeaderBytes + state_bytes; }
+std::size_t Partial::encoded_size(std::size_t state_bytes) {
+    return kHeaderBytes + state_bytes + checksum_bytes(kFormatVersion);
+}
 
 std::vector<std::uint8_t> Partial::to_bytes() const {
     using namespace partial_ids;
@@ -168,6 +205,7 @@ std::vector<std::uint8_t> Partial::to_bytes() const {
     put(out, count_);
     put(out, static_cast<std::uint32_t>(state_.size()));
     out.insert(out.end(), state_.begin(), state_.end());
+    put(out, crc32c(out.data(), out.size()));
     return out;
 }
 
@@ -181,7 +219,19 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
         bad("format version " + std::to_string(version) + ", this library reads versions 1 to " +
             std::to_string(kFormatVersion));
     const std::size_t header = header_bytes(version);
-    if (size < header) bad(std::to_string(size) + " bytes, fewer than its header's");
+    const std::size_t trailer = checksum_bytes(version);
+    if (size < header + trailer)
+        bad(std::to_string(size) + " bytes, fewer than its header's" + (trailer != 0 ? " and checksum's" : ""));
+    // The checksum first: a record changed on its way (flipped bits, a lost or added byte; which
+    // changes it always finds: crc32c above) is refused as such, whichever field the change fell
+    // on.
+    if (trailer != 0) {
+        const std::uint32_t stored = get<std::uint32_t>(bytes + size - trailer);
+        const std::uint32_t computed = crc32c(bytes, size - trailer);
+        if (stored != computed)
+            bad("its CRC-32C checksum is " + hex32(stored) + " where its bytes give " + hex32(computed) +
+                " (a record changed or cut short on its way)");
+    }
     Partial p;
     const auto field = [&](int k) { return get<std::uint16_t>(bytes + 6 + 2 * k); };
     const auto decode = [&](const auto& table, int k, const char* what) {
@@ -229,7 +279,7 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     // A Partial of nothing (Partial(), empty()) has no state and is written with a default
     // Partial's fields; other fields around no state are no partial this library writes (they
     // would decode to nothing and encode to other bytes).
-    if (state_bytes == 0 && p.count_ == 0 && size == header) {
+    if (state_bytes == 0 && p.count_ == 0 && size == header + trailer) {
         const Partial nothing;
         if (p.operation_ != nothing.operation_ || p.element_ != nothing.element_ ||
             p.accumulator_ != nothing.accumulator_ || p.float_mode_ != nothing.float_mode_ ||
@@ -241,12 +291,18 @@ Partial Partial::from_bytes(const std::uint8_t* bytes, std::size_t size) {
     const std::size_t want = kernel == KernelOp::add_int192 ? 24 : state_size(kernel, p.accumulator_);
     if (state_bytes != want)
         bad("a state of " + std::to_string(state_bytes) + " bytes where its plug-in's has " + std::to_string(want));
-    if (size != header + state_bytes)
-        bad(std::to_string(size) + " bytes where its header and state take " + std::to_string(header + state_bytes));
+    if (size != header + state_bytes + trailer)
+        bad(std::to_string(size) + " bytes where its header" + (trailer != 0 ? ", state and checksum" : " and state") +
+            " take " + std::to_string(header + state_bytes + trailer));
+    std::vector<std::uint8_t> state(bytes + header, bytes + header + state_bytes);
+    if (version < kFirstChecksumVersion) {  // the layouts of version 4 changed nothing else
+        const std::string old = upgrade_moments_extremes(p.element_, p.accumulator_, kernel, p.count_, state.data());
+        if (!old.empty()) bad("a " + old);
+    }
     const std::string fault = partial_state_fault(p.operation_, p.element_, p.accumulator_, kernel, element_map,
-                                                  p.count_, bytes + header, state_bytes);
+                                                  p.count_, state.data(), state_bytes);
     if (!fault.empty()) bad("a " + fault);
-    p.state_.assign(bytes + header, bytes + size);
+    p.state_ = std::move(state);
     return p;
 }
 

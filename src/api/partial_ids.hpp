@@ -17,7 +17,7 @@
 namespace clreduce::partial_ids {
 
 // The version Partial::to_bytes writes; from_bytes reads it and every one before it.
-inline constexpr std::uint16_t kFormatVersion = 3;
+inline constexpr std::uint16_t kFormatVersion = 4;
 
 template <class E>
 struct Id {

@@ -82,11 +82,10 @@ std::string partial_state_fault(Operation op, ElementType element, ElementType a
             if (n != count)
                 return what + "counting " + std::to_string(n) + " elements where its header counts " +
                        std::to_string(count);
-            if (above(accumulator, state + 8 + 3 * a, state + 8 + 4 * a))
-                return what + "whose minimum is above its maximum";
+            const MomentsState m = state_moments(element, accumulator, state);
+            if (m.lo > m.hi) return what + "whose minimum is above its maximum";  // (NaN: neither)
             if (!is_floating(element)) {  // the extremes are values of the element type
                 const auto [lo, hi] = mapped_range(element, ElementMap::identity);
-                const MomentsState m = state_moments(accumulator, state);
                 if (!(m.lo >= lo && m.hi <= hi))
                     return what + "whose extremes are not " + std::string(type_name(element)) + " values";
             }
@@ -122,6 +121,27 @@ std::string partial_state_fault(Operation op, ElementType element, ElementType a
         case StateLayout::compensated:  // any two numbers are a sum and its compensation
         case StateLayout::exact:        // any limbs are some fixed-point number
         case StateLayout::int128: return {};
+    }
+    return {};
+}
+
+std::string upgrade_moments_extremes(ElementType element, ElementType accumulator, KernelOp plugin, std::uint64_t count,
+                                     std::uint8_t* state) {
+    const ElementType extremes = moments_extreme_type(element, accumulator);
+    if (plugin_info(plugin).layout != StateLayout::moments || extremes == accumulator || count == 0) return {};
+    const auto [lo, hi] = mapped_range(element, ElementMap::identity);
+    for (std::size_t at = 8 + 3 * 4; at <= 8 + 4 * 4; at += 4) {
+        float v = 0;
+        std::memcpy(&v, state + at, sizeof v);
+        if (!(v >= lo && v <= hi && std::nearbyint(v) == v))
+            return "statistics state whose extremes are not " + std::string(type_name(element)) + " values";
+        if (extremes == ElementType::int32) {
+            const auto i = static_cast<std::int32_t>(v);
+            std::memcpy(state + at, &i, sizeof i);
+        } else {
+            const auto u = static_cast<std::uint32_t>(v);
+            std::memcpy(state + at, &u, sizeof u);
+        }
     }
     return {};
 }

@@ -20,4 +20,12 @@ namespace clreduce {
 std::string partial_state_fault(Operation op, ElementType element, ElementType accumulator, KernelOp plugin,
                                 ElementMap map, std::uint64_t count, const std::uint8_t* state, std::size_t bytes);
 
+// A state of format versions 1 to 3 in the layout of version 4: their statistics of integer
+// elements in a float32 accumulator kept the extremes as floats (rounded, ops/moments.cl),
+// version 4 as the 32-bit integers they are (state_value.hpp). Those floats, which must be
+// values of the element type, become those integers in place; other states are left as they
+// are. Returns why the state cannot be converted, empty where it can.
+std::string upgrade_moments_extremes(ElementType element, ElementType accumulator, KernelOp plugin, std::uint64_t count,
+                                     std::uint8_t* state);
+
 }  // namespace clreduce

@@ -2,6 +2,7 @@
 
 #include "device/vendor.hpp"
 #include "ops/exact_state.hpp"
+#include "ops/state_value.hpp"
 #include "transform/expression.hpp"
 
 #include <algorithm>
@@ -116,6 +117,12 @@ std::string KernelSpec::build_options() const {
         o += std::string(" -DCLREDUCE_MOMENTS_S1=") + (lanes32_hold(lane_values, type_size(element)) ? "int" : "long");
         o += std::string(" -DCLREDUCE_MOMENTS_S2=") + (lane_values * top * top < (1ull << 32) ? "uint" : "ulong");
     }
+    // Statistics of integers in a float accumulator keep their extremes as 32-bit integers
+    // (ops/moments.cl): a float would round them.
+    if (op == KernelOp::moments && moments_extremes == ElementType::int32)
+        o += " -DCLREDUCE_MOMENTS_X=int -DCLREDUCE_MOMENTS_X_LOWEST=INT_MIN -DCLREDUCE_MOMENTS_X_HIGHEST=INT_MAX";
+    if (op == KernelOp::moments && moments_extremes == ElementType::uint32)
+        o += " -DCLREDUCE_MOMENTS_X=uint -DCLREDUCE_MOMENTS_X_LOWEST=0 -DCLREDUCE_MOMENTS_X_HIGHEST=UINT_MAX";
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
     if (device_result)
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
@@ -143,12 +150,13 @@ std::string KernelSpec::source(const KernelSources& sources) const {
         // transform_type_t's, also where the sum is kept in a wider exact state, whose
         // accumulator takes the expression's value.
         const std::string x(opencl_type_name(expression_type));
+        const std::string body = transform_kernel_text(transform, x);
         text += "\n#define CLREDUCE_X " + x + "\n#define CLREDUCE_TO_X(v) convert_" + x +
                 "(v)\n"
                 "#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_X)(v))\n#else\n"
-                "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n"
-                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" +
-                transform_kernel_text(transform) + ")); }\n";
+                "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n" +
+                transform_kernel_helpers(body) +
+                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" + body + ")); }\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
@@ -241,6 +249,7 @@ void read_dense_image(KernelSpec& spec, std::size_t element_size) {
 KernelSpec first_pass_spec(const LaunchPlan& plan, const OpKernel& kernel, const DeviceInfo& device) {
     KernelSpec spec;
     spec.op = kernel.op;
+    spec.moments_extremes = moments_extreme_type(plan.element, plan.accumulator);
     spec.map = kernel.map;
     spec.element = plan.element;
     spec.accumulator = plan.accumulator;
@@ -268,6 +277,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
     KernelSpec spec;
     spec.segmented = true;
     spec.op = kernel.op;
+    spec.moments_extremes = moments_extreme_type(plan.element, plan.accumulator);
     spec.finish = Finish::store;
     spec.work_group_size = plan.work_group_size;
     spec.nvidia = takes_inline_ptx(device);
@@ -300,6 +310,7 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
 KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, const DeviceInfo& device) {
     KernelSpec spec;
     spec.op = first.op;
+    spec.moments_extremes = first.moments_extremes;
     // The partials are states: the map and the transform were applied in the first pass.
     spec.map = ElementMap::identity;
     spec.states_in = true;

@@ -46,6 +46,11 @@ struct KernelSpec {
     std::uint32_t channels = 0;
     ElementType element = ElementType::int32;
     ElementType accumulator = ElementType::int64;
+    // Statistics (ops/moments.cl): the type the state keeps its extremes in, int32 or uint32
+    // for integer data in a float accumulator, else the accumulator (state_value.hpp's
+    // moments_extreme_type); every launch of a plan keeps the first's, also where its element
+    // type is the accumulator (a second pass, the combine of segments' partials).
+    ElementType moments_extremes = ElementType::float64;
     std::uint32_t vector_width = 1;
     std::uint32_t times = 1;
     std::uint32_t work_group_size = 1;
@@ -87,10 +92,10 @@ struct KernelSpec {
 
     auto key() const {
         return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
-                        all_channels, dense_pixels, channels, element, accumulator, vector_width, times,
-                        work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, index32, device_result,
-                        result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads,
-                        segment_list, segment_columns, segment_chunk, segment_medium, segment_kernel);
+                        all_channels, dense_pixels, channels, element, accumulator, moments_extremes, vector_width,
+                        times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, index32,
+                        device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
+                        segment_loads, segment_list, segment_columns, segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

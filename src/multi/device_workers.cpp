@@ -93,7 +93,7 @@ void DeviceWorkers::run(const std::vector<std::function<void()>>& tasks, std::ve
         if (wake) w.wake.notify_one();
     }
     if (own < n) run_one(tasks[own], errors[own]);
-    // Spinning, not sleeping: a sleeping caller is woken 10-20 us late.
+    // Spinning, not sleeping: a sleeping caller is woken late (device_workers.hpp).
     for (std::size_t k = own + 1; k < n; ++k) {
         if (!tasks[k]) continue;
         while (!handoffs[k].done.load(std::memory_order_acquire)) std::this_thread::yield();

@@ -106,8 +106,9 @@ void merge_indexed(bool is_max, unsigned char* into, const unsigned char* later,
     }
 }
 
-// ops/moments.cl's combine: later's sums moved to into's shift.
-template <class A>
+// ops/moments.cl's combine: later's sums moved to into's shift; the extremes in E (the
+// accumulator A, or a 32-bit integer for integer elements in a float accumulator).
+template <class A, class E>
 void merge_moments(unsigned char* into, const unsigned char* later) {
     const std::uint64_t na = load<std::uint64_t>(into), nb = load<std::uint64_t>(later);
     if (nb == 0) return;
@@ -122,8 +123,8 @@ void merge_moments(unsigned char* into, const unsigned char* later) {
     store(at(into, 1), static_cast<A>(load<A>(at(into, 1)) + (b1 + nbd)));
     store(at(into, 2), static_cast<A>(load<A>(at(into, 2)) + (b2 + d * (A(2) * b1 + nbd))));
     store(into, na + nb);
-    store(at(into, 3), extreme(load<A>(at(into, 3)), load<A>(at(later, 3)), false));
-    store(at(into, 4), extreme(load<A>(at(into, 4)), load<A>(at(later, 4)), true));
+    store(at(into, 3), extreme(load<E>(at(into, 3)), load<E>(at(later, 3)), false));
+    store(at(into, 4), extreme(load<E>(at(into, 4)), load<E>(at(later, 4)), true));
 }
 
 // ops/add_exact.cl's combine: limbs added, carries up (limbs below the top in [0, 2^32)),
@@ -158,8 +159,8 @@ void with_accumulator(ElementType accumulator, F f) {
 
 }  // namespace
 
-void merge_state(KernelOp op, ElementType accumulator, unsigned char* into, const unsigned char* later,
-                 std::uint64_t into_count) {
+void merge_state(KernelOp op, ElementType element, ElementType accumulator, unsigned char* into,
+                 const unsigned char* later, std::uint64_t into_count) {
     const PluginInfo& plugin = plugin_info(op);
     switch (plugin.layout) {
         case StateLayout::value:
@@ -185,7 +186,16 @@ void merge_state(KernelOp op, ElementType accumulator, unsigned char* into, cons
             return;
         case StateLayout::moments:
             with_accumulator(accumulator, [&](auto a) {
-                if constexpr (std::is_floating_point_v<decltype(a)>) merge_moments<decltype(a)>(into, later);
+                using A = decltype(a);
+                if constexpr (std::is_floating_point_v<A>) {
+                    const ElementType extremes = moments_extreme_type(element, accumulator);
+                    if (extremes == ElementType::int32)
+                        merge_moments<A, std::int32_t>(into, later);
+                    else if (extremes == ElementType::uint32)
+                        merge_moments<A, std::uint32_t>(into, later);
+                    else
+                        merge_moments<A, A>(into, later);
+                }
             });
             return;
         case StateLayout::exact: merge_exact(accumulator, into, later); return;

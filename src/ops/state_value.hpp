@@ -99,21 +99,34 @@ ArgMinMax<T> state_indexed_pair(ElementType accumulator, const unsigned char* bi
 }
 
 // A StateLayout::moments state (ops/moments.cl): the count, the shift, the sums of the
-// deviations and of their squares, and the extremes, in the accumulator's type.
+// deviations and of their squares in the accumulator's type, and the extremes: in the
+// accumulator's type too, but for integer elements in a float32 accumulator, where they are
+// 32-bit integers (int32 or uint32 by the element's signedness: a float would round them).
 struct MomentsState {
     std::uint64_t count = 0;
     double shift = 0, s1 = 0, s2 = 0, lo = 0, hi = 0;
 };
-inline MomentsState state_moments(ElementType accumulator, const unsigned char* bits) {
+// The type a moments state keeps its extremes in (each in its accumulator's bytes).
+inline ElementType moments_extreme_type(ElementType element, ElementType accumulator) {
+    if (is_floating(element) || accumulator != ElementType::float32) return accumulator;
+    return is_signed(element) ? ElementType::int32 : ElementType::uint32;
+}
+inline MomentsState state_moments(ElementType element, ElementType accumulator, const unsigned char* bits) {
     const std::size_t a = type_size(accumulator);
+    const ElementType extremes = moments_extreme_type(element, accumulator);
     MomentsState m;
     std::memcpy(&m.count, bits, sizeof m.count);
     m.shift = decode<double>(accumulator, bits + 8);
     m.s1 = decode<double>(accumulator, bits + 8 + a);
     m.s2 = decode<double>(accumulator, bits + 8 + 2 * a);
-    m.lo = decode<double>(accumulator, bits + 8 + 3 * a);
-    m.hi = decode<double>(accumulator, bits + 8 + 4 * a);
+    m.lo = decode<double>(extremes, bits + 8 + 3 * a);
+    m.hi = decode<double>(extremes, bits + 8 + 4 * a);
     return m;
+}
+// The count and the sums alone (the extremes read as accumulator values, which they are but
+// for integer elements in a float32 accumulator: read them with the element type above).
+inline MomentsState state_moments(ElementType accumulator, const unsigned char* bits) {
+    return state_moments(ElementType::float64, accumulator, bits);
 }
 
 }  // namespace clreduce

@@ -54,8 +54,8 @@ std::uint64_t filling_groups(const DeviceInfo& device) { return std::max<std::ui
 // same times would leave the device short of filling_groups: the same times over fewer
 // elements would leave a few groups looping where the bucket had many in parallel (int32 at
 // 2^10 with the 2^12 entry would run one group). A launch that fills the device keeps the
-// tuned times: halving it there only adds groups (a piece of half the 2^28 bucket's size at
-// times 4 instead of 8: 6 % slower on an H200).
+// tuned times: halving it there only adds groups, which costs time and saves none (a piece of
+// half the 2^28 bucket's size at times 4 instead of 8 was slower on an H200).
 std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n,
                                 std::uint32_t vector_width, std::uint32_t work_group_size, std::uint64_t fill_groups) {
     const std::uint64_t per_group = std::uint64_t(work_group_size) * times;
@@ -80,9 +80,9 @@ bool cpu_small(const DeviceInfo& device, std::uint64_t n, ElementType element) {
 
 // States that cost a work-item more than its reads at a sum's shape take the correctly rounded
 // sum's default (vendor.hpp, max_expansion_times): its expansions, and on GPUs images of the
-// fused statistics (a shift, two sums, two extremes per channel, combined in doubles: a
-// CV_8UC3 image at a sum's 64 pixels per work-item took 110 us, at 512 69 us on an H200) and
-// of argmin/argmax, and argmin/argmax ranges (planner.cpp, state_footprint).
+// fused statistics (a shift, two sums, two extremes per channel, combined in doubles: long
+// work-items, `times` up to 512, pay for them; docs/performance.md, "Float modes and fused
+// statistics") and of argmin/argmax, and argmin/argmax ranges (planner.cpp, state_footprint).
 // `long_group_share`: with long_items, the groups per compute unit aimed at (0: the expansions').
 std::uint32_t default_times(std::uint64_t vectors, std::uint32_t work_group_size, const DeviceInfo& device,
                             bool small_on_cpu, bool long_items, std::uint32_t long_group_share) {

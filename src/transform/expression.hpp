@@ -20,8 +20,14 @@ std::string transform_source(std::string_view expression);
 // ("function 'exp' at column 1 takes floating-point arguments ..."; typing.hpp).
 std::string transform_source(std::string_view expression, std::string_view x_type);
 
-// What the kernel compiles of a transform_source() text: the same tree with its integer
-// literals cast to the accumulator, x's type (printer.hpp's print_typed).
-std::string transform_kernel_text(std::string_view source);
+// What the kernel compiles of a transform_source() text, where x is of OpenCL type `x_type`:
+// the same tree with its integer literals cast to x's type and its integer divisions and
+// remainders by anything but a constant they are defined for made calls of
+// transform_kernel_helpers()' functions (printer.hpp's print_typed).
+std::string transform_kernel_text(std::string_view source, std::string_view x_type);
+// The OpenCL C definitions of the helpers a transform_kernel_text() calls: clreduce_div_<type>
+// and clreduce_rem_<type> (int, uint, long, ulong), which give 0 for a zero divisor, and for
+// MIN / -1 MIN and MIN % -1 0; "" where it calls none.
+std::string transform_kernel_helpers(std::string_view kernel_text);
 
 }  // namespace clreduce

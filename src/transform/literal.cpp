@@ -146,4 +146,30 @@ bool is_integer_literal(std::string_view text) {
                : text.find_first_of("eEfFhH") == std::string_view::npos;
 }
 
+std::uint64_t integer_literal_value(std::string_view text) {
+    const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const unsigned base = hex ? 16 : text.size() > 1 && text[0] == '0' ? 8 : 10;
+    std::uint64_t value = 0;
+    for (char c : text.substr(hex ? 2 : 0)) {
+        if (!(base == 16 ? is_hex(c) : is_decimal(c))) break;  // the suffix
+        value = value * base + static_cast<std::uint64_t>(digit_value(c));
+    }
+    return value;
+}
+
+std::optional<double> float_literal_value(std::string_view text) {
+    const bool hex = text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char last = text.back();
+    if (last == 'h' || last == 'H') return std::nullopt;
+    const bool is_float = last == 'f' || last == 'F';
+    const std::string_view body = text.substr(hex ? 2 : 0, text.size() - (hex ? 2 : 0) - (is_float ? 1 : 0));
+    const auto format = hex ? std::chars_format::hex : std::chars_format::general;
+    const auto read = [&](auto value) -> std::optional<double> {  // float literals rounded once, to float
+        const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value, format);
+        if (error != std::errc() || end != body.data() + body.size()) return std::nullopt;  // an underflow
+        return static_cast<double>(value);
+    };
+    return is_float ? read(0.0f) : read(0.0);
+}
+
 }  // namespace clreduce::expr

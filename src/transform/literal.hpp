@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,5 +14,12 @@ std::string literal_fault(std::string_view text);
 
 // Whether a valid literal is an integer one (no '.', no exponent, no float suffix).
 bool is_integer_literal(std::string_view text);
+
+// The value of a valid integer literal (its suffix ignored), below 2^64 by literal_fault().
+std::uint64_t integer_literal_value(std::string_view text);
+
+// The value of a valid floating literal as its type holds it (double, or float with f/F);
+// nothing for half (h/H), which the host does not round.
+std::optional<double> float_literal_value(std::string_view text);
 
 }  // namespace clreduce::expr

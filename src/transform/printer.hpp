@@ -2,6 +2,7 @@
 #include <string>
 
 #include "parser.hpp"
+#include "typing.hpp"
 
 namespace clreduce::expr {
 
@@ -16,6 +17,9 @@ std::string print(const Node& node);
 // "x * 2.5f" of integer data keeps its fraction). Literals are weak, like numpy's Python
 // numbers: they take x's type, so that "clamp(x, -100, 100)" and "fma(x, 2.0f, 0.25f)"
 // resolve whatever that type is.
-std::string print_typed(const Node& node);
+// Each integer division or remainder of `guarded` (typing.hpp) is printed as a call of
+// clreduce_div_<type> or clreduce_rem_<type> (expression.hpp's transform_kernel_helpers), its
+// operands converted to <type> by the call: "x / x" of long x is "clreduce_div_long(x, x)".
+std::string print_typed(const Node& node, const GuardedDivisions& guarded = {});
 
 }  // namespace clreduce::expr

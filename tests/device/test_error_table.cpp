@@ -5,6 +5,8 @@
 // library knows, local memory) are planned for a described device.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -13,8 +15,10 @@
 
 #include "device/described_device.hpp"  // src/
 #include "exec/kernel_resources.hpp"    // src/
-#include "plan/planner.hpp"             // src/
+#include "partial_checksum.hpp"
+#include "plan/planner.hpp"  // src/
 #include "source_dir.hpp"
+#include "test_ops_support.hpp"
 #include "test_support.hpp"
 
 namespace clreduce::test {
@@ -233,6 +237,10 @@ std::vector<Refusal> refusals(Reducer& r) {
          "or literal, its column and the fix",
          [&r] { r.transform_reduce(ints, "exp(x)", Combine::sum); }},
         {"InvalidArgument",
+         "a transform expression dividing integers by a constant 0 (`x / 0`, `x % (1 - 1)` where `x` is an integer); "
+         "the message names the operator and its column",
+         [&r] { r.transform_reduce(ints, "x % (1 - 1)", Combine::sum); }},
+        {"InvalidArgument",
          "an image with channels outside 1–4, a step smaller than a row or not a multiple of the element size, data "
          "past the buffer's end, or a non-zero `offset` for host data",
          [&r, row] {
@@ -273,10 +281,12 @@ std::vector<Refusal> refusals(Reducer& r) {
          "a `Partial`'s value read for another operation or element type, or from a `Partial` of nothing",
          [&r] { r.partial(Operation::sum, ints).min<std::int32_t>(); }},
         {"InvalidArgument",
-         "`Partial::from_bytes` of bytes that are not a partial this version wrote (the message says what is wrong)",
-         [] {
-        const std::uint8_t bytes[4] = {'C', 'L', 'R', 'P'};
-        Partial::from_bytes(bytes, sizeof bytes);
+         "`Partial::from_bytes` of bytes that are not a partial in a format version this library reads, or whose "
+         "CRC-32C checksum does not match them (a record changed on its way); the message says what is wrong",
+         [&r] {
+        std::vector<std::uint8_t> bytes = r.partial(Operation::sum, ints).to_bytes();
+        bytes[partial_state_at()] ^= 1;  // a bit of the state flipped on its way
+        Partial::from_bytes(bytes.data(), bytes.size());
          }},
         {"InvalidArgument",
          "`Partial::from_bytes` of a state that no reduction of its operation leaves (an index past its count, a "
@@ -284,7 +294,8 @@ std::vector<Refusal> refusals(Reducer& r) {
          "2^64 − 1 elements in all",
          [&r] {
         std::vector<std::uint8_t> bytes = r.partial(Operation::argmin, ints).to_bytes();
-        bytes[Partial::encoded_size(0)] = 3;  // the index, of 3 elements
+        bytes[partial_state_at()] = 3;  // the index, of 3 elements, under a checksum that matches
+        reseal(bytes);
         Partial::from_bytes(bytes.data(), bytes.size());
          }},
         {"InvalidArgument",
@@ -319,9 +330,10 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"Unsupported",
          "`InterGroup::atomic` where the plan has no atomic finish: statistics, operations other than the "
-         "additive ones and "
-         "integer min/max/norm_inf, 64-bit min/max without `cl_khr_int64_extended_atomics`, a floating-point "
-         "accumulator outside `FloatMode::atomic`, a 64-bit add without `cl_khr_int64_base_atomics`",
+         "additive ones, 32/64-bit integer min, max, bit_and, bit_or and bit_xor, and integer norm_inf (8/16-bit "
+         "min, max and bit operations have none), 64-bit min, max and bit operations and integer norm_inf without "
+         "`cl_khr_int64_extended_atomics`, a floating-point accumulator outside `FloatMode::atomic`, a 64-bit add "
+         "without `cl_khr_int64_base_atomics`",
          [&r] { r.min(floats, with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; })); }},
         {"Unsupported",
          "`InterGroup::exact_atomic` outside the floating-point additive operations in `FloatMode::deterministic`, "
@@ -335,7 +347,8 @@ std::vector<Refusal> refusals(Reducer& r) {
          "the element type",
          [&r] { r.min(floats, with([](LaunchParams& p) { p.float_mode = FloatMode::correctly_rounded; })); }},
         {"Unsupported",
-         "an asynchronous call with `InterGroup::atomic` or `exact_atomic`, or in `FloatMode::correctly_rounded`",
+         "an asynchronous call with `InterGroup::atomic` or `exact_atomic`, or in `FloatMode::correctly_rounded` "
+         "with a floating-point accumulator (an integer sum, exact anyway, takes it)",
          [&r, float_buffer, result] {
         r.sum_async<float>(float_buffer, 0, 3, {result},
                            with([](LaunchParams& p) { p.inter_group = InterGroup::atomic; }));
@@ -392,6 +405,100 @@ TEST_CASE("every row of the error table is a refusal the library makes, and ever
         INFO("docs/usage.md row with no call here: " << row.first << " | " << row.second);
         CHECK(walked.count(row) == 1);
     }
+}
+
+// Next to the table's refusals, what it does not list as refused, with the values it gives:
+// level 3 atomically for 32/64-bit integer min, max and bit operations (64-bit ones where the
+// device has cl_khr_int64_extended_atomics) and integer norm_inf, the same values as the default
+// plan's and the exact references', and 8/16-bit min, max and bit operations refused;
+// asynchronous integer sums in FloatMode::correctly_rounded (exact anyway) written as the exact
+// sum, single and segmented, and float ones refused.
+template <class T>
+void check_atomic_finishes(const Reducer& r) {
+    const std::uint64_t seed = seed_for(sizeof(T), std::is_signed_v<T>, 77);
+    INFO("data seed " << seed << ", type " << type_name(element_traits<T>::type));
+    const std::vector<T> v = op_values<T>(30011, seed);
+    LaunchParams atomic;
+    atomic.inter_group = InterGroup::atomic;
+    atomic.work_group_size = 16;  // many groups meet at the atomic
+    atomic.times = 2;
+    const bool offered = sizeof(T) == 4 || (sizeof(T) == 8 && r.device_info().has_int64_min_max_atomics);
+    T lo = v[0], hi = v[0], all = v[0], any = v[0], odd = v[0];
+    for (std::size_t k = 1; k < v.size(); ++k) {
+        lo = std::min(lo, v[k]);
+        hi = std::max(hi, v[k]);
+        all = static_cast<T>(all & v[k]);
+        any = static_cast<T>(any | v[k]);
+        odd = static_cast<T>(odd ^ v[k]);
+    }
+    const auto expect = [&](Operation op, auto call, T want) {
+        INFO(operation_name(op) << " with InterGroup::atomic");
+        if (!offered) {
+            CHECK_THROWS_AS(call(atomic, nullptr), Unsupported);
+            return;
+        }
+        CallInfo info;
+        CHECK(call(atomic, &info) == want);
+        CHECK(info.plan.inter_group == InterGroup::atomic);
+        CHECK(call(LaunchParams{}, nullptr) == want);
+    };
+    expect(
+        Operation::min, [&](const LaunchParams& p, CallInfo* i) { return r.min(v, p, i); }, lo);
+    expect(
+        Operation::max, [&](const LaunchParams& p, CallInfo* i) { return r.max(v, p, i); }, hi);
+    expect(
+        Operation::bit_and, [&](const LaunchParams& p, CallInfo* i) { return r.bit_and(v, p, i); }, all);
+    expect(
+        Operation::bit_or, [&](const LaunchParams& p, CallInfo* i) { return r.bit_or(v, p, i); }, any);
+    expect(
+        Operation::bit_xor, [&](const LaunchParams& p, CallInfo* i) { return r.bit_xor(v, p, i); }, odd);
+    // norm_inf of integers: a uint64 maximum, atomically where 64-bit max atomics exist.
+    const double magnitude = std::max(std::fabs(static_cast<double>(lo)), std::fabs(static_cast<double>(hi)));
+    if (r.device_info().has_int64_min_max_atomics) {
+        CallInfo info;
+        CHECK(r.norm_inf(v, atomic, &info) == magnitude);
+        CHECK(info.plan.inter_group == InterGroup::atomic);
+    }
+}
+
+TEST_CASE("what the error table does not refuse gives the values of the default plan", "[errors][error-table]") {
+    const Reducer& r = reducer();
+    check_atomic_finishes<std::int8_t>(r);
+    check_atomic_finishes<std::uint16_t>(r);
+    check_atomic_finishes<std::int32_t>(r);
+    check_atomic_finishes<std::uint32_t>(r);
+    check_atomic_finishes<std::int64_t>(r);
+    check_atomic_finishes<std::uint64_t>(r);
+
+    // Asynchronous sums in FloatMode::correctly_rounded: integers (exact anyway) take it.
+    const std::uint64_t seed = seed_for(42, 78);
+    INFO("data seed " << seed);
+    const std::vector<std::int32_t> ints = op_values<std::int32_t>(30011, seed);
+    std::int64_t exact = 0;
+    for (const std::int32_t x : ints) exact += x;
+    const cl::Buffer buffer = device_copy(r, ints);
+    const cl::Buffer results(r.context(), CL_MEM_READ_WRITE, 4 * sizeof(std::int64_t));
+    LaunchParams rounded;
+    rounded.float_mode = FloatMode::correctly_rounded;
+    CallInfo info;
+    r.sum_async<std::int32_t>(buffer, 0, ints.size(), {results}, rounded, &info).wait();
+    std::int64_t got[4] = {};
+    check(r.queue().enqueueReadBuffer(results, CL_TRUE, 0, sizeof got, got), "clEnqueueReadBuffer");
+    CHECK(got[0] == exact);
+    CHECK(info.plan.float_mode == FloatMode::correctly_rounded);
+    // Segmented, into the device buffer: three segments and their exact sums.
+    const std::vector<std::uint64_t> offsets{0, 7, 20000, ints.size()};
+    r.sum_async<std::int32_t>(buffer, 0, Segments::offsets(offsets), {results, 1}, rounded).wait();
+    check(r.queue().enqueueReadBuffer(results, CL_TRUE, 0, sizeof got, got), "clEnqueueReadBuffer");
+    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+        std::int64_t segment = 0;
+        for (std::uint64_t i = offsets[k]; i < offsets[k + 1]; ++i) segment += ints[i];
+        CHECK(got[1 + k] == segment);
+    }
+    // Float data: refused (the row's condition).
+    const std::vector<float> floats(100, 0.5f);
+    const cl::Buffer float_buffer = device_copy(r, floats);
+    CHECK_THROWS_AS(r.sum_async<float>(float_buffer, 0, floats.size(), {results}, rounded), Unsupported);
 }
 
 }  // namespace

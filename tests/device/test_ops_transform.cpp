@@ -3,11 +3,14 @@
 // tests/unit/test_expression.cpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "test_ops_support.hpp"
+#include "transform/expression.hpp"  // src/
 
 namespace clreduce::test {
 
@@ -181,6 +184,215 @@ TEST_CASE("float-only built-ins over integers and literals beyond double are ref
     CHECK(r.transform_reduce(ints, "pow((float)x, 2)", Combine::max) == 9);
     const std::vector<float> floats{1.0f, 2.0f};
     CHECK(r.transform_reduce(floats, "pow(x, 2)", Combine::sum) == 5.0);
+}
+
+// The integer division and remainder of docs/expression-language.md: 0 for a zero divisor (as
+// numpy gives), MIN / -1 wraps to MIN and MIN % -1 is 0; C's truncation otherwise.
+template <class I>
+I defined_div(I a, I b) {
+    using U = std::make_unsigned_t<I>;
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<I>)
+        if (b == -1) return static_cast<I>(U(0) - static_cast<U>(a));
+    return a / b;
+}
+template <class I>
+I defined_rem(I a, I b) {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<I>)
+        if (b == -1) return 0;
+    return a % b;
+}
+
+TEST_CASE("integer division by a zero divisor gives 0 and MIN / -1 gives MIN, in every integer type of x",
+          "[ops][transform]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(35);
+    INFO("data seed " << seed);
+    std::mt19937_64 rng(seed);
+    // int64 data (x is long): many zeros and -1s, and the ends of the type.
+    std::vector<std::int64_t> longs(4099);
+    for (auto& v : longs) v = static_cast<std::int64_t>(rng() % 21) - 10;
+    longs[5] = std::numeric_limits<std::int64_t>::min();
+    longs[6] = std::numeric_limits<std::int64_t>::max();
+    const auto over = [&](auto f) {
+        std::vector<std::int64_t> out;
+        for (const std::int64_t x : longs) out.push_back(f(x));
+        return out;
+    };
+    const auto total = [](const std::vector<std::int64_t>& v) {
+        std::int64_t s = 0;
+        for (const std::int64_t x : v) s += x;
+        return s;
+    };
+    const auto lowest = [](const std::vector<std::int64_t>& v) { return *std::min_element(v.begin(), v.end()); };
+    const auto highest = [](const std::vector<std::int64_t>& v) { return *std::max_element(v.begin(), v.end()); };
+    const auto dd = defined_div<std::int64_t>;
+    const auto dr = defined_rem<std::int64_t>;
+    CHECK(r.transform_reduce(longs, "1000 / x", Combine::sum) ==
+          total(over([&](std::int64_t x) { return dd(1000, x); })));
+    CHECK(r.transform_reduce(longs, "1000 % x", Combine::sum) ==
+          total(over([&](std::int64_t x) { return dr(1000, x); })));
+    CHECK(r.transform_reduce(longs, "x / x", Combine::sum) == total(over([&](std::int64_t x) { return dd(x, x); })));
+    CHECK(r.transform_reduce(longs, "x % (x & 3)", Combine::min) ==
+          lowest(over([&](std::int64_t x) { return dr(x, x & 3); })));
+    CHECK(r.transform_reduce(longs, "x / (x & 3)", Combine::max) ==
+          highest(over([&](std::int64_t x) { return dd(x, x & 3); })));
+    CHECK(r.transform_reduce(longs, "x / (x - x)", Combine::max) == 0);
+    // MIN / -1 and MIN % -1, with -1 a constant and in the data.
+    CHECK(r.transform_reduce(longs, "x / -1", Combine::min) == std::numeric_limits<std::int64_t>::min());
+    CHECK(r.transform_reduce(longs, "x % -1", Combine::max) == 0);
+    CHECK(r.transform_reduce(longs, "(-9223372036854775807 - 1) / (x < 0 ? -1 : 1)", Combine::max) ==
+          std::numeric_limits<std::int64_t>::min());
+    CHECK(r.transform_reduce(longs, "(-9223372036854775807 - 1) % (x < 0 ? -1 : 1)", Combine::min) == 0);
+    // int32 data: x is long, and (int) casts divide in int.
+    const std::vector<std::int32_t> ints{0, 7, -1, std::numeric_limits<std::int32_t>::min(), 3, 0};
+    std::int64_t by_x = 0, in_int = 0;
+    for (const std::int32_t x : ints) {
+        by_x += defined_div<std::int64_t>(100, x);
+        in_int += defined_div<std::int32_t>(std::numeric_limits<std::int32_t>::min(), x);
+    }
+    CHECK(r.transform_reduce(ints, "100 / x", Combine::sum) == by_x);
+    CHECK(r.transform_reduce(ints, "(int)-2147483648 / (int)x", Combine::sum) == in_int);
+    // uint8 data with a uint32 accumulator: x is uint.
+    LaunchParams u32;
+    u32.accumulator = ElementType::uint32;
+    const std::vector<std::uint8_t> bytes{0, 1, 2, 200, 0, 255};
+    std::int64_t quotients = 0, remainders = 0;
+    for (const std::uint8_t b : bytes) {
+        quotients += defined_div<std::uint32_t>(4000000000u, b);
+        remainders += defined_rem<std::uint32_t>(b, b & 7u);
+    }
+    CHECK(r.transform_reduce(bytes, "4000000000 / x", Combine::sum, u32) == quotients);
+    CHECK(r.transform_reduce(bytes, "x % (x & 7)", Combine::sum, u32) == remainders);
+    // uint64 data (x is ulong): -1 is 2^64 - 1, a divisor like any other.
+    const std::vector<std::uint64_t> wide{0, 5, ~std::uint64_t(0)};
+    CHECK(r.transform_reduce(wide, "x / -1", Combine::max) == 1);
+    CHECK(r.transform_reduce(wide, "1000 / x", Combine::sum) == 200);
+    // Floating x divides as IEEE does: no guard, and x / 0 is accepted.
+    const std::vector<float> floats{1.0f, -2.0f};
+    CHECK(r.transform_reduce(floats, "x / 0", Combine::max) == std::numeric_limits<double>::infinity());
+    CHECK(r.transform_reduce(floats, "x / 0", Combine::min) == -std::numeric_limits<double>::infinity());
+    // A constant zero divisor of integers is refused before anything is compiled.
+    const Counters before = r.counters();
+    CHECK_THROWS_WITH(r.transform_reduce(longs, "x / (2 - 2)", Combine::sum),
+                      Catch::Contains("integer division by zero: the divisor of '/' at column 3 is a constant 0"));
+    CHECK_THROWS_WITH(r.transform_reduce(floats, "(int)x % (int)0", Combine::sum),
+                      Catch::Contains("the divisor of '%' at column 8"));
+    CHECK(r.counters().programs_built == before.programs_built);
+}
+
+// A random expression of integer literals, operators, casts and ?: (no x): a divisor to fold.
+std::string constant_expression(std::mt19937_64& rng, int depth) {
+    static const char* const literals[] = {"0",
+                                           "1",
+                                           "2",
+                                           "3",
+                                           "7",
+                                           "255",
+                                           "256",
+                                           "65535",
+                                           "65536",
+                                           "0x7fffffff",
+                                           "0x80000000",
+                                           "0xffffffff",
+                                           "0x100000000",
+                                           "0x7fffffffffffffff",
+                                           "0xffffffffffffffff",
+                                           "(int)0.5f",
+                                           "(long)-0.75",
+                                           "(uint)2.5"};
+    static const char* const casts[] = {"(char)", "(uchar)", "(short)", "(ushort)",
+                                        "(int)",  "(uint)",  "(long)",  "(ulong)"};
+    static const char* const unary[] = {"-", "~", "!"};
+    static const char* const binary[] = {"+",  "-",  "*", "/",  "%",  "&",  "|", "^",
+                                         "<<", ">>", "<", "==", "!=", "&&", "||"};
+    const auto pick = [&rng](const auto& list) { return std::string(list[rng() % std::size(list)]); };
+    if (depth == 0 || rng() % 4 == 0) return pick(literals);
+    switch (rng() % 5) {
+        case 0: return pick(casts) + "(" + constant_expression(rng, depth - 1) + ")";
+        case 1: return pick(unary) + "(" + constant_expression(rng, depth - 1) + ")";
+        case 2:
+            return "(" + constant_expression(rng, depth - 1) + " ? " + constant_expression(rng, depth - 1) + " : " +
+                   constant_expression(rng, depth - 1) + ")";
+        default:
+            return "(" + constant_expression(rng, depth - 1) + " " + pick(binary) + " " +
+                   constant_expression(rng, depth - 1) + ")";
+    }
+}
+
+// For random constant divisors d: the host refuses "x / d" only where the device computes d as 0,
+// and prints it unguarded only where the device computes d as a value it is defined for. The
+// device's values come 16 at a time, as the bits of one transform of one element.
+template <class T>
+void check_folded_divisors(const Reducer& r, const LaunchParams& params, std::mt19937_64& rng, int expressions) {
+    CallInfo info;
+    r.transform_reduce(std::vector<T>{T(0)}, "x", Combine::sum, params, &info);
+    const std::string x(opencl_type_name(info.plan.expression_type));
+    INFO("x is " << x);
+    int refused = 0, plain = 0, guarded = 0, checked = 0;
+    std::vector<std::string> batch;
+    const auto flush = [&] {
+        std::string bits;
+        for (std::size_t k = 0; k < batch.size(); ++k)
+            bits += (k == 0 ? "" : " + ") + std::to_string(1u << k) + " * ((" + batch[k] + ") == 0)";
+        const auto value =
+            static_cast<std::uint64_t>(r.transform_reduce(std::vector<T>{T(0)}, bits, Combine::sum, params));
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+            const bool zero = ((value >> k) & 1u) != 0;
+            const std::string division = "x / (" + batch[k] + ")";
+            INFO(division << ": the device computes its divisor as " << (zero ? "0" : "nonzero"));
+            bool is_refused = false;
+            try {
+                transform_source(division, x);
+            } catch (const InvalidArgument& e) {
+                CHECK_THAT(e.what(), Catch::Contains("integer division by zero"));
+                is_refused = true;
+            }
+            const bool is_plain =
+                !is_refused && transform_kernel_text(transform_source(division, x), x).rfind("(x / ", 0) == 0;
+            if (is_refused) CHECK(zero);
+            if (is_plain) CHECK_FALSE(zero);
+            refused += is_refused;
+            plain += is_plain;
+            guarded += !is_refused && !is_plain;
+            ++checked;
+        }
+        batch.clear();
+    };
+    for (int k = 0; k < expressions; ++k) {
+        const std::string d = constant_expression(rng, 3);
+        try {
+            transform_source("(" + d + ") == 0", x);  // no zero divisor inside it
+        } catch (const InvalidArgument&) {
+            continue;
+        }
+        std::size_t length = d.size();
+        for (const std::string& b : batch) length += b.size() + 24;
+        if (length > 3500) flush();  // within the 4096 characters of an expression
+        batch.push_back(d);
+        if (batch.size() == 16) flush();
+    }
+    if (!batch.empty()) flush();
+    WARN("x " << x << ": " << checked << " constant divisors, " << refused << " refused (0), " << plain
+              << " unguarded (a constant it is defined for), " << guarded << " guarded (not folded, or -1)");
+    CHECK(refused > 0);
+    CHECK(plain > 0);
+}
+
+TEST_CASE("constant divisors are folded as the OpenCL compiler computes them", "[ops][transform]") {
+    Reducer& r = reducer();
+    const std::uint64_t seed = seed_for(36);
+    INFO("expression seed " << seed);
+    std::mt19937_64 rng(seed);
+    check_folded_divisors<std::int32_t>(r, {}, rng, 96);   // x is long
+    check_folded_divisors<std::uint64_t>(r, {}, rng, 64);  // ulong
+    LaunchParams int32;
+    int32.accumulator = ElementType::int32;
+    check_folded_divisors<std::int8_t>(r, int32, rng, 64);  // int
+    LaunchParams uint32;
+    uint32.accumulator = ElementType::uint32;
+    check_folded_divisors<std::uint8_t>(r, uint32, rng, 64);  // uint
 }
 
 TEST_CASE("casts, literals and built-ins of the transform language compile and match the CPU", "[ops][transform]") {

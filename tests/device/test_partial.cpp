@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <iomanip>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <vector>
 
+#include "partial_checksum.hpp"
 #include "statistics_checks.hpp"
 #include "test_ops_support.hpp"
 
@@ -231,16 +234,64 @@ const std::vector<std::uint8_t> kVersion1_cr_sum_float{
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 
-TEST_CASE("partials of format version 1 are still read, and written again as version 3", "[partial]") {
+// Partials written with format version 3 (clreduce fe5dcbc, the last without a checksum), kept
+// as bytes. sum of int32 {5, -7, 11, 2, -7, 40}
+const std::vector<std::uint8_t> kVersion3_sum_int32{0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                    0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00,
+                                                    0x06, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                    0x18, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+// argminmax of int32 {5, -7, 11, 2, -7, 40}
+const std::vector<std::uint8_t> kVersion3_argminmax_int32{0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x13, 0x00, 0x00, 0x00,
+                                                          0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f, 0x00, 0x00, 0x00,
+                                                          0x08, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                          0x20, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                          0x00, 0x00, 0xf9, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+                                                          0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x28, 0x00,
+                                                          0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+// bit_xor of int32 {5, -7, 11, 2, -7, 40}
+const std::vector<std::uint8_t> kVersion3_bit_xor_int32{0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x10, 0x00, 0x00, 0x00,
+                                                        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00,
+                                                        0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                        0x04, 0x00, 0x00, 0x00, 0x24, 0x00, 0x00, 0x00};
+
+// statistics of int32 {-3, 9, 4}, uint16 {60000, 3, 65535} and int32 {-2145286346, 5,
+// 2147483600, 7} in a float32 accumulator: the extremes as floats (version 4: as integers),
+// those of the last rounded to -2145286400 and 2^31.
+const std::vector<std::uint8_t> kVersion3_statistics_int32_float32{
+    0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x0d, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0b,
+    0x00, 0x00, 0x00, 0x07, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
+    0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x98, 0x41, 0x00,
+    0x00, 0x41, 0x43, 0x00, 0x00, 0x40, 0xc0, 0x00, 0x00, 0x10, 0x41, 0x00, 0x00, 0x00, 0x00};
+const std::vector<std::uint8_t> kVersion3_statistics_uint16_float32{
+    0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x0d, 0x00, 0x09, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0b,
+    0x00, 0x00, 0x00, 0x07, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
+    0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x60, 0x6a, 0x47, 0x00, 0xbe, 0x54, 0xc7, 0x9f,
+    0x61, 0x58, 0x4f, 0x00, 0x00, 0x40, 0x40, 0x00, 0xff, 0x7f, 0x47, 0x00, 0x00, 0x00, 0x00};
+const std::vector<std::uint8_t> kVersion3_statistics_int32_float32_rounded{
+    0x43, 0x4c, 0x52, 0x50, 0x03, 0x00, 0x0d, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0b,
+    0x00, 0x00, 0x00, 0x07, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
+    0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf2, 0xbc, 0xff, 0xce, 0xb6, 0xcd, 0xff, 0x4f, 0xf8,
+    0xbc, 0xbf, 0x5f, 0xf2, 0xbc, 0xff, 0xce, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x00, 0x00, 0x00};
+
+// A record of an earlier version read, written again in this version (its header, the same
+// state, the checksum), and read back.
+Partial read_and_rewrite(const std::vector<std::uint8_t>& bytes, int version) {
+    REQUIRE(bytes[4] == version);
+    const Partial p = Partial::from_bytes(bytes.data(), bytes.size());
+    const std::vector<std::uint8_t> again = p.to_bytes();
+    CHECK(again[4] == 4);
+    const std::size_t header = version == 1 ? 32 : 34;  // version 1 has no layout field
+    CHECK(std::vector<std::uint8_t>(again.begin() + 34, again.end() - 4) ==
+          std::vector<std::uint8_t>(bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end()));
+    CHECK(stored_checksum(again) == reference_crc32c(again.data(), again.size() - 4));
+    return Partial::from_bytes(again.data(), again.size());  // the same partial through version 4
+}
+
+TEST_CASE("partials of format versions 1 to 3 are still read, and written again as version 4", "[partial]") {
     const std::vector<std::int32_t> ints{5, -7, 11, 2, -7, 40};
-    const std::vector<float> floats{2.5f, -1.25f, 8.0f, -1.25f};
-    const auto read = [](const std::vector<std::uint8_t>& bytes) {
-        REQUIRE(bytes[4] == 1);
-        const Partial p = Partial::from_bytes(bytes.data(), bytes.size());
-        const auto again = p.to_bytes();
-        CHECK(again[4] == 3);
-        return Partial::from_bytes(again.data(), again.size());  // the same partial through version 3
-    };
+    const auto read = [](const std::vector<std::uint8_t>& bytes) { return read_and_rewrite(bytes, 1); };
     CHECK(read(kVersion1_sum_int32).sum<std::int32_t>() == 44);
     const ArgResult<std::int32_t> arg = read(kVersion1_argmin_int32).argmin<std::int32_t>();
     CHECK(arg.value == -7);
@@ -263,10 +314,71 @@ TEST_CASE("partials of format version 1 are still read, and written again as ver
     std::vector<std::uint8_t> newer = kVersion1_sum_int32;
     newer[6] = 14;  // bit_and's number, new in version 2
     CHECK_THROWS_WITH(Partial::from_bytes(newer.data(), newer.size()), Catch::Contains("operation 14"));
-    (void)floats;
     // An indexed state's padding after an int32 value is zero: equal partials are equal bytes.
     const auto arg_bytes = reducer().partial(Operation::argmin, ints).to_bytes();
-    for (std::size_t k = arg_bytes.size() - 4; k < arg_bytes.size(); ++k) CHECK(arg_bytes[k] == 0);
+    for (std::size_t k = arg_bytes.size() - 8; k < arg_bytes.size() - 4; ++k) CHECK(arg_bytes[k] == 0);
+
+    // Version 3: this version's header and state without the checksum.
+    CHECK(read_and_rewrite(kVersion3_sum_int32, 3).sum<std::int32_t>() == 44);
+    const ArgMinMax<std::int32_t> both = read_and_rewrite(kVersion3_argminmax_int32, 3).argminmax<std::int32_t>();
+    CHECK(both.min.value == -7);
+    CHECK(both.min.index == 1);
+    CHECK(both.max.value == 40);
+    CHECK(both.max.index == 5);
+    CHECK(read_and_rewrite(kVersion3_bit_xor_int32, 3).bit_xor<std::int32_t>() == (5 ^ -7 ^ 11 ^ 2 ^ -7 ^ 40));
+    // The same records are this version's bytes but for the version and the checksum.
+    for (const auto* stored : {&kVersion3_sum_int32, &kVersion3_argminmax_int32, &kVersion3_bit_xor_int32}) {
+        const std::vector<std::uint8_t> now = Partial::from_bytes(stored->data(), stored->size()).to_bytes();
+        std::vector<std::uint8_t> expected = *stored;
+        expected[4] = 4;
+        expected.resize(expected.size() + 4);
+        reseal(expected);
+        CHECK(now == expected);
+    }
+    // Statistics of integers in a float32 accumulator: version 4 keeps the extremes as 32-bit
+    // integers; the floats of version 3 are read as the integers they are, where they are.
+    const auto old_statistics = [](const std::vector<std::uint8_t>& bytes) {
+        const Partial p = Partial::from_bytes(bytes.data(), bytes.size());
+        const std::vector<std::uint8_t> again = p.to_bytes();
+        CHECK(std::equal(again.begin() + 34, again.begin() + 54, bytes.begin() + 34));  // count, shift, sums
+        return Partial::from_bytes(again.data(), again.size());
+    };
+    const Statistics<std::int32_t> small =
+        old_statistics(kVersion3_statistics_int32_float32).statistics<std::int32_t>();
+    CHECK(small.count == 3);
+    CHECK(small.min == -3);
+    CHECK(small.max == 9);
+    CHECK(small.sum == 10.0);
+    const Partial now = reducer().partial(Operation::statistics, std::vector<std::int32_t>{-3, 9, 4}, [] {
+        LaunchParams p;
+        p.accumulator = ElementType::float32;
+        return p;
+    }());
+    CHECK(old_statistics(kVersion3_statistics_int32_float32).to_bytes() == now.to_bytes());
+    const Statistics<std::uint16_t> wide =
+        old_statistics(kVersion3_statistics_uint16_float32).statistics<std::uint16_t>();
+    CHECK(wide.min == 3);
+    CHECK(wide.max == 65535);
+    // Extremes rounded past the type (2^31 for 2147483600) are no int32 values: refused, as
+    // reading them was before.
+    CHECK_THROWS_WITH(Partial::from_bytes(kVersion3_statistics_int32_float32_rounded.data(),
+                                          kVersion3_statistics_int32_float32_rounded.size()),
+                      Catch::Contains("extremes are not int32 values"));
+    // Version 2 is version 3 without argminmax: its records are read, argminmax refused in them.
+    std::vector<std::uint8_t> version2 = kVersion3_bit_xor_int32;
+    version2[4] = 2;
+    CHECK(read_and_rewrite(version2, 2).bit_xor<std::int32_t>() == (5 ^ -7 ^ 11 ^ 2 ^ -7 ^ 40));
+    version2 = kVersion3_argminmax_int32;
+    version2[4] = 2;
+    CHECK_THROWS_WITH(Partial::from_bytes(version2.data(), version2.size()), Catch::Contains("operation 19"));
+    // A record without its checksum is not a version-4 record, nor one of version 3 with it.
+    std::vector<std::uint8_t> unsealed = kVersion3_sum_int32;
+    unsealed[4] = 4;
+    CHECK_THROWS_WITH(Partial::from_bytes(unsealed.data(), unsealed.size()), Catch::Contains("CRC-32C checksum"));
+    std::vector<std::uint8_t> sealed3 = reducer().partial(Operation::sum, ints).to_bytes();
+    sealed3[4] = 3;
+    CHECK_THROWS_WITH(Partial::from_bytes(sealed3.data(), sealed3.size()),
+                      Catch::Contains("62 bytes where its header and state take 58"));
 }
 
 TEST_CASE("partials refuse what does not merge or read, and bytes that are not a partial", "[partial][errors]") {
@@ -294,23 +406,41 @@ TEST_CASE("partials refuse what does not merge or read, and bytes that are not a
 
     std::vector<std::uint8_t> bytes = sum.to_bytes();
     CHECK(Partial::from_bytes(bytes.data(), bytes.size()).sum<std::int32_t>() == 6);
-    CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), bytes.size() - 1), Catch::Contains("not a clreduce Partial"));
+    CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), bytes.size() - 1),
+                      Catch::Contains("not a clreduce Partial") && Catch::Contains("checksum"));
     CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), 10), Catch::Contains("fewer than its header"));
+    CHECK_THROWS_WITH(Partial::from_bytes(bytes.data(), 37),
+                      Catch::Contains("37 bytes, fewer than its header's and checksum's"));
     CHECK_THROWS_WITH(Partial::from_bytes(nullptr, 0), Catch::Contains("not a clreduce Partial"));
     std::vector<std::uint8_t> bad = bytes;
     bad[0] = 'X';
     CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("CLRP"));
     bad = bytes;
-    bad[4] = 4;
-    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("format version 4"));
-    bad = bytes;
-    bad[20] = 4;  // the layout field: exact, not the int192 of an integer sum
-    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("state layout 4"));
+    bad[4] = 5;
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("format version 5"));
+    // A changed field under a checksum that no longer matches: refused for the checksum,
+    // naming both values; with the checksum written again, for the field itself.
     bad = bytes;
     bad[6] = 200;  // operation
+    const std::uint32_t checksum = stored_checksum(bytes);
+    const std::uint32_t changed = reference_crc32c(bad.data(), bad.size() - 4);
+    const auto hex = [](std::uint32_t v) {
+        std::ostringstream out;
+        out << "0x" << std::hex << std::setw(8) << std::setfill('0') << v;
+        return out.str();
+    };
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()),
+                      "not a clreduce Partial: its CRC-32C checksum is " + hex(checksum) + " where its bytes give " +
+                          hex(changed) + " (a record changed or cut short on its way)");
+    bad = resealed(bad);
     CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("operation 200"));
     bad = bytes;
-    bad[Partial::encoded_size(0) - 4] = 7;  // the state's size
+    bad[20] = 4;  // the layout field: exact, not the int192 of an integer sum
+    CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("checksum"));
+    CHECK_THROWS_WITH(Partial::from_bytes(resealed(bad).data(), bad.size()), Catch::Contains("state layout 4"));
+    bad = bytes;
+    bad[partial_state_at() - 4] = 7;  // the state's size
+    reseal(bad);
     CHECK_THROWS_WITH(Partial::from_bytes(bad.data(), bad.size()), Catch::Contains("a state of 7 bytes"));
 }
 

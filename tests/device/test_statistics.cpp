@@ -4,6 +4,7 @@
 // x and x^2 losing the variance; NaN and infinities; every refusal.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -225,6 +226,120 @@ TEST_CASE("statistics near the top of the range: finite within numerics.md's ran
     merged.merge(r.partial(Operation::statistics, std::vector<double>(beyond.begin() + 2, beyond.end())));
     CHECK_FALSE(std::isfinite(merged.statistics<double>().sum));
     CHECK(std::fabs(r.sum(beyond) - 1.2e308) <= 1e-14 * 1.2e308);
+}
+
+// A statistics result in a float32 accumulator: count and extremes exact, of the data; mean and
+// variance within numerics.md's bounds for the values as the accumulator holds them (32-bit
+// integers beyond 2^24 round on their way in).
+template <class T>
+void check_in_float32(const Statistics<T>& got, const T* data, std::uint64_t n) {
+    CHECK(got.count == n);
+    CHECK(got.min == *std::min_element(data, data + n));
+    CHECK(got.max == *std::max_element(data, data + n));
+    const std::vector<float> held(data, data + n);
+    const StatisticsReference ref = reference_statistics(held.data(), n, unit_roundoff(ElementType::float32));
+    INFO("mean " << got.mean << ": " << ref.mean.mismatch(got.mean));
+    CHECK(ref.mean.accepts(got.mean));
+    INFO("variance " << got.variance << ": " << ref.variance.mismatch(got.variance));
+    CHECK(ref.variance.accepts(got.variance));
+}
+
+// Integers at the ends of their type in a float32 accumulator, which holds 24 bits: the extremes
+// are the elements themselves, in every shape (scalar and vector lanes, 8/16-bit integer lanes,
+// one work-item and many groups), per segment and through partials.
+template <class T>
+void check_float_accumulator_extremes(const Reducer& r) {
+    const std::uint64_t seed = seed_for(sizeof(T), std::is_signed_v<T>, 75);
+    INFO("data seed " << seed << ", type " << type_name(element_traits<T>::type) << ", float32 accumulator");
+    std::mt19937_64 rng(seed);
+    using L = std::numeric_limits<T>;
+    std::vector<T> host(30011);
+    // Values near both ends (within 64 of them, where a float rounds 32-bit values), and some
+    // anywhere.
+    for (T& x : host)
+        x = rng() % 4 == 0   ? static_cast<T>(rng())
+            : rng() % 2 == 0 ? static_cast<T>(L::max() - T(rng() % 64))
+                             : static_cast<T>(L::lowest() + T(rng() % 64));
+    const cl::Buffer buffer = device_copy(r, host);
+    LaunchParams f32;
+    f32.accumulator = ElementType::float32;
+    std::vector<LaunchParams> shapes{f32};
+    for (const std::uint32_t vec : {1u, 4u})
+        for (const InterGroup finish : {InterGroup::second_pass, InterGroup::last_group}) {
+            LaunchParams p = f32;
+            p.vector_width = vec;
+            p.work_group_size = 64;
+            p.times = 5;
+            p.inter_group = finish;
+            shapes.push_back(p);
+        }
+    for (const LaunchParams& p : shapes)
+        for (const std::uint64_t offset : {0, 3})
+            for (const std::uint64_t n : {1, 2, 7, 1000, 30000}) {
+                CallInfo info;
+                INFO("offset " << offset << " n " << n);
+                try {
+                    const Statistics<T> got = r.statistics<T>(buffer, offset, n, p, &info);
+                    INFO(info.plan.describe());
+                    check_in_float32(got, host.data() + offset, n);
+                } catch (const Error& e) {
+                    FAIL_CHECK(e.what());  // extremes rounded past the type were refused so
+                }
+            }
+    // Per segment: rows of 97.
+    const std::uint64_t rows = 300, cols = 97;
+    try {
+        const auto per_row = r.statistics<T>(buffer, 0, Segments::rows(rows, cols), f32);
+        REQUIRE(per_row.size() == rows);
+        for (std::uint64_t k = 0; k < rows; ++k) {
+            INFO("row " << k);
+            check_in_float32(per_row[k], host.data() + k * cols, cols);
+        }
+    } catch (const Error& e) {
+        FAIL_CHECK("per row: " << e.what());
+    }
+    // Partials of pieces, merged directly and through bytes.
+    try {
+        Partial direct, through_bytes;
+        const std::vector<std::uint64_t> cuts{0, 1000, 1001, 20000, host.size()};
+        for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+            const Partial piece = r.partial<T>(Operation::statistics, buffer, cuts[k], cuts[k + 1] - cuts[k], f32);
+            direct.merge(piece);
+            const std::vector<std::uint8_t> bytes = piece.to_bytes();
+            through_bytes.merge(Partial::from_bytes(bytes.data(), bytes.size()));
+        }
+        for (const Partial* p : {&direct, &through_bytes})
+            check_in_float32(p->statistics<T>(), host.data(), host.size());
+        CHECK(direct.to_bytes() == through_bytes.to_bytes());
+    } catch (const Error& e) {
+        FAIL_CHECK("partials: " << e.what());
+    }
+}
+
+TEST_CASE("statistics in a float32 accumulator keep the extremes of integers exact", "[statistics]") {
+    Reducer& r = reducer();
+    LaunchParams f32;
+    f32.accumulator = ElementType::float32;
+    // The report: -2145286346 became -2145286400; 2^31 - 1 made the call throw.
+    const Statistics<std::int32_t> two = r.statistics(std::vector<std::int32_t>{-2145286346, 5}, f32);
+    CHECK(two.min == -2145286346);
+    CHECK(two.max == 5);
+    try {
+        const Statistics<std::int32_t> top = r.statistics(std::vector<std::int32_t>{2147483647, 2147483600, -7}, f32);
+        CHECK(top.min == -7);
+        CHECK(top.max == 2147483647);
+        const Statistics<std::uint32_t> utop = r.statistics(std::vector<std::uint32_t>{4294967295u, 4294967233u}, f32);
+        CHECK(utop.min == 4294967233u);
+        CHECK(utop.max == 4294967295u);
+    } catch (const Error& e) {
+        FAIL_CHECK(e.what());
+    }
+    check_float_accumulator_extremes<std::int32_t>(r);
+    check_float_accumulator_extremes<std::uint32_t>(r);
+    check_float_accumulator_extremes<std::int16_t>(r);
+    check_float_accumulator_extremes<std::uint16_t>(r);
+    check_float_accumulator_extremes<std::int8_t>(r);
+    check_float_accumulator_extremes<std::uint8_t>(r);
 }
 
 TEST_CASE("statistics: refusals name the problem; repeated calls allocate nothing", "[statistics][errors]") {

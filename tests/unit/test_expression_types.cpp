@@ -1,10 +1,15 @@
 // The transform language's types on the host (src/transform/typing.cpp): a built-in that takes
 // only floating-point arguments, called with integers only where x is an integer, is refused
 // with the function, its column and the conversion that fixes it, before any compiler sees it;
-// mixed and converted arguments, generic and integer built-ins pass. Host only.
+// mixed and converted arguments, generic and integer built-ins pass. An integer division or
+// remainder by a constant 0, folded as OpenCL C folds it, is refused at its operator; one by
+// anything else but a constant it is defined for becomes a guarded call in the kernel's text,
+// in the type its operands convert to. Host only (test_ops_transform.cpp runs them).
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <clreduce/error.hpp>
 
@@ -65,6 +70,103 @@ TEST_CASE("float-only built-ins over integers are refused on the host, naming th
     }
     // Without a type (the language alone), nothing is typed.
     CHECK(transform_source("exp(x)") == "exp(x)");
+}
+
+TEST_CASE("an integer division or remainder by a constant 0 is refused at its operator's column", "[expression]") {
+    CHECK(refusal("x / 0", "long") ==
+          "transform expression 'x / 0': integer division by zero: the divisor of '/' at column 3 is a constant 0 "
+          "(the operands are long, x is long here; OpenCL C leaves it undefined)");
+    CHECK(refusal("1 + x % 0", "int") ==
+          "transform expression '1 + x % 0': integer division by zero: the divisor of '%' at column 7 is a constant "
+          "0 (the operands are int, x is int here; OpenCL C leaves it undefined)");
+    // Divisors of literals, operators and casts are folded as OpenCL C folds them, in their types.
+    const std::vector<std::pair<std::string, std::string>> zero = {
+        {"x / (1 - 1)", "long"},
+        {"x % (2 * 0)", "uint"},
+        {"x / (0 ? 1 : 0)", "long"},
+        {"x / (1 ? 0 : 1)", "ulong"},
+        {"x / !1", "long"},
+        {"x / (3 & 4)", "int"},
+        {"x / (1 == 2)", "long"},
+        {"x / (7 >> 3)", "long"},
+        {"x / -0", "long"},
+        {"x / ~-1", "int"},
+        {"x / (char)256", "long"},        // (char)256 is 0
+        {"x / (uchar)-256", "long"},      // so is (uchar)-256
+        {"x / 0x100000000", "int"},       // the literal takes x's type: (int)2^32 is 0
+        {"x / 0x100000000", "uint"},      //
+        {"x / (int)0.5f", "long"},        // a float literal cast to int truncates to 0
+        {"x / (long)-0.75", "long"},      //
+        {"(long)x / (long)0", "double"},  // an integer division where x is floating
+        {"(int)x % (int)0", "float"},     //
+        {"x / (65536 * 65536)", "uint"},  // modulo 2^32 for unsigned types
+        {"x / (1 / 0)", "long"},          // the inner division, first
+        {"x % (x / 0)", "long"},          // a zero divisor under a divisor that is not constant
+    };
+    for (const auto& [text, type] : zero) {
+        INFO(text << " with x " << type);
+        CHECK_THAT(refusal(text, type), Catch::Contains("integer division by zero: the divisor of"));
+    }
+    CHECK_THAT(refusal("x / (1 / 0)", "long"), Catch::Contains("'/' at column 8"));
+    CHECK_THAT(refusal("x % (x / 0)", "long"), Catch::Contains("'/' at column 8"));
+    CHECK_THAT(refusal("(long)x / (long)0", "double"), Catch::Contains("the operands are long, x is double here"));
+    // Accepted: floating divisions (IEEE: inf or NaN), nonzero constants, divisors that are not
+    // constant (guarded in the kernel: a call, a half), and a signed overflow in a divisor, which
+    // is not folded; OpenCL C shifts by the count modulo the width (1 << 32 of int is 1).
+    const std::vector<std::pair<std::string, std::string>> accepted = {
+        {"x / 0", "double"},       {"x % 0", "float"},        {"x / 0.0", "long"},
+        {"(double)x / 0", "long"}, {"x / 0.0f", "int"},       {"x / 2", "long"},
+        {"(long)x / 0", "double"},  // the literal takes x's type: long / double is floating
+        {"x % -1", "long"},        {"x / (1 - 2)", "int"},    {"x / x", "long"},
+        {"x % (x > 3)", "uint"},   {"x / (1 << 32)", "int"},  {"x / (2147483647 + 1)", "int"},
+        {"x / abs(0)", "long"},    {"x / (int)0.5h", "long"}, {"x / (1 << 64)", "ulong"},
+    };
+    for (const auto& [text, type] : accepted) {
+        INFO(text << " with x " << type);
+        CHECK(refusal(text, type).empty());
+    }
+}
+
+TEST_CASE("integer divisions print as guarded calls in the kernel's text, typed as OpenCL C types them",
+          "[expression]") {
+    // (transform_kernel_text takes the canonical text transform_source prints.)
+    const auto kernel = [](const std::string& text, const std::string& type) {
+        return transform_kernel_text(transform_source(text, type), type);
+    };
+    // A constant divisor it is defined for: the division as written.
+    CHECK(kernel("x / 2", "long") == "(x / ((CLREDUCE_X)2))");
+    CHECK(kernel("x % (1 - 3)", "int") == "(x % (((CLREDUCE_X)1) - ((CLREDUCE_X)3)))");
+    CHECK(kernel("x / -1", "ulong") == "(x / (-((CLREDUCE_X)1)))");  // 2^64 - 1
+    CHECK(kernel("x / 0", "double") == "(x / ((CLREDUCE_X)0))");     // floating: inf or NaN
+    CHECK(kernel("x / 2.5", "long") == "(x / CLREDUCE_WEAK_FLOAT(2.5))");
+    // Anything else: the helper of the type the operands convert to.
+    CHECK(kernel("x / x", "long") == "clreduce_div_long(x, x)");
+    CHECK(kernel("100 % x", "uint") == "clreduce_rem_uint(((CLREDUCE_X)100), x)");
+    CHECK(kernel("x / -1", "long") == "clreduce_div_long(x, (-((CLREDUCE_X)1)))");           // MIN / -1
+    CHECK(kernel("(char)x / (char)x", "long") == "clreduce_div_int(((char)x), ((char)x))");  // promoted
+    CHECK(kernel("(uint)x % x", "int") == "clreduce_rem_uint(((uint)x), x)");
+    CHECK(kernel("(uint)x % x", "long") == "clreduce_rem_long(((uint)x), x)");
+    CHECK(kernel("(ulong)x / x", "int") == "clreduce_div_ulong(((ulong)x), x)");
+    CHECK(kernel("(x > 0) / (x < 5)", "long") == "clreduce_div_int((x > ((CLREDUCE_X)0)), (x < ((CLREDUCE_X)5)))");
+    CHECK(kernel("x / abs(x)", "int") == "clreduce_div_uint(x, abs(x))");  // abs of an int is a uint
+    CHECK(kernel("(long)x / (long)x", "double") == "clreduce_div_long(((long)x), ((long)x))");
+    CHECK(kernel("x / clz(x)", "uint") == "clreduce_div_uint(x, clz(x))");
+    CHECK(kernel("x / upsample((short)x, (ushort)x)", "long") ==
+          "clreduce_div_long(x, upsample(((short)x), ((ushort)x)))");
+    CHECK(kernel("x / (int)x", "float") == "(x / ((int)x))");  // float / int: floating
+    // Nested divisions each print once: the text grows with the expression, never doubles.
+    CHECK(kernel("x / (x / (x / x))", "long") == "clreduce_div_long(x, clreduce_div_long(x, clreduce_div_long(x, x)))");
+    std::string deep = "x";
+    for (int k = 0; k < 60; ++k) deep = "x / (" + deep + ")";
+    CHECK(kernel(deep, "long").size() < 60 * 24 + 10);
+    // The helpers the text calls, and only those.
+    CHECK(transform_kernel_helpers("(x + ((CLREDUCE_X)1))").empty());
+    CHECK(transform_kernel_helpers(kernel("x / x + x % x", "long")) ==
+          "inline long clreduce_div_long(long a, long b) { return b == 0 ? 0 : b == -1 ? (long)((ulong)0 - (ulong)a) : "
+          "a / b; }\n"
+          "inline long clreduce_rem_long(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }\n");
+    CHECK(transform_kernel_helpers(kernel("x % x", "uint")) ==
+          "inline uint clreduce_rem_uint(uint a, uint b) { return b == 0 ? 0 : a % b; }\n");
 }
 
 TEST_CASE("a floating literal beyond its type's range is refused with its column", "[expression]") {
