@@ -65,10 +65,10 @@ void reduce_unless_mask_empty(const Source& source, const Mask& mask, F&& reduce
     }
 }
 
-// The core call Reducer::reduce<Op, T> over the image (with `mask`), its per-channel results
-// handed to take(Channels<result_t<Op, T>>, T{}).
+// The core call Reducer::reduce<Op, T> over the image (with `mask`, `params`), its per-channel
+// results handed to take(Channels<result_t<Op, T>>, T{}).
 template <Operation Op, class F>
-void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
+void reduce_image(const Source& s, const ImageMask* mask, F&& take, const LaunchParams& params = {}) {
     s.visit([&](auto element) {
         using T = decltype(element);
         Image image = s.image;
@@ -82,16 +82,16 @@ void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
             Channels<result_t<Op, T>> one{};
             const std::uint64_t count = image.rows * image.cols;
             if (s.on_device())
-                one[0] = s.reducer->template reduce<Op, T>(s.buffer, image.offset / sizeof(T), count);
+                one[0] = s.reducer->template reduce<Op, T>(s.buffer, image.offset / sizeof(T), count, params);
             else
-                one[0] = s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), count);
+                one[0] = s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), count, params);
             take(one, element);
             return;
         }
         if (s.on_device())
-            take(s.reducer->template reduce<Op, T>(s.buffer, image), element);
+            take(s.reducer->template reduce<Op, T>(s.buffer, image, params), element);
         else
-            take(s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), image), element);
+            take(s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), image, params), element);
     });
 }
 

@@ -183,9 +183,8 @@ void run_case(const Case& k, std::uint64_t seed) {
                              : t == cv::NORM_L2    ? std::sqrt(l2.to_double())
                              : t == cv::NORM_L2SQR ? l2.to_double()
                                                    : inf;
-            // Exact where the result is an integer (int32's L2SQR is the square of its L2).
-            if (t == cv::NORM_INF || (integer_depth(k.depth) && t == cv::NORM_L1) ||
-                (integer_depth(k.depth) && k.depth != CV_32S && t == cv::NORM_L2SQR))
+            // Exact where the result is an integer (correctly rounded where it passes 2^53).
+            if (t == cv::NORM_INF || (integer_depth(k.depth) && (t == cv::NORM_L1 || t == cv::NORM_L2SQR)))
                 CHECK(ours == e);
             else
                 CHECK(std::fabs(ours - e) <= 1e-12 * e);

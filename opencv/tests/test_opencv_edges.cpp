@@ -125,3 +125,82 @@ TEST_CASE("clreduce::opencv::reduce saturates into every dtype", "[opencv][satur
     cro::reduce(ties, d, 1, cv::REDUCE_AVG, -1);
     CHECK(cv::norm(d, theirs, cv::NORM_INF) == 0);
 }
+
+namespace {
+
+// Whether d is sqrt(s) rounded to nearest: s lies between the exact squares of the midpoints
+// from d to its neighbours.
+bool is_rounded_sqrt(double d, u128 s) {
+    if (s == 0) return d == 0;
+    const double up = std::nextafter(d, kInf) - d, down = d - std::nextafter(d, 0.0);
+    ExactSum above, below;  // (d + up / 2)^2 - s and (d - down / 2)^2 - s
+    for (ExactSum* e : {&above, &below}) {
+        e->add_product(d, d);
+        e->add_scaled(static_cast<std::uint64_t>(s >> 64), true, 64);
+        e->add_scaled(static_cast<std::uint64_t>(s), true, 0);
+    }
+    above.add_product(d, up);
+    above.add_product(up / 2, up / 2);
+    below.add_product(-d, down);
+    below.add_product(down / 2, down / 2);
+    return above.sign() >= 0 && below.sign() <= 0;
+}
+
+}  // namespace
+
+TEST_CASE("clreduce::opencv::norm of integers is correctly rounded (NORM_L2, NORM_L2SQR)", "[opencv][norm32s]") {
+    // 64 CV_32S cases over the whole int32 range (each channel's sum of squares passes 2^64),
+    // then 24 of the 8- and 16-bit depths.
+    const std::uint64_t seed = 20261129;
+    const bool opencl = cv::ocl::useOpenCL();
+    const int small_depths[] = {CV_8U, CV_16U, CV_16S};
+    for (int k = 0; k < 64 + 24; ++k) {
+        std::mt19937_64 rng(seed + k);
+        const int depth = k < 64 ? CV_32S : small_depths[k % 3], cn = 1 + k % 4;
+        // The issue's shape, 1013 x 1 of two channels, every eighth case.
+        const int rows = k % 8 == 1 ? 1013 : 1 + int(rng() % 40), cols = k % 8 == 1 ? 1 : 1 + int(rng() % 40);
+        const bool roi = k % 3 == 1, masked = k % 5 == 2, umat = opencl && k % 2 == 1;
+        INFO("seed " << seed << " + " << k << ": " << cv::typeToString(CV_MAKETYPE(depth, cn)) << " " << rows << "x"
+                     << cols << (roi ? " ROI" : "") << (masked ? " masked" : "") << (umat ? " UMat" : " Mat"));
+        cv::Mat whole32(rows + 2, cols + 3, CV_32SC(cn)), whole;
+        for (auto it = whole32.begin<int>(); it != whole32.end<int>(); ++it) *it = int(std::uint32_t(rng()));
+        if (k == 0) whole32.setTo(cv::Scalar::all(INT_MIN));  // the largest squares: 2^62 each
+        if (depth == CV_32S)
+            whole = whole32;
+        else  // the low bits, as the narrower type
+            cv::Mat(whole32 & cv::Scalar::all(depth == CV_8U ? 0xFF : 0xFFFF))
+                .convertTo(whole, depth, 1, depth == CV_16S ? -32768 : 0);
+        const cv::Mat src = roi ? whole(cv::Rect(1, 2, cols, rows)) : whole(cv::Rect(0, 0, cols, rows)).clone();
+        cv::Mat mask;
+        if (masked) {
+            mask.create(rows, cols, CV_8U);
+            cv::RNG(seed + k).fill(mask, cv::RNG::UNIFORM, 0, 2);
+        }
+        // The exact sum of squares of the selected pixels' channels, in 128 bits.
+        cv::Mat x;
+        src.convertTo(x, CV_64F);
+        x = x.reshape(1);
+        u128 s = 0;
+        ExactSum exact;
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols * cn; ++c) {
+                if (masked && mask.at<std::uint8_t>(r, c / cn) == 0) continue;
+                const auto v = static_cast<std::int64_t>(x.at<double>(r, c));
+                s += static_cast<u128>(v * v);
+                exact.add_product(double(v), double(v));
+            }
+        const cv::UMat usrc = umat ? src.getUMat(cv::ACCESS_READ) : cv::UMat();
+        const cv::UMat umask = umat && masked ? mask.getUMat(cv::ACCESS_READ) : cv::UMat();
+        const cv::_InputArray in = umat ? cv::_InputArray(usrc) : cv::_InputArray(src);
+        const cv::_InputArray in_mask = !masked ? cv::_InputArray(cv::noArray())
+                                        : umat  ? cv::_InputArray(umask)
+                                                : cv::_InputArray(mask);
+        const double l2 = cro::norm(in, cv::NORM_L2, in_mask), l2sqr = cro::norm(in, cv::NORM_L2SQR, in_mask);
+        INFO("exact sum of squares " << exact.to_string() << ", NORM_L2 " << l2 << ", NORM_L2SQR " << l2sqr);
+        CHECK(is_rounded_sqrt(l2, s));
+        CHECK(l2sqr == exact.to_double());
+        // OpenCV's double sums of squares, within 1e-12.
+        CHECK(std::fabs(l2 - cv::norm(src, cv::NORM_L2, mask)) <= 1e-12 * l2);
+        CHECK(std::fabs(l2sqr - cv::norm(src, cv::NORM_L2SQR, mask)) <= 1e-12 * l2sqr);
+    }
+}
