@@ -277,7 +277,8 @@ TEST_CASE("clreduce::opencv reduces a UMat in place on OpenCV's context and queu
     const cv::UMat roi = u(cv::Rect(5, 7, 100, 150));  // an offset into the same buffer
     cv::Scalar expected, expected_roi;
     {
-        // (A UMat mapped to the host cannot hand out its buffer: the Mats go first.)
+        // (A UMat mapped to the host is read through the mapping, by the default device's
+        // Reducer: the Mats go first, so that the calls below run on OpenCV's queue.)
         const cv::Mat host = u.getMat(cv::ACCESS_READ);
         expected = cv::sum(host);
         expected_roi = cv::sum(host(cv::Rect(5, 7, 100, 150)));

@@ -204,3 +204,51 @@ TEST_CASE("clreduce::opencv::norm of integers is correctly rounded (NORM_L2, NOR
         CHECK(std::fabs(l2sqr - cv::norm(src, cv::NORM_L2SQR, mask)) <= 1e-12 * l2sqr);
     }
 }
+
+TEST_CASE("clreduce::opencv reads a UMat with a live getMat() mapping, as OpenCV", "[opencv][mapped]") {
+    if (!cv::ocl::useOpenCL())
+        FAIL("OpenCV's OpenCL is off: set OPENCV_OPENCL_DEVICE (ctest sets :CPU:) to test the UMat path");
+    const std::uint64_t seed = 20261131;
+    INFO("seed " << seed);
+    cv::Mat host(37, 53, CV_8UC1), mask(37, 53, CV_8UC1);
+    cv::RNG(seed).fill(host, cv::RNG::UNIFORM, 0, 256);
+    cv::RNG(seed + 1).fill(mask, cv::RNG::UNIFORM, 0, 2);
+    cv::UMat u, umask;
+    host.copyTo(u);
+    mask.copyTo(umask);
+    // Every function on the mapped UMat (with a mapped, an unmapped and no mask), and on an
+    // unmapped UMat with a mapped mask.
+    for (const int mapping : {0, 1, 2}) {
+        const bool source_mapped = mapping != 2, mask_mapped = mapping != 0;
+        INFO("source " << (source_mapped ? "mapped" : "not mapped") << ", mask "
+                       << (mask_mapped ? "mapped" : "not mapped"));
+        const cv::Mat map_source = source_mapped ? u.getMat(cv::ACCESS_READ) : cv::Mat();
+        const cv::Mat map_mask = mask_mapped ? umask.getMat(cv::ACCESS_READ) : cv::Mat();
+        if (source_mapped) CHECK(&cro::reducer_for(u) == &cro::reducer_for(host));  // the calls' Reducer
+        CHECK(cro::sum(u) == cv::sum(host));
+        CHECK(cro::sum(u) == cv::sum(u));  // OpenCV reads it too
+        CHECK(cro::countNonZero(u) == cv::countNonZero(host));
+        for (const bool with_mask : {false, true}) {
+            const cv::_InputArray m = with_mask ? cv::_InputArray(umask) : cv::_InputArray(cv::noArray());
+            const cv::Mat& cm = with_mask ? mask : cv::Mat();
+            INFO((with_mask ? "with mask" : "without mask"));
+            const cv::Scalar ours_mean = cro::mean(u, m), theirs_mean = cv::mean(host, cm);
+            CHECK(std::fabs(ours_mean[0] - theirs_mean[0]) <= 1e-12 * theirs_mean[0]);
+            cv::Scalar mean, dev, cmean, cdev;
+            cro::meanStdDev(u, mean, dev, m);
+            cv::meanStdDev(host, cmean, cdev, cm);
+            CHECK(std::fabs(mean[0] - cmean[0]) <= 1e-9 * cmean[0]);
+            CHECK(std::fabs(dev[0] - cdev[0]) <= 1e-9 * cdev[0]);
+            double mn = 0, mx = 0, cmn = 0, cmx = 0;
+            cv::Point lmn, lmx, clmn, clmx;
+            cro::minMaxLoc(u, &mn, &mx, &lmn, &lmx, m);
+            cv::minMaxLoc(host, &cmn, &cmx, &clmn, &clmx, cm);
+            CHECK((mn == cmn && mx == cmx && lmn == clmn && lmx == clmx));
+            CHECK(cro::norm(u, cv::NORM_L1, m) == cv::norm(host, cv::NORM_L1, cm));
+        }
+        cv::Mat ours, theirs;
+        cro::reduce(u, ours, 0, cv::REDUCE_SUM, CV_32S);
+        cv::reduce(host, theirs, 0, cv::REDUCE_SUM, CV_32S);
+        CHECK(cv::norm(ours, theirs, cv::NORM_INF) == 0);
+    }
+}
