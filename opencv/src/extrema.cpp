@@ -16,7 +16,7 @@ struct Extremes {
 };
 
 Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, const char* function) {
-    Source s = source_of(src, function);
+    Source s = source_of(src, function, NoArray::refused);
     const Mask m = mask_of(mask, s, function);
     if (s.image.channels > 1) {
         // As OpenCV: several channels only without mask and indices, read as one channel.

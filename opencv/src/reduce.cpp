@@ -63,7 +63,7 @@ void saturate_to(cv::Mat& values, int depth) {
 }  // namespace
 
 void reduce(cv::InputArray src, cv::OutputArray dst, int dim, int rtype, int dtype) {
-    const Source s = source_of(src, "reduce");
+    const Source s = source_of(src, "reduce", NoArray::refused);
     if (dim != 0 && dim != 1)
         CV_Error(cv::Error::StsBadArg, "clreduce::opencv::reduce: dim must be 0 or 1, got " + std::to_string(dim));
     const Operation op = operation_of(rtype);

@@ -41,7 +41,14 @@ bool mapped(const cv::UMat& u) { return u.u != nullptr && u.u->refcount > 0; }
 
 }  // namespace
 
-Source source_of(cv::InputArray src, const char* function) {
+Source source_of(cv::InputArray src, const char* function, NoArray no_array) {
+    if (src.kind() == cv::_InputArray::NONE) {
+        // cv::noArray() has type -1 (512 channels of depth 7): OpenCV's sum, mean and norm read
+        // it as an empty array, its other functions refuse it.
+        if (no_array == NoArray::refused)
+            CV_Error(cv::Error::StsBadArg, named(function) + "no array given (cv::noArray()), as OpenCV refuses");
+        return Source{};
+    }
     if (src.dims() > 2) CV_Error(cv::Error::StsBadArg, named(function) + "arrays of more than 2 dimensions");
     const int type = src.type();
     const int channels = CV_MAT_CN(type);

@@ -33,9 +33,14 @@ struct Source {
     }
 };
 
+// What a function does with cv::noArray() as its source, as OpenCV 4.6's counterpart does:
+// reads it as an empty array (sum, mean, norm; meanStdDev then refuses it as empty) or
+// refuses it with cv::Exception (minMaxLoc, minMaxIdx, countNonZero, reduce).
+enum class NoArray { empty, refused };
+
 // `src` as a Source; cv::Exception for more than 2 dimensions or outside 1..4 channels
 // (`function` names the OpenCV function, as OpenCV's messages do).
-Source source_of(cv::InputArray src, const char* function);
+Source source_of(cv::InputArray src, const char* function, NoArray no_array);
 
 // The mask of `source` (none for an empty InputArray); cv::Exception for a mask that is not
 // CV_8UC1 or not of the source's size, as OpenCV's functions.

@@ -109,7 +109,7 @@ double integer_l2(const Source& s, const Mask& m, bool l2) {
 }  // namespace
 
 cv::Scalar sum(cv::InputArray src) {
-    const Source s = source_of(src, "sum");
+    const Source s = source_of(src, "sum", NoArray::empty);
     cv::Scalar out;
     if (s.empty()) return out;
     reduce_image<Operation::sum>(s, nullptr, [&](const auto& r, auto) {
@@ -119,7 +119,7 @@ cv::Scalar sum(cv::InputArray src) {
 }
 
 cv::Scalar mean(cv::InputArray src, cv::InputArray mask) {
-    const Source s = source_of(src, "mean");
+    const Source s = source_of(src, "mean", NoArray::empty);
     const Mask m = mask_of(mask, s, "mean");
     cv::Scalar out;
     if (s.empty()) return out;
@@ -133,7 +133,7 @@ cv::Scalar mean(cv::InputArray src, cv::InputArray mask) {
 }
 
 void meanStdDev(cv::InputArray src, cv::OutputArray mean, cv::OutputArray stddev, cv::InputArray mask) {
-    const Source s = source_of(src, "meanStdDev");
+    const Source s = source_of(src, "meanStdDev", NoArray::empty);
     const Mask m = mask_of(mask, s, "meanStdDev");
     if (s.empty()) CV_Error(cv::Error::StsBadArg, "clreduce::opencv::meanStdDev: the array is empty");
     cv::Scalar means, deviations;
@@ -153,7 +153,7 @@ void meanStdDev(cv::InputArray src, cv::OutputArray mean, cv::OutputArray stddev
 }
 
 int countNonZero(cv::InputArray src) {
-    const Source s = source_of(src, "countNonZero");
+    const Source s = source_of(src, "countNonZero", NoArray::refused);
     if (s.image.channels != 1)
         CV_Error(cv::Error::StsBadArg, "clreduce::opencv::countNonZero: the array must have one channel, it has " +
                                            std::to_string(s.image.channels));
@@ -169,7 +169,7 @@ double norm(cv::InputArray src, int normType, cv::InputArray mask) {
         CV_Error(cv::Error::StsBadArg,
                  "clreduce::opencv::norm: normType must be NORM_L1, NORM_L2, NORM_L2SQR or NORM_INF, got " +
                      std::to_string(normType));
-    const Source s = source_of(src, "norm");
+    const Source s = source_of(src, "norm", NoArray::empty);
     const Mask m = mask_of(mask, s, "norm");
     if (s.empty()) return 0;
     double total = 0;

@@ -252,3 +252,28 @@ TEST_CASE("clreduce::opencv reads a UMat with a live getMat() mapping, as OpenCV
         CHECK(cv::norm(ours, theirs, cv::NORM_INF) == 0);
     }
 }
+
+TEST_CASE("clreduce::opencv takes cv::noArray() as the source as OpenCV 4.6 does", "[opencv][noarray]") {
+    // sum, mean and norm read it as empty; the others refuse it, as OpenCV's.
+    const cv::Mat none;
+    CHECK(cro::sum(cv::noArray()) == cv::sum(cv::noArray()));
+    CHECK(cro::mean(cv::noArray()) == cv::mean(cv::noArray()));
+    for (const int t : {cv::NORM_L1, cv::NORM_L2, cv::NORM_L2SQR, cv::NORM_INF})
+        CHECK(cro::norm(cv::noArray(), t) == cv::norm(cv::noArray(), t));
+    cv::Mat m, s, d;
+    double mn = 0, mx = 0;
+    cv::Point a, b;
+    int ia[2], ib[2];
+    same_refusal([&] { cro::meanStdDev(cv::noArray(), m, s); }, [&] { cv::meanStdDev(cv::noArray(), m, s); },
+                 "meanStdDev");
+    same_refusal([&] { cro::minMaxLoc(cv::noArray(), &mn, &mx, &a, &b); },
+                 [&] { cv::minMaxLoc(cv::noArray(), &mn, &mx, &a, &b); }, "minMaxLoc");
+    same_refusal([&] { cro::minMaxIdx(cv::noArray(), &mn, &mx, ia, ib); },
+                 [&] { cv::minMaxIdx(cv::noArray(), &mn, &mx, ia, ib); }, "minMaxIdx");
+    same_refusal([&] { cro::minMaxIdx(cv::noArray(), &mn, &mx); }, [&] { cv::minMaxIdx(cv::noArray(), &mn, &mx); },
+                 "minMaxIdx without locations");
+    same_refusal([&] { cro::countNonZero(cv::noArray()); }, [&] { cv::countNonZero(cv::noArray()); }, "countNonZero");
+    for (const int dtype : {-1, CV_32S, CV_64F})
+        same_refusal([&] { cro::reduce(cv::noArray(), d, 0, cv::REDUCE_SUM, dtype); },
+                     [&] { cv::reduce(cv::noArray(), d, 0, cv::REDUCE_SUM, dtype); }, "reduce");
+}
