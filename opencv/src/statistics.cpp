@@ -13,7 +13,9 @@ namespace clreduce::opencv {
 
 void write_channels(cv::OutputArray out, const cv::Scalar& values, int cn) {
     if (!out.needed()) return;
-    if (out.empty()) out.create(cn, 1, CV_64F, -1, true);
+    // As cv::meanStdDev: an output of another shape or type is made anew (cn x 1, or 1 x cn
+    // kept); one of fixed size (a cv::Scalar, a cv::Vec4d) must hold cn values.
+    if (!out.fixedSize()) out.create(cn, 1, CV_64F, -1, true);
     cv::Mat dst = out.getMat();
     CV_Assert(dst.type() == CV_64F && dst.isContinuous() && (dst.cols == 1 || dst.rows == 1) &&
               dst.total() >= static_cast<std::size_t>(cn));

@@ -277,3 +277,49 @@ TEST_CASE("clreduce::opencv takes cv::noArray() as the source as OpenCV 4.6 does
         same_refusal([&] { cro::reduce(cv::noArray(), d, 0, cv::REDUCE_SUM, dtype); },
                      [&] { cv::reduce(cv::noArray(), d, 0, cv::REDUCE_SUM, dtype); }, "reduce");
 }
+
+TEST_CASE("clreduce::opencv::meanStdDev into preallocated outputs makes them as OpenCV does", "[opencv][outputs]") {
+    const cv::Mat img(4, 6, CV_8UC3, cv::Scalar(1, 2, 3));
+    const cv::Mat shapes[] = {cv::Mat(3, 1, CV_64F), cv::Mat(1, 3, CV_64F), cv::Mat(5, 1, CV_64F),
+                              cv::Mat(1, 5, CV_64F), cv::Mat(2, 2, CV_64F), cv::Mat(3, 1, CV_32F),
+                              cv::Mat(1, 1, CV_64F), cv::Mat(4, 4, CV_8U),  cv::Mat(5, 5, CV_64F).col(1)};
+    for (const cv::Mat& shape : shapes) {
+        INFO("preallocated " << shape.rows << "x" << shape.cols << " " << cv::typeToString(shape.type())
+                             << (shape.isContinuous() ? "" : " not continuous"));
+        // Each call gets its own copy of the preallocated arrays (a column keeps its step).
+        cv::Mat backing_ours = shape.isContinuous() ? shape.clone() : cv::Mat(5, 5, CV_64F, cv::Scalar(9));
+        cv::Mat backing_theirs = backing_ours.clone();
+        cv::Mat ours = shape.isContinuous() ? backing_ours : backing_ours.col(1);
+        cv::Mat theirs = shape.isContinuous() ? backing_theirs : backing_theirs.col(1);
+        ours.setTo(9);
+        theirs.setTo(9);
+        const uchar *ours_before = ours.data, *theirs_before = theirs.data;
+        cv::Mat ours_dev = ours.clone(), theirs_dev = theirs.clone();
+        cro::meanStdDev(img, ours, ours_dev);
+        cv::meanStdDev(img, theirs, theirs_dev);
+        CHECK(ours.size() == theirs.size());
+        CHECK(ours.type() == theirs.type());
+        CHECK((ours.data == ours_before) == (theirs.data == theirs_before));  // kept where OpenCV keeps it
+        CHECK(cv::norm(ours, theirs, cv::NORM_INF) == 0);
+        CHECK(cv::norm(ours_dev, theirs_dev, cv::NORM_INF) == 0);
+    }
+    // Outputs of fixed size: written in place where they hold the channels (rest 0), else refused.
+    cv::Scalar m4(9, 9, 9, 9), s4(9, 9, 9, 9), cm4, cs4;
+    cro::meanStdDev(img, m4, s4);
+    cv::meanStdDev(img, cm4, cs4);
+    CHECK((m4 == cm4 && s4 == cs4));
+    cv::Vec3d m3, s3, cm3, cs3;
+    cro::meanStdDev(img, m3, s3);
+    cv::meanStdDev(img, cm3, cs3);
+    CHECK((m3 == cm3 && s3 == cs3));
+    cv::Vec2d m2, s2;
+    same_refusal([&] { cro::meanStdDev(img, m2, s2); }, [&] { cv::meanStdDev(img, m2, s2); }, "Vec2d");
+    std::vector<double> mv(5, 9.0), sv(5, 9.0), cmv(5, 9.0), csv(5, 9.0);
+    cro::meanStdDev(img, mv, sv);
+    cv::meanStdDev(img, cmv, csv);
+    CHECK((mv == cmv && sv == csv));
+    cv::UMat um(2, 2, CV_64F), us(2, 2, CV_64F);
+    cro::meanStdDev(img, um, us);
+    CHECK(um.size() == cv::Size(1, 3));
+    CHECK(cv::norm(um, cv::Mat(cm3), cv::NORM_INF) == 0);
+}
