@@ -58,7 +58,14 @@ Source source_of(cv::InputArray src, const char* function, NoArray no_array) {
     Source s;
     s.element = element_type_of(CV_MAT_DEPTH(type));
     s.image.channels = static_cast<std::uint32_t>(channels);
-    if (src.empty()) return s;
+    if (src.empty()) {
+        // The shape even of an empty array (7 x 0, say), which reduce's output keeps: as OpenCV's
+        // reduce reads it (getMat(): an empty std::vector is 0 x 0), or a UMat's own.
+        const cv::Size size = src.isUMat() ? src.size() : src.getMat().size();
+        s.image.rows = static_cast<std::uint64_t>(size.height);
+        s.image.cols = static_cast<std::uint64_t>(size.width);
+        return s;
+    }
     if (in_opencl(src)) {
         s.umat = src.getUMat();
         auto* handle = mapped(s.umat) ? nullptr : static_cast<cl_mem>(s.umat.handle(cv::ACCESS_READ));

@@ -323,3 +323,41 @@ TEST_CASE("clreduce::opencv::meanStdDev into preallocated outputs makes them as 
     CHECK(um.size() == cv::Size(1, 3));
     CHECK(cv::norm(um, cv::Mat(cm3), cv::NORM_INF) == 0);
 }
+
+TEST_CASE("clreduce::opencv::reduce of empty arrays along each dim has OpenCV's shape", "[opencv][empty]") {
+    // OpenCV makes 1 x cols (dim 0) or rows x 1 (dim 1). Where that is empty OpenCV returns it;
+    // where it is not (7 x 0 along dim 1, 0 x 7 along dim 0) OpenCV 4.6 crashes: zeros here.
+    for (const cv::Size size : {cv::Size(0, 0), cv::Size(0, 7), cv::Size(7, 0)})
+        for (const int type : {CV_8UC1, CV_32FC2, CV_16SC3})
+            for (const int dim : {0, 1})
+                for (const int rtype : {cv::REDUCE_SUM, cv::REDUCE_AVG, cv::REDUCE_MAX, cv::REDUCE_MIN})
+                    for (const bool umat : {false, true}) {
+                        const cv::Mat src(size, type);
+                        const cv::UMat usrc(size, type);
+                        const int dtype = rtype == cv::REDUCE_SUM ? CV_64F : -1;
+                        INFO(src.rows << "x" << src.cols << " " << cv::typeToString(type) << " dim " << dim << " rtype "
+                                      << rtype << (umat ? " UMat" : " Mat"));
+                        cv::Mat ours;
+                        cro::reduce(umat ? cv::_InputArray(usrc) : cv::_InputArray(src), ours, dim, rtype, dtype);
+                        const cv::Size expected = dim == 0 ? cv::Size(src.cols, 1) : cv::Size(1, src.rows);
+                        CHECK(ours.size() == expected);
+                        CHECK(ours.type() == CV_MAKETYPE(dtype < 0 ? CV_MAT_DEPTH(type) : dtype, CV_MAT_CN(type)));
+                        if (expected.area() > 0) {
+                            CHECK(cv::countNonZero(ours.reshape(1)) == 0);
+                        } else if (src.rows > 0 || dim == 1) {  // (OpenCV takes seconds for 0 x 0 along dim 0)
+                            cv::Mat theirs;
+                            try {  // where OpenCV has the combination (not 16-bit means into 16 bits)
+                                cv::reduce(src, theirs, dim, rtype, dtype);
+                            } catch (const cv::Exception&) {
+                                continue;
+                            }
+                            CHECK((theirs.size() == ours.size() && theirs.type() == ours.type()));
+                        }
+                    }
+    // An empty std::vector is read as OpenCV's getMat() reads it: 0 x 0.
+    const std::vector<float> none;
+    cv::Mat ours, theirs;
+    cro::reduce(none, ours, 1, cv::REDUCE_SUM, CV_64F);
+    cv::reduce(none, theirs, 1, cv::REDUCE_SUM, CV_64F);
+    CHECK((ours.size() == theirs.size() && ours.type() == theirs.type()));
+}
