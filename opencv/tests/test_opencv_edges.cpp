@@ -361,3 +361,52 @@ TEST_CASE("clreduce::opencv::reduce of empty arrays along each dim has OpenCV's 
     cv::reduce(none, theirs, 1, cv::REDUCE_SUM, CV_64F);
     CHECK((ours.size() == theirs.size() && ours.type() == theirs.type()));
 }
+
+TEST_CASE("clreduce::opencv::minMaxLoc of NaN gives OpenCV's CPU results", "[opencv][nan]") {
+    // OpenCV skips NaN; where every pixel that takes part is NaN it gives +inf and -inf at (0, 0)
+    // without a mask, 0 and 0 at (-1, -1) with one.
+    const std::uint64_t seed = 20261132;
+    INFO("seed " << seed);
+    cv::RNG rng(seed);
+    for (const int depth : {CV_32F, CV_64F})
+        for (const cv::Size size : {cv::Size(4, 3), cv::Size(400, 300)})
+            for (int pattern = 0; pattern < 4; ++pattern) {
+                // The NaN pixels: 0 all; 1 all but the last row (5.0); 2 the first row; 3 random.
+                cv::Mat src(size, depth), nan_pixels(size, CV_8U, cv::Scalar(pattern < 2 ? 1 : 0));
+                rng.fill(src, cv::RNG::UNIFORM, -1000.0, 1000.0);
+                if (pattern == 1) nan_pixels.row(size.height - 1).setTo(0), src.row(size.height - 1).setTo(5.0);
+                if (pattern == 2) nan_pixels.row(0).setTo(1);
+                if (pattern == 3) rng.fill(nan_pixels, cv::RNG::UNIFORM, 0, 2);
+                src.setTo(kNaN, nan_pixels);
+                const cv::Mat all(size, CV_8U, cv::Scalar(1));
+                for (const int masking : {0, 1, 2}) {  // no mask, every pixel, the NaN pixels only
+                    const cv::Mat mask = masking == 0 ? cv::Mat() : masking == 1 ? all : nan_pixels;
+                    for (const bool umat : {false, true}) {
+                        INFO(cv::typeToString(depth) << " " << size << " pattern " << pattern << " mask " << masking
+                                                     << (umat ? " UMat" : " Mat"));
+                        const cv::UMat usrc = umat ? src.getUMat(cv::ACCESS_READ) : cv::UMat();
+                        const cv::UMat umask = umat ? mask.getUMat(cv::ACCESS_READ) : cv::UMat();
+                        const cv::_InputArray in = umat ? cv::_InputArray(usrc) : cv::_InputArray(src);
+                        const cv::_InputArray in_mask = mask.empty() ? cv::_InputArray(cv::noArray())
+                                                        : umat       ? cv::_InputArray(umask)
+                                                                     : cv::_InputArray(mask);
+                        double mn = 7, mx = 7, cmn = 0, cmx = 0;
+                        cv::Point lmn(5, 5), lmx(5, 5), clmn, clmx;
+                        cro::minMaxLoc(in, &mn, &mx, &lmn, &lmx, in_mask);
+                        cv::minMaxLoc(src, &cmn, &cmx, &clmn, &clmx, mask);
+                        INFO("ours " << mn << " " << mx << " " << lmn << " " << lmx << ", OpenCV's " << cmn << " "
+                                     << cmx << " " << clmn << " " << clmx);
+                        CHECK((mn == cmn && mx == cmx && lmn == clmn && lmx == clmx));
+                        double vmn = 7, vmx = 7;  // the values only (the minmax pass)
+                        cro::minMaxIdx(in, &vmn, &vmx, nullptr, nullptr, in_mask);
+                        CHECK((vmn == cmn && vmx == cmx));
+                    }
+                }
+            }
+    // Several channels read as one, values only.
+    const cv::Mat three(5, 6, CV_32FC3, cv::Scalar::all(kNaN));
+    double mn = 7, mx = 7, cmn = 0, cmx = 0;
+    cro::minMaxIdx(three, &mn, &mx);
+    cv::minMaxIdx(three, &cmn, &cmx);
+    CHECK((mn == cmn && mx == cmx));
+}
