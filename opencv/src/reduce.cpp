@@ -75,8 +75,8 @@ void reduce(cv::InputArray src, cv::OutputArray dst, int dim, int rtype, int dty
     const int out_rows = dim == 0 ? 1 : rows, out_cols = dim == 0 ? cols : 1;
     if (s.empty()) {
         // OpenCV's shape (1 x cols or rows x 1). Where that is not empty (7 x 0 along dim 1),
-        // OpenCV 4.6 reads rows that have no elements and crashes; here the reduction of no
-        // element is 0, as cv::sum's and cv::mean's.
+        // OpenCV 4.6 crashes (SIGSEGV); here the reduction of no element is 0, as cv::sum's and
+        // cv::mean's.
         dst.create(out_rows, out_cols, dtype);
         dst.setTo(cv::Scalar::all(0));
         return;
