@@ -1,5 +1,7 @@
 // minMaxIdx and minMaxLoc: minmax (values only) or argminmax (locations), image forms of the
 // core call.
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include <clreduce/opencv.hpp>
@@ -16,7 +18,7 @@ struct Extremes {
 };
 
 Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, const char* function) {
-    Source s = source_of(src, function);
+    Source s = source_of(src, function, NoArray::refused);
     const Mask m = mask_of(mask, s, function);
     if (s.image.channels > 1) {
         // As OpenCV: several channels only without mask and indices, read as one channel.
@@ -45,6 +47,17 @@ Extremes extremes(cv::InputArray src, cv::InputArray mask, bool want_indices, co
             e.max_index = static_cast<std::int64_t>(r[0].max.index);
         });
     });
+    // The extremes skip NaN; they are NaN only where every pixel that takes part is NaN. OpenCV
+    // 4.6's CPU code then keeps its starting values: +inf and -inf at pixel 0 without a mask,
+    // 0 and 0 at no pixel with one.
+    if (std::isnan(e.min) || std::isnan(e.max)) {
+        e = Extremes{};
+        if (!m.given) {
+            e.min = std::numeric_limits<double>::infinity();
+            e.max = -std::numeric_limits<double>::infinity();
+            e.min_index = e.max_index = 0;
+        }
+    }
     return e;
 }
 

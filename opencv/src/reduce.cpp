@@ -1,5 +1,8 @@
 // cv::reduce's counterpart: a matrix's rows or columns reduced on the segments engine (one
 // segment per column of each channel, or per row), the core call's segmented form.
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -37,10 +40,30 @@ void reduce_segments(const Source& s, const Segments& segments, std::uint64_t of
         s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data) + offset_elements, segments, results);
 }
 
+// What saturate_cast does within int's range, for every value: integer depths take the value
+// clamped to their range (convertTo then rounds to nearest, ties to even, as cvRound), NaN 0.
+// (cv::saturate_cast<int>(double) itself is cvRound, which gives INT_MIN beyond int's range: 1e10
+// would become 0 in CV_8U and INT_MIN in CV_32S.) Float depths round as convertTo does (beyond
+// CV_32F's range: +-inf).
+void saturate_to(cv::Mat& values, int depth) {
+    double low = 0, high = 0;
+    switch (depth) {
+        case CV_8U: low = 0, high = 255; break;
+        case CV_8S: low = -128, high = 127; break;
+        case CV_16U: low = 0, high = 65535; break;
+        case CV_16S: low = -32768, high = 32767; break;
+        case CV_32S: low = INT_MIN, high = INT_MAX; break;
+        default: return;
+    }
+    auto* v = values.ptr<double>();  // continuous: made here
+    for (std::size_t k = 0; k < values.total() * values.channels(); ++k)
+        v[k] = std::isnan(v[k]) ? 0.0 : std::clamp(v[k], low, high);
+}
+
 }  // namespace
 
 void reduce(cv::InputArray src, cv::OutputArray dst, int dim, int rtype, int dtype) {
-    const Source s = source_of(src, "reduce");
+    const Source s = source_of(src, "reduce", NoArray::refused);
     if (dim != 0 && dim != 1)
         CV_Error(cv::Error::StsBadArg, "clreduce::opencv::reduce: dim must be 0 or 1, got " + std::to_string(dim));
     const Operation op = operation_of(rtype);
@@ -51,10 +74,14 @@ void reduce(cv::InputArray src, cv::OutputArray dst, int dim, int rtype, int dty
     const int rows = static_cast<int>(s.image.rows), cols = static_cast<int>(s.image.cols);
     const int out_rows = dim == 0 ? 1 : rows, out_cols = dim == 0 ? cols : 1;
     if (s.empty()) {
+        // OpenCV's shape (1 x cols or rows x 1). Where that is not empty (7 x 0 along dim 1),
+        // OpenCV 4.6 crashes (SIGSEGV); here the reduction of no element is 0, as cv::sum's and
+        // cv::mean's.
         dst.create(out_rows, out_cols, dtype);
+        dst.setTo(cv::Scalar::all(0));
         return;
     }
-    // The results in double (integers exact up to 2^53), then OpenCV's conversion to dtype.
+    // The results in double (integers exact up to 2^53), then saturated into dtype.
     cv::Mat values(out_rows, out_cols, CV_MAKETYPE(CV_64F, cn));
     auto* out = values.ptr<double>();
     const double per = dim == 0 ? static_cast<double>(rows) : static_cast<double>(cols);
@@ -88,6 +115,7 @@ void reduce(cv::InputArray src, cv::OutputArray dst, int dim, int rtype, int dty
             });
         }
     });
+    saturate_to(values, CV_MAT_DEPTH(dtype));
     values.convertTo(dst, dtype);
 }
 

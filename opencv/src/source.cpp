@@ -35,9 +35,20 @@ std::string named(const char* function) { return std::string("clreduce::opencv::
 // memory and it is read as a Mat).
 bool in_opencl(cv::InputArray array) { return array.isUMat() && cv::ocl::useOpenCL(); }
 
+// Whether a UMat has a live host mapping (a Mat from getMat()): then it cannot hand out its
+// buffer (UMat::handle asserts) and is read through a mapping, as OpenCV's CPU path does.
+bool mapped(const cv::UMat& u) { return u.u != nullptr && u.u->refcount > 0; }
+
 }  // namespace
 
-Source source_of(cv::InputArray src, const char* function) {
+Source source_of(cv::InputArray src, const char* function, NoArray no_array) {
+    if (src.kind() == cv::_InputArray::NONE) {
+        // cv::noArray() has type -1 (512 channels of depth 7): OpenCV's sum, mean and norm read
+        // it as an empty array, its other functions refuse it.
+        if (no_array == NoArray::refused)
+            CV_Error(cv::Error::StsBadArg, named(function) + "no array given (cv::noArray()), as OpenCV refuses");
+        return Source{};
+    }
     if (src.dims() > 2) CV_Error(cv::Error::StsBadArg, named(function) + "arrays of more than 2 dimensions");
     const int type = src.type();
     const int channels = CV_MAT_CN(type);
@@ -47,10 +58,17 @@ Source source_of(cv::InputArray src, const char* function) {
     Source s;
     s.element = element_type_of(CV_MAT_DEPTH(type));
     s.image.channels = static_cast<std::uint32_t>(channels);
-    if (src.empty()) return s;
+    if (src.empty()) {
+        // The shape even of an empty array (7 x 0, say), which reduce's output keeps: as OpenCV's
+        // reduce reads it (getMat(): an empty std::vector is 0 x 0), or a UMat's own.
+        const cv::Size size = src.isUMat() ? src.size() : src.getMat().size();
+        s.image.rows = static_cast<std::uint64_t>(size.height);
+        s.image.cols = static_cast<std::uint64_t>(size.width);
+        return s;
+    }
     if (in_opencl(src)) {
         s.umat = src.getUMat();
-        auto* handle = static_cast<cl_mem>(s.umat.handle(cv::ACCESS_READ));
+        auto* handle = mapped(s.umat) ? nullptr : static_cast<cl_mem>(s.umat.handle(cv::ACCESS_READ));
         if (handle != nullptr) {
             s.buffer = cl::Buffer(handle, true);
             s.image.rows = static_cast<std::uint64_t>(s.umat.rows);
@@ -60,6 +78,7 @@ Source source_of(cv::InputArray src, const char* function) {
             s.reducer = &opencv_context_reducer();
             return s;
         }
+        s.umat.release();
     }
     s.mat = src.getMat();
     s.image.rows = static_cast<std::uint64_t>(s.mat.rows);
@@ -84,8 +103,14 @@ Mask mask_of(cv::InputArray mask, const Source& source, const char* function) {
     m.given = true;
     if (source.empty()) return m;
     if (source.on_device()) {
-        // A Mat mask of a UMat source is uploaded by OpenCV (getUMat).
+        // A Mat mask of a UMat source is uploaded by OpenCV (getUMat); a mapped UMat mask cannot
+        // hand out its buffer: it is copied to a new one.
         m.umat = mask.getUMat();
+        if (mapped(m.umat)) {
+            cv::UMat copy;
+            mask.getMat().copyTo(copy);
+            m.umat = copy;
+        }
         m.mask.buffer = cl::Buffer(static_cast<cl_mem>(m.umat.handle(cv::ACCESS_READ)), true);
         m.mask.offset = m.umat.offset;
         m.mask.step = m.umat.step[0];
@@ -127,6 +152,8 @@ const Reducer& opencv_context_reducer() {
     return *reducer;
 }
 
-const Reducer& reducer_for(cv::InputArray src) { return in_opencl(src) ? opencv_context_reducer() : host_reducer(); }
+const Reducer& reducer_for(cv::InputArray src) {
+    return in_opencl(src) && !mapped(src.getUMat()) ? opencv_context_reducer() : host_reducer();
+}
 
 }  // namespace clreduce::opencv

@@ -33,9 +33,14 @@ struct Source {
     }
 };
 
+// What a function does with cv::noArray() as its source, as OpenCV 4.6's counterpart does:
+// reads it as an empty array (sum, mean, norm; meanStdDev then refuses it as empty) or
+// refuses it with cv::Exception (minMaxLoc, minMaxIdx, countNonZero, reduce).
+enum class NoArray { empty, refused };
+
 // `src` as a Source; cv::Exception for more than 2 dimensions or outside 1..4 channels
 // (`function` names the OpenCV function, as OpenCV's messages do).
-Source source_of(cv::InputArray src, const char* function);
+Source source_of(cv::InputArray src, const char* function, NoArray no_array);
 
 // The mask of `source` (none for an empty InputArray); cv::Exception for a mask that is not
 // CV_8UC1 or not of the source's size, as OpenCV's functions.
@@ -65,10 +70,10 @@ void reduce_unless_mask_empty(const Source& source, const Mask& mask, F&& reduce
     }
 }
 
-// The core call Reducer::reduce<Op, T> over the image (with `mask`), its per-channel results
-// handed to take(Channels<result_t<Op, T>>, T{}).
+// The core call Reducer::reduce<Op, T> over the image (with `mask`, `params`), its per-channel
+// results handed to take(Channels<result_t<Op, T>>, T{}).
 template <Operation Op, class F>
-void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
+void reduce_image(const Source& s, const ImageMask* mask, F&& take, const LaunchParams& params = {}) {
     s.visit([&](auto element) {
         using T = decltype(element);
         Image image = s.image;
@@ -82,16 +87,16 @@ void reduce_image(const Source& s, const ImageMask* mask, F&& take) {
             Channels<result_t<Op, T>> one{};
             const std::uint64_t count = image.rows * image.cols;
             if (s.on_device())
-                one[0] = s.reducer->template reduce<Op, T>(s.buffer, image.offset / sizeof(T), count);
+                one[0] = s.reducer->template reduce<Op, T>(s.buffer, image.offset / sizeof(T), count, params);
             else
-                one[0] = s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), count);
+                one[0] = s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), count, params);
             take(one, element);
             return;
         }
         if (s.on_device())
-            take(s.reducer->template reduce<Op, T>(s.buffer, image), element);
+            take(s.reducer->template reduce<Op, T>(s.buffer, image, params), element);
         else
-            take(s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), image), element);
+            take(s.reducer->template reduce<Op, T>(reinterpret_cast<const T*>(s.mat.data), image, params), element);
     });
 }
 

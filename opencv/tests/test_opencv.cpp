@@ -183,9 +183,8 @@ void run_case(const Case& k, std::uint64_t seed) {
                              : t == cv::NORM_L2    ? std::sqrt(l2.to_double())
                              : t == cv::NORM_L2SQR ? l2.to_double()
                                                    : inf;
-            // Exact where the result is an integer (int32's L2SQR is the square of its L2).
-            if (t == cv::NORM_INF || (integer_depth(k.depth) && t == cv::NORM_L1) ||
-                (integer_depth(k.depth) && k.depth != CV_32S && t == cv::NORM_L2SQR))
+            // Exact where the result is an integer (correctly rounded where it passes 2^53).
+            if (t == cv::NORM_INF || (integer_depth(k.depth) && (t == cv::NORM_L1 || t == cv::NORM_L2SQR)))
                 CHECK(ours == e);
             else
                 CHECK(std::fabs(ours - e) <= 1e-12 * e);
@@ -278,7 +277,8 @@ TEST_CASE("clreduce::opencv reduces a UMat in place on OpenCV's context and queu
     const cv::UMat roi = u(cv::Rect(5, 7, 100, 150));  // an offset into the same buffer
     cv::Scalar expected, expected_roi;
     {
-        // (A UMat mapped to the host cannot hand out its buffer: the Mats go first.)
+        // (A UMat mapped to the host is read through the mapping, by the default device's
+        // Reducer: the Mats go first, so that the calls below run on OpenCV's queue.)
         const cv::Mat host = u.getMat(cv::ACCESS_READ);
         expected = cv::sum(host);
         expected_roi = cv::sum(host(cv::Rect(5, 7, 100, 150)));
