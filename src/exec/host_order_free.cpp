@@ -43,14 +43,6 @@ inline std::uint64_t mapped(T x) {
     }
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__SANITIZE_THREAD__)
-// The loops at the host's vector width (any order of these operations gives the same bits).
-#define CLREDUCE_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLREDUCE_HOST_CLONES
-#endif
-
 // Sum (and counts) or product modulo 2^64 of a part.
 template <class T, ElementMap M, bool Product>
 CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n) {

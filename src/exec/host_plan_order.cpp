@@ -77,15 +77,6 @@ inline double mapped(T x) {
     return d;
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__SANITIZE_THREAD__)
-// The lane loops at the host's vector width (the kernels' lanes are independent, so wider
-// registers change no bits).
-#define CLREDUCE_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLREDUCE_HOST_CLONES
-#endif
-
 // One step of level 1 for the work-items of a group that read a vector in it: lane k adds
 // element k of the run at `in`.
 template <class T, ElementMap M>

@@ -1,9 +1,20 @@
 #pragma once
-// Host data may start at any byte address (a numpy view at a byte offset, a cv::Mat over user
-// memory): the host reads its elements through memcpy, which is defined at any address and
-// compiles to the plain (unaligned) load on x86-64 and AArch64, vectorised as the loop was.
+// How the host path's loops read host data. It may start at any byte address (a numpy view at
+// a byte offset, a cv::Mat over user memory): the host reads its elements through memcpy, which
+// is defined at any address and compiles to the plain (unaligned) load on x86-64 and AArch64,
+// vectorised as the loop was. CLREDUCE_HOST_CLONES compiles a loop for the host's vector width,
+// chosen when the library loads (GCC's target_clones on x86-64, not under the sanitizers):
+// lanes that are independent, or operations whose order changes no bits, give the same bits
+// at any width.
 #include <cstdint>
 #include <cstring>
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#define CLREDUCE_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLREDUCE_HOST_CLONES
+#endif
 
 namespace clreduce {
 
