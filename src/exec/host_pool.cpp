@@ -17,9 +17,9 @@ namespace {
 // Copies below this size cost more to hand over than they save.
 constexpr std::size_t kMinPart = std::size_t(256) << 10;
 
-// A PCIe Gen5 x16 link takes about 55 GB/s from pinned memory, and a host's memory 70-80 GB/s;
-// one thread reaches a fifth of either, and it takes 12 to 16 threads to match them
-// (docs/performance.md, "Host data and several devices").
+// One thread's copy or pass reaches a fraction of a fast link's or a host memory's bandwidth;
+// it takes 12 to 16 threads to match them (docs/performance.md, "Host data and several
+// devices" and "Where host data is reduced").
 constexpr unsigned kMaxThreads = 16;
 
 // How long a worker looks for the next job before it sleeps: a stream copies a chunk every

@@ -194,11 +194,10 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
                            std::uint32_t element_bytes, const HostStaging& staging) {
     check_host_bytes(info, bytes);
     // A CPU device reads host memory as fast as its own: copying first would read the data
-    // twice and write it once (measured on PoCL 3.1: the copy cost more than the reduction).
-    // The kernels only read it, so CL_MEM_READ_ONLY lets the pointer stay const. The buffer
-    // starts at the device's base alignment at or below the data (PoCL copies a host pointer
-    // that is not aligned so, on every launch: +40 % at 2^22 floats), which is on the same
-    // memory page; the kernels read from `offset` on only, in whole elements: data at an
+    // twice and write it once (on PoCL the copy cost more than the reduction). The kernels
+    // only read it, so CL_MEM_READ_ONLY lets the pointer stay const. The buffer starts at the
+    // device's base alignment at or below the data (PoCL copies a host pointer that is not
+    // aligned so, on every launch), which is on the same memory page; the kernels read from `offset` on only, in whole elements: data at an
     // address that is not a multiple of its element size is copied (below) instead.
     // No bytes (segments that are all empty): the kernels read nothing, but take a buffer; an
     // OpenCL buffer cannot be empty.

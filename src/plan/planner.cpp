@@ -200,17 +200,12 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     s.state_bytes = s.expansions ? exact_expansion_size(plan.accumulator) : state_size(kernel.op, plan.accumulator);
     // Long work-items on GPUs for images (which read a pixel per vector, so that a sum's 64
     // vectors are 64 pixels) of the fused statistics and of argmin/argmax/argminmax, whose
-    // states cost each work-item and group more than a sum's (H200, 7680x4320 images at 64 /
-    // 256 pixels per work-item: CV_8UC3 statistics 110 / 76 us; masked uint16 argminmax 85 /
-    // 67 us, float32 91 / 83 us). Ranges of argmin/argmax of 2- and 4-byte elements take them
-    // too, since their lanes take a vector in one select per lane and extreme (ops/indexed.cl);
-    // before that they were flat across these lengths. H200, 7680x4320 elements, 64 / 128 / 256
-    // elements per work-item: float32 argminmax 86 / 75-77 / 66-68 us with 32-byte vectors;
-    // uint16 60 / 54 us at 128 / 256. Multi-channel statistics images aim at
-    // half the groups: their channels' double states fill a work-item's registers (77 on an
-    // H200), so fewer groups are resident, and a CV_8UC3 7680x4320 image took 76 us at 4 groups
-    // per compute unit, 68 at 2 (masked 97 / 88); single-channel ones were slower at 2 (float32
-    // masked 79 / 111 us, uint16 masked 50 / 62).
+    // states cost each work-item and group more than a sum's; ranges of argmin/argmax of 2- and
+    // 4-byte elements too, since their lanes take a vector in one select per lane and extreme
+    // (ops/indexed.cl). Multi-channel statistics images aim at half the groups: their channels'
+    // double states fill a work-item's registers, so fewer groups are resident; single-channel
+    // ones are slower at half. (Measured on an H200: docs/performance.md, "Float modes and
+    // fused statistics", and the commits that set these.)
     const StateLayout layout = plugin_info(kernel.op).layout;
     const bool indexed = layout == StateLayout::indexed || layout == StateLayout::indexed_pair;
     const bool range = request.form != CallForm::image && request.form != CallForm::segments;
@@ -220,14 +215,12 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
                             (range && indexed && (element_bytes == 2 || element_bytes == 4)));
     if (device.is_gpu() && request.form == CallForm::image && kernel.op == KernelOp::moments && request.channels > 1)
         s.groups_per_compute_unit = std::max<std::uint32_t>(1, expansion_groups_per_compute_unit(device) / 2);
-    // Float32 ranges of argmin/argmax load 32-byte vectors on GPUs (the 256 elements per
-    // work-item above: 16-byte vectors 73 us, 32-byte 66-68, 64-byte 73).
+    // Float32 ranges of argmin/argmax load 32-byte vectors on GPUs (faster than 16 or 64 at the
+    // long work-items above).
     if (device.is_gpu() && range && indexed && plan.element == ElementType::float32) s.load_bytes = 32;
     // The statistics of 8/16-bit integers (exact integer lanes, ops/moments.cl) load 8 bytes per
     // vector on GPUs: a lane's sums take 3-4 registers, and 16-byte vectors' 16 lanes of 8-bit
-    // data crowd the work-items out (H200, 7680x4320 uint8: 4 / 8 / 16 lanes 42.8 / 43.1 /
-    // 51.2 us; uint16 at 4 / 8 lanes 52-53 / 54 us; at 2 lanes it depended on the launch's
-    // groups, 45-66 us).
+    // data crowd the work-items out.
     if (kernel.op == KernelOp::moments && device.is_gpu() && !is_floating(plan.element) && element_bytes <= 2)
         s.load_bytes = 8;
     s.group_bytes = s.expansions ? exact_sink_size(plan.accumulator) : 0;
