@@ -197,10 +197,9 @@ HostInput host_data_buffer(const cl::Context& context, cl::CommandQueue& queue, 
     // twice and write it once (on PoCL the copy cost more than the reduction). The kernels
     // only read it, so CL_MEM_READ_ONLY lets the pointer stay const. The buffer starts at the
     // device's base alignment at or below the data (PoCL copies a host pointer that is not
-    // aligned so, on every launch), which is on the same memory page; the kernels read from `offset` on only, in whole elements: data at an
-    // address that is not a multiple of its element size is copied (below) instead.
-    // No bytes (segments that are all empty): the kernels read nothing, but take a buffer; an
-    // OpenCL buffer cannot be empty.
+    // aligned so, on every launch), which is on the same memory page; the kernels read from `offset` on only, in whole
+    // elements: data at an address that is not a multiple of its element size is copied (below) instead. No bytes
+    // (segments that are all empty): the kernels read nothing, but take a buffer; an OpenCL buffer cannot be empty.
     if (bytes == 0) return {slot.staging(std::max<std::uint32_t>(element_bytes, 1)), 0, false};
     const bool cpu = (info.type & CL_DEVICE_TYPE_CPU) != 0;
     const std::uintptr_t offset = wrap_offset(info, data);
