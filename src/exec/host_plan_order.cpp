@@ -23,7 +23,7 @@ constexpr std::size_t kBatchLanes = 8192;
 // The parts a call's groups are split into: at most a few per thread, each of at least
 // kMinPartBytes of data (handing a part to a thread costs a few microseconds).
 constexpr std::size_t kMaxParts = 64;
-constexpr std::uint64_t kMinPartBytes = std::uint64_t(64) << 10;
+constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
 
 // The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
 // double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags. Two
@@ -84,6 +84,11 @@ CLREDUCE_HOST_CLONES void add_run(double* __restrict lanes, const unsigned char*
     for (std::uint64_t k = 0; k < n; ++k) lanes[k] += mapped<T, M>(load_at<T>(in, k));
 }
 
+// One level of the lanes' trees: to[j] = from[2j] + from[2j + 1].
+CLREDUCE_HOST_CLONES void add_neighbours(double* __restrict to, const double* __restrict from, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) to[j] = from[2 * j] + from[2 * j + 1];
+}
+
 // Level 2: reduce.cl's tree in local memory, sequential addressing; the group's value.
 inline double level2_tree(double* scratch, std::uint32_t wg) {
     for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
@@ -134,7 +139,7 @@ void group_values(const Geometry& geo, const unsigned char* in, std::uint64_t be
             double* from = lanes.data() + (g - b0) * lanes_per_group;
             double* to = halves.data();
             for (std::size_t width = lanes_per_group; width > geo.wg; width /= 2) {
-                for (std::size_t j = 0; j < width / 2; ++j) to[j] = from[2 * j] + from[2 * j + 1];
+                add_neighbours(to, from, width / 2);
                 std::swap(from, to);
             }
             for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
