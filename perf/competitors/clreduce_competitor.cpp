@@ -43,9 +43,12 @@ public:
         return {};
     }
     std::string detail() const override {
+        if (source_ == Source::host && params_.host_path_bytes == std::uint64_t(0))
+            return "LaunchParams::host_path_bytes = 0, the data from host memory (the pointer form kept on the "
+                   "device: streamed to a GPU, read in place by a CPU device; the plan is printed per n)";
         if (source_ == Source::host)
-            return "default LaunchParams, the data from host memory (the pointer form: uploaded to a GPU, read in "
-                   "place by a CPU device, small data on the calling thread; the plan is printed per n)";
+            return "default LaunchParams, the data from host memory (the pointer form: the host's threads where they "
+                   "reproduce the plan, else the device; the plan is printed per n)";
         if (source_ == Source::pinned_host)
             return "default LaunchParams, the data from a PinnedHostMemory it was copied into before timing (the "
                    "pointer form: one write to a GPU, no staging copy; the plan is printed per n)";
