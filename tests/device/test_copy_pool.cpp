@@ -1,6 +1,8 @@
-// The copy pool (src/exec/host_pool.hpp), no device needed: every byte lands, at every size
-// around the part boundaries, from and to misaligned addresses, with any thread count, and
-// while several host threads copy at once (the pool's parts of different copies interleave).
+// The host pool (src/exec/host_pool.hpp), no device needed: parallel_for runs every part once
+// and returns only when all have run, with any thread count, from several host threads at
+// once; parallel_copy lands every byte, at every size around the part boundaries, from and to
+// misaligned addresses, while several host threads copy at once (the pool's parts of
+// different jobs interleave).
 // Tagged [threads] for the ThreadSanitizer run (scripts/sanitize.sh), where a caller that
 // returns before its parts are copied races with the worker still copying.
 #include <catch2/catch.hpp>
@@ -67,6 +69,31 @@ TEST_CASE("parallel_copy from several host threads at once: each copy is whole",
         });
     for (auto& c : callers) c.join();
     CHECK(wrong == std::vector<int>(4, 0));
+}
+
+TEST_CASE("parallel_for runs every part once, from several host threads at once", "[copy_pool][threads]") {
+    std::vector<std::thread> callers;
+    std::vector<int> failures(4, 0);
+    for (unsigned c = 0; c < 4; ++c) {
+        callers.emplace_back([c, &failures] {
+            for (std::size_t parts :
+                 {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(300)}) {
+                for (unsigned threads : {0u, 1u, 3u}) {
+                    std::vector<int> ran(parts, 0);
+                    auto part = [&ran](std::size_t k) { ++ran[k]; };
+                    parallel_for(parts, part, threads);
+                    // Every part exactly once, all of them done when parallel_for returned.
+                    if (std::count(ran.begin(), ran.end(), 1) != static_cast<std::ptrdiff_t>(parts)) ++failures[c];
+                }
+            }
+        });
+    }
+    for (std::thread& t : callers) t.join();
+    for (unsigned c = 0; c < 4; ++c) {
+        INFO("caller " << c);
+        CHECK(failures[c] == 0);
+    }
+    CHECK(host_pool_threads() >= 1);
 }
 
 }  // namespace clreduce::test
