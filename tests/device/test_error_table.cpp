@@ -2,7 +2,8 @@
 // Unsupported and Overflow row has one call here that must throw that exception, and every
 // call here names a row the table has. A refusal added without a row, or a row no call
 // reaches, fails this test. Conditions that depend on what a device lacks (fp64, a fence the
-// library knows, local memory) are planned for a described device.
+// library knows, local memory) are planned for a described device. One long file: the calls
+// follow the table's rows in one list, as the table is one list.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
