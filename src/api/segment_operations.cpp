@@ -12,6 +12,8 @@
 #include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/reducer_state.hpp"
+#include "exec/host_order_free.hpp"
+#include "exec/host_reduction.hpp"
 #include "exec/segment_launch.hpp"
 #include "transform/expression.hpp"
 
@@ -135,6 +137,52 @@ bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementT
     return false;
 }
 
+// Host data in contiguous segments (batches, rows, host CSR offsets) of an operation whose
+// value no order changes, up to LaunchParams::host_path_bytes, runs on the host:
+// host_segments_on_host says whether, host_segments gives each segment's state from the host's
+// threads (exec/host_order_free.hpp), as the kernels would leave it, then the same results as
+// from the device.
+bool host_segments_on_host(const LaunchPlan& plan, const OpKernel& kernel, const Segments& segments,
+                           std::uint64_t extent_bytes, const LaunchParams& params, const DeviceInfo& device) {
+    const Segments::Kind kind = segments.kind();
+    if (kind != Segments::Kind::batch && kind != Segments::Kind::rows && kind != Segments::Kind::host_offsets)
+        return false;
+    if (!host_path_reproduces(plan, kernel) || !order_free_on_host(plan, kernel)) return false;
+    return extent_bytes <= params.host_path_bytes.value_or(default_host_path_bytes(device));
+}
+
+template <class T, class Take>
+void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const SegmentValues& values,
+                   const Segments& segments, Take& take, const HostResults* direct) {
+    const Segments::Kind kind = segments.kind();
+    HostSegments bounds;
+    bounds.count = segments.count();
+    if (kind == Segments::Kind::host_offsets) {
+        bounds.offsets = segments.host_offsets().data();
+    } else {
+        bounds.step = kind == Segments::Kind::rows ? row_step(segments, sizeof(T)) : segments.length();
+        bounds.length = segments.length();
+    }
+    const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
+    // Where each state is its result, straight into the caller's results; else kept per
+    // calling thread, grown once.
+    const bool in_place = direct != nullptr && states_are_results(plan, kernel, direct->type, segments);
+    thread_local std::vector<unsigned char> kept;
+    if (!in_place && kept.size() < bounds.count * state_bytes) kept.resize(bounds.count * state_bytes);
+    unsigned char* states = in_place ? direct->data : kept.data();
+    reduce_segments_order_free(plan, kernel, static_cast<const unsigned char*>(values.host), bounds, states,
+                               state_bytes);
+    if (in_place) return;
+    const OperationInfo& row = operation_info(plan.operation);
+    for (std::uint64_t s = 0; s < bounds.count; ++s) {
+        const StateView view{plan, kernel, bounds.end(s) - bounds.begin(s), states + s * state_bytes};
+        if (view.count == 0 && !row.empty_has_identity)
+            throw InvalidArgument(std::string(row.name) + " of segment " + std::to_string(s) +
+                                  ", which is empty, is undefined");
+        take(s, view);
+    }
+}
+
 }  // namespace
 
 template <class T, class Take>
@@ -153,6 +201,14 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     if (count == 0) return plan;
 
     const Segments::Kind kind = segments.kind();
+    if (values.host != nullptr && device == nullptr &&
+        host_segments_on_host(plan, kernel, segments, extent * sizeof(T), params, info)) {
+        LaunchPlan on_host = plan;
+        on_host.on_host = true;
+        if (call != nullptr) call->plan = on_host;
+        host_segments<T>(on_host, kernel, values, segments, take, direct);
+        return on_host;
+    }
 
     KernelSpec first = segment_spec(plan, kernel, info, kind != Segments::Kind::batch && !is_matrix(segments), false);
     first.transform = job.transform;

@@ -272,10 +272,9 @@ std::array<Indexed<A>, 2> indexed(const Split& s, const unsigned char* data) {
 
 // Every operation of element type T the host runs without an order.
 template <class T>
-void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, const Split& s,
                   unsigned char* state) {
     using A = std::conditional_t<std::is_integral_v<T>, T, std::conditional_t<sizeof(T) == 8, double, float>>;
-    const Split s = split(count, sizeof(T));
     switch (kernel.op) {
         case KernelOp::argmin: return store(state, indexed<T, A>(s, data)[0]);
         case KernelOp::argmax: return store(state, indexed<T, A>(s, data)[1]);
@@ -360,22 +359,55 @@ bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
     }
 }
 
-void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
-                       unsigned char* state) {
+// Runs `run.template operator()<T>()` for the plan's element type.
+template <class F>
+void with_element(const LaunchPlan& plan, F&& run) {
     switch (plan.element) {
-        case ElementType::int8: return reduce_typed<std::int8_t>(plan, kernel, data, count, state);
-        case ElementType::uint8: return reduce_typed<std::uint8_t>(plan, kernel, data, count, state);
-        case ElementType::int16: return reduce_typed<std::int16_t>(plan, kernel, data, count, state);
-        case ElementType::uint16: return reduce_typed<std::uint16_t>(plan, kernel, data, count, state);
-        case ElementType::int32: return reduce_typed<std::int32_t>(plan, kernel, data, count, state);
-        case ElementType::uint32: return reduce_typed<std::uint32_t>(plan, kernel, data, count, state);
-        case ElementType::int64: return reduce_typed<std::int64_t>(plan, kernel, data, count, state);
-        case ElementType::uint64: return reduce_typed<std::uint64_t>(plan, kernel, data, count, state);
-        case ElementType::float32: return reduce_typed<float>(plan, kernel, data, count, state);
-        case ElementType::float64: return reduce_typed<double>(plan, kernel, data, count, state);
+        case ElementType::int8: return run(std::int8_t{});
+        case ElementType::uint8: return run(std::uint8_t{});
+        case ElementType::int16: return run(std::int16_t{});
+        case ElementType::uint16: return run(std::uint16_t{});
+        case ElementType::int32: return run(std::int32_t{});
+        case ElementType::uint32: return run(std::uint32_t{});
+        case ElementType::int64: return run(std::int64_t{});
+        case ElementType::uint64: return run(std::uint64_t{});
+        case ElementType::float32: return run(float{});
+        case ElementType::float64: return run(double{});
         default: break;
     }
     throw Error("internal: no order-free host pass for " + plan.describe());
+}
+
+void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+                       unsigned char* state) {
+    with_element(plan, [&](auto tag) {
+        using T = decltype(tag);
+        reduce_typed<T>(plan, kernel, data, split(count, sizeof(T)), state);
+    });
+}
+
+void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                                const HostSegments& segments, unsigned char* states, std::size_t state_bytes) {
+    with_element(plan, [&](auto tag) {
+        using T = decltype(tag);
+        // Parts of whole segments, about as many bytes each as a range's parts (the last
+        // segment's end bounds the data).
+        const std::uint64_t bytes = segments.count == 0 ? 0 : segments.end(segments.count - 1) * sizeof(T);
+        const std::uint64_t parts = std::min<std::uint64_t>(
+            {segments.count, std::max<std::uint64_t>(1, bytes / kMinPartBytes), kMaxParts, 4ull * host_pool_threads()});
+        const std::uint64_t per_part = parts == 0 ? 0 : (segments.count + parts - 1) / parts;
+        auto part = [&](std::size_t k) {
+            const std::uint64_t first = k * per_part, last = std::min(segments.count, first + per_part);
+            for (std::uint64_t s = first; s < last; ++s) {
+                const std::uint64_t b = segments.begin(s), n = segments.end(s) - b;
+                // One segment on this thread: a split of one part (the part's own parallel_for
+                // runs it in place).
+                reduce_typed<T>(plan, kernel, data + b * sizeof(T), Split{n, 1, std::max<std::uint64_t>(n, 1)},
+                                states + s * state_bytes);
+            }
+        };
+        parallel_for(static_cast<std::size_t>(parts), part);
+    });
 }
 
 }  // namespace clreduce

@@ -21,4 +21,19 @@ bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
                        unsigned char* state);
 
+// Contiguous segments of host data: segment s is elements [begin(s), end(s)).
+struct HostSegments {
+    std::uint64_t count = 0;
+    std::uint64_t step = 0;                  // regular segments (batches, rows): begin(s) = s * step
+    std::uint64_t length = 0;                // and end(s) = begin(s) + length
+    const std::uint64_t* offsets = nullptr;  // else CSR offsets: [offsets[s], offsets[s + 1])
+    std::uint64_t begin(std::uint64_t s) const { return offsets != nullptr ? offsets[s] : s * step; }
+    std::uint64_t end(std::uint64_t s) const { return offsets != nullptr ? offsets[s + 1] : s * step + length; }
+};
+
+// Each segment's state, as reduce_order_free gives it for the segment alone, into
+// states + s * state_bytes; the host's threads take whole segments.
+void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                                const HostSegments& segments, unsigned char* states, std::size_t state_bytes);
+
 }  // namespace clreduce

@@ -154,7 +154,7 @@ struct Copy {
 }  // namespace
 
 void parallel_for(std::size_t parts, void (*part)(void*, std::size_t), void* context, unsigned threads) {
-    if (threads == 1) {
+    if (threads == 1 || parts <= 1) {  // (also a part's own parallel_for of one part: no pool at all)
         for (std::size_t k = 0; k < parts; ++k) part(context, k);
         return;
     }
