@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
 
 #include "exec/host_pool.hpp"
@@ -359,23 +360,16 @@ bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
     }
 }
 
-// Runs `run.template operator()<T>()` for the plan's element type.
+// Runs run(T{}) for the plan's element type (element_type.hpp's visit_type); half never
+// takes the host path (order_free_on_host).
 template <class F>
 void with_element(const LaunchPlan& plan, F&& run) {
-    switch (plan.element) {
-        case ElementType::int8: return run(std::int8_t{});
-        case ElementType::uint8: return run(std::uint8_t{});
-        case ElementType::int16: return run(std::int16_t{});
-        case ElementType::uint16: return run(std::uint16_t{});
-        case ElementType::int32: return run(std::int32_t{});
-        case ElementType::uint32: return run(std::uint32_t{});
-        case ElementType::int64: return run(std::int64_t{});
-        case ElementType::uint64: return run(std::uint64_t{});
-        case ElementType::float32: return run(float{});
-        case ElementType::float64: return run(double{});
-        default: break;
-    }
-    throw Error("internal: no order-free host pass for " + plan.describe());
+    visit_type(plan.element, [&](auto tag) {
+        if constexpr (std::is_same_v<decltype(tag), half>)
+            throw Error("internal: no order-free host pass for " + plan.describe());
+        else
+            run(tag);
+    });
 }
 
 void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,

@@ -204,8 +204,8 @@ StateFootprint state_footprint(const LaunchPlan& plan, const OpKernel& kernel, c
     // 4-byte elements too, since their lanes take a vector in one select per lane and extreme
     // (ops/indexed.cl). Multi-channel statistics images aim at half the groups: their channels'
     // double states fill a work-item's registers, so fewer groups are resident; single-channel
-    // ones are slower at half. (Measured on an H200: docs/performance.md, "Float modes and
-    // fused statistics", and the commits that set these.)
+    // ones are slower at half. (docs/performance.md, "Float modes and fused statistics", and
+    // the commits that set these have the figures.)
     const StateLayout layout = plugin_info(kernel.op).layout;
     const bool indexed = layout == StateLayout::indexed || layout == StateLayout::indexed_pair;
     const bool range = request.form != CallForm::image && request.form != CallForm::segments;
