@@ -27,15 +27,26 @@ constexpr unsigned kMaxThreads = 16;
 // copy of a few MiB cannot afford 15 times over.
 constexpr std::chrono::microseconds kSpin{200};
 
-// One job, on its caller's stack. Parts are taken under the pool's mutex; `done` counts the
-// parts run, and the caller returns only when it reaches `parts`, after which no worker
-// touches the job (a worker's last access is its increment).
+// One job, on its caller's stack. Parts are claimed with an atomic counter, so the threads of
+// a job never wait for each other's claims. A worker joins a job under the pool's mutex while
+// the job is listed, and leaves it by decrementing `helpers` (its last access); the caller
+// unlists the job when it finds no part left, then waits for `helpers` to reach zero, after
+// which no worker touches the job.
 struct Job {
     void (*part)(void*, std::size_t) = nullptr;
     void* context = nullptr;
     std::size_t parts = 0;
-    std::size_t next = 0;  // the next part to take (under the mutex)
-    std::atomic<std::size_t> done{0};
+    unsigned wanted = 0;  // the most workers that may join: the parts the caller cannot take at once
+    unsigned joined = 0;  // workers that joined (under the mutex)
+    std::atomic<std::size_t> next{0};
+    std::atomic<unsigned> helpers{0};  // workers inside the job
+
+    // Runs parts until none is left to claim.
+    void work() {
+        for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < parts;
+             k = next.fetch_add(1, std::memory_order_relaxed))
+            part(context, k);
+    }
 };
 
 class HostPool {
@@ -48,7 +59,7 @@ public:
     ~HostPool() {
         {
             const std::lock_guard<std::mutex> lock(mutex_);
-            stop_ = true;
+            stop_.store(true);
         }
         wake_.notify_all();
         for (std::thread& t : workers_) t.join();
@@ -62,63 +73,73 @@ public:
         job.context = context;
         job.parts = parts;
         const unsigned use = threads == 0 ? threads_ : std::min(threads, threads_);
-        if (parts > 1 && use > 1) {
-            bool wake = false;
+        job.wanted = static_cast<unsigned>(std::min<std::size_t>(parts, use) - 1);
+        if (job.wanted > 0) {
+            unsigned wake = 0;
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
                 jobs_.push_back(&job);
                 pending_.store(jobs_.size(), std::memory_order_release);
-                wake = sleepers_ > 0;
+                wake = std::min(sleepers_, job.wanted);
             }
-            if (wake) wake_.notify_all();
+            for (unsigned k = 0; k < wake; ++k) wake_.notify_one();
         }
-        // The caller runs parts too, until none is left to take, then waits for the parts
-        // in flight by spinning (they take microseconds; a sleeping caller wakes late).
-        for (;;) {
-            std::size_t k = 0;
+        // The caller runs parts too; then unlists the job (no worker joins it after that) and
+        // waits for the workers inside it by spinning (their parts take microseconds; a
+        // sleeping caller wakes late).
+        job.work();
+        if (job.wanted > 0) {
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
-                if (!take(job, k)) break;
+                unlist(job);
             }
-            job.part(job.context, k);
-            job.done.fetch_add(1, std::memory_order_acq_rel);
+            while (job.helpers.load(std::memory_order_acquire) != 0) std::this_thread::yield();
         }
-        while (job.done.load(std::memory_order_acquire) != job.parts) std::this_thread::yield();
     }
 
 private:
-    // Takes the job's next part (under mutex_); drops the job from the list when that was its last.
-    bool take(Job& job, std::size_t& k) {
-        if (job.next == job.parts) return false;
-        k = job.next++;
-        if (job.next == job.parts) {
-            const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
-            if (it != jobs_.end()) jobs_.erase(it);
-            pending_.store(jobs_.size(), std::memory_order_release);
-        }
-        return true;
+    // Drops `job` from the list if it is there (under mutex_).
+    void unlist(Job& job) {
+        const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
+        if (it != jobs_.end()) jobs_.erase(it);
+        pending_.store(jobs_.size(), std::memory_order_release);
     }
-    void loop() {
+    // Joins the first listed job (under mutex_), unlisting it once it has all the workers it
+    // wants; nullptr when none is listed.
+    Job* join() {
+        if (jobs_.empty()) return nullptr;
+        Job* job = jobs_.front();
+        job->helpers.fetch_add(1, std::memory_order_relaxed);
+        if (++job->joined == job->wanted) unlist(*job);
+        return job;
+    }
+    // Spins for kSpin looking for a job (taking the mutex only when one is listed, and only
+    // if it is free: a busy mutex means another worker is joining), then sleeps until one is
+    // listed; nullptr when the pool stops.
+    Job* next_job() {
         for (;;) {
             const auto until = std::chrono::steady_clock::now() + kSpin;
-            while (pending_.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until)
+            do {
+                if (pending_.load(std::memory_order_acquire) != 0) {
+                    const std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+                    if (lock.owns_lock())
+                        if (Job* job = join()) return job;
+                }
+                if (stop_.load(std::memory_order_relaxed)) return nullptr;
                 std::this_thread::yield();
+            } while (std::chrono::steady_clock::now() < until);
             std::unique_lock<std::mutex> lock(mutex_);
-            if (jobs_.empty() && !stop_) {
-                ++sleepers_;
-                wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
-                --sleepers_;
-            }
-            if (stop_) return;
-            while (!jobs_.empty()) {
-                Job& job = *jobs_.front();
-                std::size_t k = 0;
-                take(job, k);
-                lock.unlock();
-                job.part(job.context, k);
-                job.done.fetch_add(1, std::memory_order_acq_rel);  // the last access to the job
-                lock.lock();
-            }
+            ++sleepers_;
+            wake_.wait(lock, [&] { return stop_.load() || !jobs_.empty(); });
+            --sleepers_;
+            if (stop_.load()) return nullptr;
+            if (Job* job = join()) return job;
+        }
+    }
+    void loop() {
+        while (Job* job = next_job()) {
+            job->work();
+            job->helpers.fetch_sub(1, std::memory_order_release);  // the last access to the job
         }
     }
 
@@ -128,7 +149,7 @@ private:
     std::deque<Job*> jobs_;
     std::atomic<std::size_t> pending_{0};  // jobs_.size(), for spinning workers
     unsigned sleepers_ = 0;                // workers waiting on wake_
-    bool stop_ = false;
+    std::atomic<bool> stop_{false};
     std::vector<std::thread> workers_;
 };
 
