@@ -23,9 +23,10 @@ result_t<Op, T> operation_value(const O& o) {
     using R = result_t<Op, T>;
     constexpr auto op = Op;
     if constexpr (op == Operation::sum || op == Operation::count_nonzero || op == Operation::sum_of_squares ||
-                  op == Operation::norm_l1 || op == Operation::norm_inf || op == Operation::bit_or ||
-                  op == Operation::bit_xor) {
+                  op == Operation::norm_l1 || op == Operation::bit_or || op == Operation::bit_xor) {
         return o.count == 0 ? R(0) : o.template value<R>();  // the empty range's identity is 0
+    } else if constexpr (op == Operation::norm_inf) {
+        return o.count == 0 ? R(0) : quiet(o.template value<R>());
     } else if constexpr (op == Operation::product) {
         return o.count == 0 ? R(1) : o.template value<R>();
     } else if constexpr (op == Operation::bit_and) {
@@ -38,7 +39,7 @@ result_t<Op, T> operation_value(const O& o) {
         return o.count != 0 && o.template value<std::uint64_t>() != 0;
     } else if constexpr (op == Operation::min || op == Operation::max) {
         o.require_elements();
-        return o.template value<R>();
+        return quiet(o.template value<R>());
     } else if constexpr (op == Operation::minmax) {
         o.require_elements();
         return state_pair<T>(o.plan.accumulator, o.bits);

@@ -37,8 +37,9 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::host_data, call);
     if (count == 0) return out;
     if (out.plan.on_host) {
-        reduce_on_host(out.plan, out.kernel, data, count, out.bits);
-        return out;
+        if (reduce_on_host(out.plan, out.kernel, data, count, out.bits)) return out;
+        out.plan.on_host = false;  // the device decides this one (host_reduction.hpp)
+        if (call != nullptr) call->plan.on_host = false;
     }
     const KernelSpec first = first_spec(job, out);
     auto slot = slots.acquire();

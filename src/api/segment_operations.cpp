@@ -147,7 +147,7 @@ bool host_segments_on_host(const LaunchPlan& plan, const OpKernel& kernel, const
     const Segments::Kind kind = segments.kind();
     if (kind != Segments::Kind::batch && kind != Segments::Kind::rows && kind != Segments::Kind::host_offsets)
         return false;
-    if (!host_path_reproduces(plan, kernel) || !order_free_on_host(plan, kernel)) return false;
+    if (!host_path_reproduces(plan, kernel) || !segments_order_free_on_host(plan, kernel)) return false;
     return extent_bytes <= params.host_path_bytes.value_or(default_host_path_bytes(device));
 }
 

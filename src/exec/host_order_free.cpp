@@ -196,6 +196,85 @@ std::array<Indexed<A>, 2> indexed_part(const unsigned char* in, std::uint64_t n,
     return acc;
 }
 
+// Float min/max/minmax/norm_inf: what the kernels' fmin/fmax leave does not depend on the
+// order but in two places, which one pass also finds: data without a number (NaN, whatever
+// NaN's bits: the result reads as the type's quiet NaN), and a smallest or largest value of
+// zero where the data holds both +0 and -0 (which zero fmin(+0, -0) returns is the device's
+// choice; those calls go to the device).
+template <class A>
+struct FloatScan {
+    A lo = std::numeric_limits<A>::infinity();   // by `<` alone: NaN never compares
+    A hi = -std::numeric_limits<A>::infinity();  // (of the magnitudes, for norm_inf)
+    bool number = false, negative_zero = false, positive_zero = false;
+    void merge(const FloatScan& o) {
+        lo = o.lo < lo ? o.lo : lo;
+        hi = hi < o.hi ? o.hi : hi;
+        number = number || o.number;
+        negative_zero = negative_zero || o.negative_zero;
+        positive_zero = positive_zero || o.positive_zero;
+    }
+};
+
+// A part's FloatScan in 64 bytes of lanes (GCC's vector extension), flags as lane masks.
+template <class A, bool Magnitude>
+CLREDUCE_HOST_CLONES FloatScan<A> float_scan(const unsigned char* in, std::uint64_t n) {
+    using I = std::conditional_t<sizeof(A) == 4, std::int32_t, std::int64_t>;
+    constexpr std::size_t kWidth = 64 / sizeof(A);
+    typedef A Lanes __attribute__((vector_size(64)));
+    typedef I Masks __attribute__((vector_size(64)));
+    constexpr I kNoSign = std::numeric_limits<I>::max();
+    Lanes l, h;
+    Masks number{}, negative_zero{}, positive_zero{};
+    for (std::size_t j = 0; j < kWidth; ++j) {
+        l[j] = std::numeric_limits<A>::infinity();
+        h[j] = -std::numeric_limits<A>::infinity();
+    }
+    std::uint64_t i = 0;
+    for (; i + kWidth <= n; i += kWidth) {
+        Masks bits;
+        std::memcpy(&bits, in + i * sizeof(A), sizeof bits);
+        if constexpr (Magnitude) bits &= kNoSign;
+        Lanes x;
+        std::memcpy(&x, &bits, sizeof x);
+        l = x < l ? x : l;
+        h = h < x ? x : h;
+        number |= x == x;
+        const Masks zero = x == A(0);
+        negative_zero |= zero & (bits < 0);
+        positive_zero |= zero & (bits >= 0);
+    }
+    FloatScan<A> r;
+    for (std::size_t j = 0; j < kWidth; ++j) {
+        r.lo = l[j] < r.lo ? l[j] : r.lo;
+        r.hi = r.hi < h[j] ? h[j] : r.hi;
+        r.number = r.number || number[j] != 0;
+        r.negative_zero = r.negative_zero || negative_zero[j] != 0;
+        r.positive_zero = r.positive_zero || positive_zero[j] != 0;
+    }
+    for (; i < n; ++i) {
+        A x = load_at<A>(in, i);
+        if constexpr (Magnitude) x = std::fabs(x);
+        r.lo = x < r.lo ? x : r.lo;
+        r.hi = r.hi < x ? x : r.hi;
+        r.number = r.number || x == x;
+        if (x == A(0)) (std::signbit(x) ? r.negative_zero : r.positive_zero) = true;
+    }
+    return r;
+}
+
+// The value fmin/fmax leave from a scan's extreme `v`; false where the device chooses.
+template <class A>
+bool settle(const FloatScan<A>& scan, A& v) {
+    if (!scan.number) {
+        v = std::numeric_limits<A>::quiet_NaN();
+        return true;
+    }
+    if (v != A(0)) return true;
+    if (scan.negative_zero && scan.positive_zero) return false;
+    v = scan.negative_zero ? -A(0) : A(0);
+    return true;
+}
+
 // The split of `count` elements of `bytes` each into parts.
 struct Split {
     std::uint64_t count;
@@ -271,6 +350,24 @@ std::array<Indexed<A>, 2> indexed(const Split& s, const unsigned char* data) {
     return acc;
 }
 
+// Float min, max, minmax and norm_inf (FloatScan); false where the device must run the call.
+template <class T>
+bool float_extremes(const OpKernel& kernel, const Split& s, const unsigned char* data, unsigned char* state) {
+    const bool magnitude = kernel.map == ElementMap::abs;
+    const auto r =
+        run_parts<FloatScan<T>, T>(s, data, [magnitude](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+            return magnitude ? float_scan<T, true>(p, n) : float_scan<T, false>(p, n);
+        });
+    FloatScan<T> scan;
+    for (std::size_t k = 0; k < s.parts; ++k) scan.merge(r[k]);
+    std::array<T, 2> both{scan.lo, scan.hi};
+    switch (kernel.op) {
+        case KernelOp::min: return settle(scan, both[0]) && (store(state, both[0]), true);
+        case KernelOp::max: return settle(scan, both[1]) && (store(state, both[1]), true);
+        default: return settle(scan, both[0]) && settle(scan, both[1]) && (store(state, both), true);
+    }
+}
+
 // Every operation of element type T the host runs without an order.
 template <class T>
 void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, const Split& s,
@@ -332,6 +429,10 @@ void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned
 
 bool is_integer(ElementType t) { return !is_floating(t); }
 
+bool is_float_extreme(const OpKernel& kernel) {
+    return kernel.op == KernelOp::min || kernel.op == KernelOp::max || kernel.op == KernelOp::minmax;
+}
+
 }  // namespace
 
 bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
@@ -349,10 +450,11 @@ bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
         case KernelOp::multiply:
             return integer && (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
         case KernelOp::max:
-            if (kernel.map == ElementMap::abs) return integer && plan.accumulator == ElementType::uint64;
-            return integer && plan.accumulator == plan.element;
+            if (kernel.map == ElementMap::abs)
+                return integer ? plan.accumulator == ElementType::uint64 : plan.accumulator == plan.element;
+            return plan.accumulator == plan.element;
         case KernelOp::min:
-        case KernelOp::minmax:
+        case KernelOp::minmax: return plan.accumulator == plan.element;
         case KernelOp::bit_and:
         case KernelOp::bit_or:
         case KernelOp::bit_xor: return integer && plan.accumulator == plan.element;
@@ -372,12 +474,23 @@ void with_element(const LaunchPlan& plan, F&& run) {
     });
 }
 
-void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+bool reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
                        unsigned char* state) {
+    bool done = true;
     with_element(plan, [&](auto tag) {
         using T = decltype(tag);
+        if constexpr (std::is_floating_point_v<T>)
+            if (is_float_extreme(kernel)) {
+                done = float_extremes<T>(kernel, split(count, sizeof(T)), data, state);
+                return;
+            }
         reduce_typed<T>(plan, kernel, data, split(count, sizeof(T)), state);
     });
+    return done;
+}
+
+bool segments_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    return order_free_on_host(plan, kernel) && !(is_floating(plan.element) && is_float_extreme(kernel));
 }
 
 void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,

@@ -1,10 +1,10 @@
 #pragma once
 // The host path's operations whose result does not depend on the order of the elements:
 // integer sums, products and counts (exact, or modulo 2^64 as the kernels' 64-bit
-// accumulators wrap), extremes and bit operations of integers, and argmin/argmax/argminmax of
-// any type (the lowest index among the best values, NaN losing to every number: a rule, not an
-// order). Any split of the range gives the kernels' state, so the host's threads each take a
-// part and the parts' states are combined.
+// accumulators wrap), extremes and bit operations of integers, extremes of floats (min, max,
+// minmax, norm_inf: fmin/fmax ignore NaN), and argmin/argmax/argminmax of any type (the lowest index among the best
+// values, NaN losing to every number: a rule, not an order). Any split of the range gives the kernels' state, so the
+// host's threads each take a part and the parts' states are combined.
 #include <cstdint>
 
 #include <clreduce/launch_params.hpp>
@@ -17,8 +17,9 @@ namespace clreduce {
 bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 
 // The state the kernels would leave for `plan` over `count` elements at `data` (any address),
-// into `state` (state_size bytes of the plug-in's struct).
-void reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
+// into `state` (state_size bytes of the plug-in's struct). False, with nothing written, for
+// the one case the device decides: a float min or max of zero where the data holds +0 and -0.
+bool reduce_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, std::uint64_t count,
                        unsigned char* state);
 
 // Contiguous segments of host data: segment s is elements [begin(s), end(s)).
@@ -31,8 +32,10 @@ struct HostSegments {
     std::uint64_t end(std::uint64_t s) const { return offsets != nullptr ? offsets[s + 1] : s * step + length; }
 };
 
-// Each segment's state, as reduce_order_free gives it for the segment alone, into
+// Each segment's state, as reduce_order_free gives it for the segment alone (not for float
+// extremes, whose zeros may need the device: segments_order_free_on_host), into
 // states + s * state_bytes; the host's threads take whole segments.
+bool segments_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                 const HostSegments& segments, unsigned char* states, std::size_t state_bytes);
 

@@ -17,14 +17,14 @@ bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel) {
 
 std::uint64_t default_host_path_bytes(const DeviceInfo& device) { return host_path_crossover_bytes(device); }
 
-void reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* data, std::uint64_t count,
+bool reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* data, std::uint64_t count,
                     unsigned char* result_bits) {
     const auto* bytes = static_cast<const unsigned char*>(data);
     if (order_free_on_host(plan, kernel)) return reduce_order_free(plan, kernel, bytes, count, result_bits);
     if (plan_order_on_host(plan, kernel)) {
         const double sum = reduce_in_plan_order(plan, kernel, bytes, count);
         std::memcpy(result_bits, &sum, sizeof sum);
-        return;
+        return true;
     }
     throw Error("internal: the host path cannot run " + plan.describe());
 }

@@ -9,7 +9,7 @@
 //     bit operations, counts of floats, argmin/argmax/argminmax of any type;
 //   plan-order float sums (host_plan_order.hpp): sum, mean, sum_of_squares, norm_l1 and
 //     norm_l2 of floats and doubles in FloatMode::deterministic, in the plan's order.
-// The rest (float min/max/minmax/norm_inf and products, statistics, transforms, half, the
+// The rest (float products, statistics, transforms, half, the
 // other float modes, 64-bit integer sums kept exact in wider states) run on the device. Host
 // segments (batches, rows, host offsets) of the order-free operations run on the host too
 // (api/segment_operations.cpp); images on the device.
@@ -30,8 +30,10 @@ std::uint64_t default_host_path_bytes(const DeviceInfo& device);
 
 // Runs `plan` over `data` (count elements of plan.element, at any address) and writes the
 // state bits the kernels' launch sequence would have left (exec/launch_sequence.hpp). Only for
-// plans host_path_reproduces() accepts.
-void reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* data, std::uint64_t count,
+// plans host_path_reproduces() accepts. False, with nothing written, where the data turns out
+// to need the device after all (host_order_free.hpp: a float min of +0 and -0); the caller
+// then runs the plan on the device.
+bool reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* data, std::uint64_t count,
                     unsigned char* result_bits);
 
 }  // namespace clreduce

@@ -73,21 +73,27 @@ inline ExactInteger state_integer(KernelOp op, ElementType accumulator, const un
     return ExactInteger::from_unsigned(decode<std::uint64_t>(accumulator, bits));
 }
 
+// A NaN result as the type's quiet NaN, other values as they are: which NaN's bits a state
+// keeps depends on the device (its NAN constant, or an element's) and on the path, and the
+// result is one value everywhere (min, max, minmax, norm_inf, argmin/argmax of NaN only).
+template <class T>
+T quiet(T v) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(v)) return std::numeric_limits<T>::quiet_NaN();
+    return v;
+}
+
 // Both values of a StateLayout::pair state.
 template <class T>
 MinMax<T> state_pair(ElementType accumulator, const unsigned char* bits) {
-    return {decode<T>(accumulator, bits), decode<T>(accumulator, bits + type_size(accumulator))};
+    return {quiet(decode<T>(accumulator, bits)), quiet(decode<T>(accumulator, bits + type_size(accumulator)))};
 }
 
-// The value and index of a StateLayout::indexed state. A NaN value (all-NaN data) is the
-// type's quiet NaN: which NaN's bits a state keeps depends on the device (its NAN constant, or
-// the element) and on the path, and the result is one value everywhere.
+// The value and index of a StateLayout::indexed state (a NaN value: quiet()).
 template <class T>
 ArgResult<T> state_indexed(ElementType accumulator, const unsigned char* bits) {
     ArgResult<T> r;
-    r.value = decode<T>(accumulator, bits + kIndexedValueOffset);
-    if constexpr (std::is_floating_point_v<T>)
-        if (std::isnan(r.value)) r.value = std::numeric_limits<T>::quiet_NaN();
+    r.value = quiet(decode<T>(accumulator, bits + kIndexedValueOffset));
     std::memcpy(&r.index, bits + kIndexedIndexOffset, sizeof r.index);
     return r;
 }

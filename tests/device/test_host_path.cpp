@@ -180,6 +180,51 @@ TEMPLATE_TEST_CASE("the host path gives every operation the device's result", "[
     check_every_operation<TestType>(reducer());
 }
 
+// Float extremes on the host: NaN ignored, NaN only for data without a number, and a zero's
+// sign from the data; where the data's extreme is a zero of both signs (fmin(+0, -0) is the
+// device's choice) the call runs on the device.
+template <class T>
+void check_float_extremes(Reducer& r) {
+    constexpr T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    const auto host = [&](const std::vector<T>& v, Operation op, CallInfo& info) {
+        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_host({}), &info); });
+    };
+    const auto device = [&](const std::vector<T>& v, Operation op) {
+        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_device({})); });
+    };
+    std::vector<T> mixed(70001, T(3));
+    mixed[17] = nan;
+    mixed[40000] = T(-0.0);
+    mixed[50000] = T(0.0);  // min: a zero of both signs: the device
+    std::vector<T> one_sign(70001, T(-0.0));
+    one_sign[123] = nan;  // min and max: -0, on the host
+    std::vector<T> infinities(1000, nan);
+    infinities[999] = inf;  // min +inf, not NaN
+    struct Case {
+        const std::vector<T>& values;
+        Operation op;
+        bool on_host;
+    };
+    for (const Case c :
+         {Case{mixed, Operation::min, false}, Case{mixed, Operation::minmax, false}, Case{mixed, Operation::max, true},
+          Case{mixed, Operation::norm_inf, true}, Case{one_sign, Operation::min, true},
+          Case{one_sign, Operation::max, true}, Case{one_sign, Operation::minmax, true},
+          Case{infinities, Operation::min, true}, Case{infinities, Operation::norm_inf, true}}) {
+        INFO(type_name(element_traits<T>::type) << " " << operation_name(c.op) << " of " << c.values.size());
+        CallInfo info;
+        CHECK(host(c.values, c.op, info) == device(c.values, c.op));
+        CHECK(info.plan.on_host == c.on_host);
+        CHECK(info.kernel_events.empty() == c.on_host);
+    }
+    CHECK(std::signbit(r.min(one_sign.data(), one_sign.size(), on_host({}))));
+    CHECK(r.min(infinities.data(), infinities.size(), on_host({})) == inf);
+}
+
+TEST_CASE("float extremes on the host: NaN, infinities and the zeros' signs as the device", "[host-path]") {
+    check_float_extremes<float>(reducer());
+    check_float_extremes<double>(reducer());
+}
+
 TEST_CASE("host data beyond the device's largest buffer: the host path, else the device in pieces",
           "[host-path][huge-host]") {
     Reducer& r = reducer();
@@ -326,7 +371,9 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     many_groups.vector_width = 1;
     CHECK(where(ElementType::float32, Operation::sum, 100000, many_groups));
     CHECK(where(ElementType::int32, Operation::sum, 1000, second_pass));  // integers: any order
-    CHECK_FALSE(where(ElementType::float32, Operation::min, 1000));
+    CHECK(where(ElementType::float32, Operation::min, 1000));
+    CHECK(where(ElementType::float64, Operation::norm_inf, 1000));
+    CHECK_FALSE(where(ElementType::float32, Operation::product, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000));
     CHECK_FALSE(where(ElementType::int64, Operation::sum, 1000));
     // The plan printed says so.
