@@ -26,6 +26,10 @@
 namespace clreduce::perf {
 namespace {
 
+CompetitorFactory host_operation(Operation op) {
+    return [op](const CompareSetup& setup) { return make_host_operation_competitor(setup, op); };
+}
+
 // The competitors, in the order of the table's rows.
 const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factories() {
     static const std::vector<std::pair<std::string, CompetitorFactory>> factories = {
@@ -42,6 +46,11 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"cv::UMat", make_opencv_umat_competitor},
         {"clreduce (OpenCV adapter)", make_opencv_adapter_competitor},
         {"host read", make_host_read_competitor},
+        {"clreduce-host min", host_operation(Operation::min)},
+        {"clreduce-host argmax", host_operation(Operation::argmax)},
+        {"clreduce-host count_nonzero", host_operation(Operation::count_nonzero)},
+        {"clreduce-host statistics", host_operation(Operation::statistics)},
+        {"clreduce-host norm_l2", host_operation(Operation::norm_l2)},
         {"pinned write", make_pinned_write_competitor},
         {"pageable write", make_pageable_write_competitor},
         {"host copy", make_host_copy_competitor},
@@ -114,7 +123,13 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
             row.device_us = m.device_us;
             row.note = m.note;
             row.copy = m.copy;
-            if (!m.copy) check_result(ref, m, row);
+            if (m.self_check) {
+                row.verdict = m.self_check->empty() ? Verdict::correct : Verdict::wrong;
+                row.problem = *m.self_check;
+                if (!m.values.empty()) row.value = m.values.back();
+            } else if (!m.copy) {
+                check_result(ref, m, row);
+            }
         } catch (const std::exception& e) {
             row.error = e.what();
         }

@@ -35,6 +35,9 @@ struct Measurement {
     std::string note;  // e.g. the launch plan used
     // A copy of the data, not a sum (the link's rows beside clreduce-host): no result to check.
     bool copy = false;
+    // A competitor that checks its own results (not a sum: host_operation_competitor.cpp):
+    // empty when they were right, else what was wrong.
+    std::optional<std::string> self_check;
     // Out-of-process competitors: FNV-1a of the data they summed (perf/report/fingerprint.hpp).
     std::optional<std::string> data_fingerprint;
 };
@@ -77,6 +80,8 @@ std::unique_ptr<Competitor> make_clreduce_pinned_host_competitor(const CompareSe
 std::unique_ptr<Competitor> make_clreduce_host_data_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_clreduce_link_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
+// "clreduce-host <op>": the pointer form of another operation (min, argmax, ...).
+std::unique_ptr<Competitor> make_host_operation_competitor(const CompareSetup& setup, Operation op);
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_host_copy_competitor(const CompareSetup& setup);

@@ -142,6 +142,28 @@ void print_host_data_summary(const CompareResult& r, std::ostream& out) {
     }
 }
 
+// The other operations on host data ("clreduce-host <op>" rows): the same run's host read's
+// wall time over each one's, per n (1: the operation at the speed of one pass over the bytes).
+void print_host_operations_summary(const CompareResult& r, std::ostream& out) {
+    std::vector<std::string> names;
+    for (const CompetitorInfo& c : r.competitors)
+        if (c.name.rfind("clreduce-host ", 0) == 0 && c.unavailable.empty()) names.push_back(c.name);
+    if (names.empty()) return;
+    fmt::print(out, "\nhost data, other operations: host read's wall time / theirs\n{:>11}", "n");
+    for (const std::string& name : names) fmt::print(out, "{:>16}", name.substr(14));
+    fmt::print(out, "\n");
+    for (std::uint64_t n : r.sizes) {
+        const CompareRow* read = r.find(n, "host read");
+        fmt::print(out, "{:>11}", size_label(n));
+        for (const std::string& name : names) {
+            const CompareRow* row = r.find(n, name);
+            const bool both = read && row && row->ran() && read->ran() && row->wall_us > 0;
+            fmt::print(out, "{:>16}", both ? fmt::format("{:.3f}", read->wall_us / row->wall_us) : "-");
+        }
+        fmt::print(out, "\n");
+    }
+}
+
 }  // namespace
 
 void print_compare_table(const CompareResult& r, std::ostream& out) {
@@ -214,6 +236,7 @@ void print_compare_table(const CompareResult& r, std::ostream& out) {
                 fractions += fmt::format("{}{} {:.3f}", fractions.empty() ? "" : ", ", size_label(row.n), *f);
     if (!fractions.empty()) fmt::print(out, "\nclreduce's device GB/s / the read-only kernel's: {}\n", fractions);
     print_host_data_summary(r, out);
+    print_host_operations_summary(r, out);
     bool any_wrong = false;
     for (const CompareRow& row : r.rows) any_wrong = any_wrong || (row.ran() && row.verdict == Verdict::wrong);
     fmt::print(out, "\n{}{}\n",
