@@ -34,6 +34,11 @@ struct TunedEntry {
     LaunchParams params;
     double kernel_us = 0;          // median kernel time of these parameters at n (0: not measured)
     double default_kernel_us = 0;  // median kernel time of the untuned defaults at n
+    // Host data of n elements (a single-range entry up to 2^26 elements): the median wall
+    // times of the pointer form on the host's threads and on the device (0: not measured);
+    // params.host_path_bytes says which was faster (the largest value: the host; 0: the device).
+    double host_data_us = 0;
+    double device_data_us = 0;
 };
 
 // What a tuning file holds for one device, and what was wrong with it (each problem is

@@ -78,6 +78,8 @@ void print_segment_entries(const std::vector<TunedEntry>& entries, bool timed) {
               << std::left << std::setw(9) << "type" << std::setw(9) << "lengths" << std::right << std::setw(9)
               << "average" << std::setw(6) << "team" << std::setw(6) << "wg";
     if (timed) std::cout << std::setw(12) << "kernel_us" << std::setw(12) << "default_us" << std::setw(9) << "speedup";
+    std::cout << std::setw(11) << "host data";
+    if (timed) std::cout << std::setw(14) << "on_host_us" << std::setw(14) << "on_device_us";
     std::cout << "\n";
     for (const TunedEntry& e : entries) {
         std::cout << std::left << std::setw(9) << type_name(e.type) << std::setw(9)
@@ -98,6 +100,8 @@ void print_entries(const std::vector<TunedEntry>& all, bool timed) {
               << std::setw(7) << "times" << std::setw(6) << "wg" << std::setw(8) << "stride" << std::setw(5) << "vec"
               << std::setw(13) << "level3";
     if (timed) std::cout << std::setw(12) << "kernel_us" << std::setw(12) << "default_us" << std::setw(9) << "speedup";
+    std::cout << std::setw(11) << "host data";
+    if (timed) std::cout << std::setw(14) << "on_host_us" << std::setw(14) << "on_device_us";
     std::cout << "\n";
     for (const TunedEntry& e : entries) {
         std::cout << std::left << std::setw(9) << type_name(e.type) << std::setw(10) << family_name(e.family)
@@ -109,6 +113,14 @@ void print_entries(const std::vector<TunedEntry>& all, bool timed) {
                       << e.default_kernel_us << std::setw(8) << std::setprecision(2)
                       << (e.kernel_us > 0 ? e.default_kernel_us / e.kernel_us : 0) << "x";
         }
+        // Where host data of this size is reduced (tuner_host_path.hpp), and both wall times.
+        std::cout << std::setw(11)
+                  << (!e.params.host_path_bytes        ? "default"
+                      : *e.params.host_path_bytes == 0 ? "device"
+                                                       : "host");
+        if (timed && e.host_data_us > 0)
+            std::cout << std::fixed << std::setprecision(1) << std::setw(14) << e.host_data_us << std::setw(14)
+                      << e.device_data_us;
         std::cout << "\n";
     }
     if (!segment_entries.empty()) {

@@ -268,9 +268,14 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
                                 f.vector_width == from || f.inter_group == from;
     if (tuned.entry == nullptr || !used) plan.tuned_n = 0;
     plan.reproducibility = reproducibility_of(plan, kernel);
-    // Host data: the host's threads run this very plan (the same bits) where they reproduce it.
+    // Host data: the host's threads run this very plan (the same bits) where they reproduce it,
+    // up to the caller's limit, else where the tuned entry this plan takes found the host
+    // faster at its size (tuning/tuner_host_path.hpp), else up to the device's default.
     if (request.form == CallForm::host_data) {
-        const std::uint64_t limit = params.host_path_bytes.value_or(default_host_path_bytes(device));
+        const std::optional<std::uint64_t> tuned_limit =
+            tuned.entry != nullptr ? tuned.entry->params.host_path_bytes : std::nullopt;
+        const std::uint64_t limit =
+            params.host_path_bytes.value_or(tuned_limit.value_or(default_host_path_bytes(device)));
         plan.on_host = request.n <= limit / type_size(plan.element) && host_path_reproduces(plan, kernel);
     }
     if (request.form == CallForm::image) {

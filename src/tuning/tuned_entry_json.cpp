@@ -52,8 +52,11 @@ json to_json(const TunedEntry& e) {
     if (p.vector_width) j["vector_width"] = *p.vector_width;
     if (p.inter_group) j["inter_group"] = std::string(to_string(*p.inter_group));
     if (p.segment_team) j["segment_team"] = *p.segment_team;
+    if (p.host_path_bytes) j["host_data"] = *p.host_path_bytes == 0 ? "device" : "host";
     j["kernel_us"] = e.kernel_us;
     j["default_kernel_us"] = e.default_kernel_us;
+    if (e.host_data_us > 0) j["host_data_us"] = e.host_data_us;
+    if (e.device_data_us > 0) j["device_data_us"] = e.device_data_us;
     return j;
 }
 
@@ -83,7 +86,16 @@ TunedEntry entry_from_json(const json& j) {
         if (e.segment_length == 0) throw InvalidArgument("segment_team belongs to a segment entry (segment_length)");
         p.segment_team = count_field<std::uint32_t>(j, "segment_team");
     }
+    if (j.contains("host_data")) {
+        if (e.segment_length != 0) throw InvalidArgument("host_data belongs to a single-range entry");
+        const json& where = j["host_data"];
+        if (!where.is_string() || (where != "host" && where != "device"))
+            throw InvalidArgument("host_data must be \"host\" or \"device\", not " + where.dump());
+        p.host_path_bytes = where == "host" ? std::numeric_limits<std::uint64_t>::max() : 0;
+    }
     e.kernel_us = j.value("kernel_us", 0.0);
+    e.host_data_us = j.value("host_data_us", 0.0);
+    e.device_data_us = j.value("device_data_us", 0.0);
     e.default_kernel_us = j.value("default_kernel_us", 0.0);
     return e;
 }

@@ -18,6 +18,7 @@
 
 #include "plan/planner.hpp"
 #include "tuning/tuner_final_stage.hpp"
+#include "tuning/tuner_host_path.hpp"
 #include "tuning/tuner_segments.hpp"
 
 #include <algorithm>
@@ -374,15 +375,24 @@ std::uint64_t segment_stage_size(const std::vector<std::uint64_t>& sizes) {
 
 template <class T>
 void tune_type(const Reducer& r, const TuneOptions& o, const std::vector<FamilyProbe>& probes,
-               const std::vector<std::uint64_t>& sizes, Search& search) {
+               const std::vector<std::uint64_t>& sizes, Search& search, TuneResult& result) {
     if (sizes.empty()) return;
     cl_int err = CL_SUCCESS;
     cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY, static_cast<size_t>(sizes.back() * sizeof(T)), nullptr, &err);
     check(err, "clCreateBuffer");
     const std::vector<Reference> refs = upload_tuning_data<T>(r.queue(), buffer, sizes, o.seed);
+    // The same values in host memory, for the placement stage (tuner_host_path.hpp).
+    std::vector<T> host(static_cast<std::size_t>(std::min(sizes.back(), kHostPlacementMaxN)));
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = tuning_value<T>(o.seed, i);
     for (const FamilyProbe& probe : probes)
-        for (std::size_t b = 0; b < sizes.size() && !search.stopped(); ++b)
+        for (std::size_t b = 0; b < sizes.size() && !search.stopped(); ++b) {
+            const std::size_t before = result.entries.size();
             search.bucket<T>(probe.operation, probe.family, buffer, sizes[b], refs[b]);
+            if (probe.operation == Operation::sum && result.entries.size() > before && sizes[b] <= host.size() &&
+                !search.stopped())
+                measure_host_placement<T>(r, host.data(), sizes[b], refs[b], o.quick ? o.repeats : 3 * o.repeats,
+                                          result.entries.back());
+        }
     if (o.segments && !search.stopped()) search.segment_stage<T>(buffer, segment_stage_size(sizes));
 }
 
@@ -450,7 +460,7 @@ TuneResult measure_tuning(const Reducer& reducer, const TuneOptions& options) {
         if (search.stopped()) break;
         with_type(t, [&](auto tag) {
             using T = decltype(tag);
-            tune_type<T>(r, options, probes, buckets(options, sizeof(T), device), search);
+            tune_type<T>(r, options, probes, buckets(options, sizeof(T), device), search, result);
         });
     }
     result.complete = !search.stopped();

@@ -158,6 +158,21 @@ TEST_CASE("Reducer::tune measures, verifies, stores and uses the best parameters
         CHECK(info.plan.describe() ==
               r.plan(ElementType::uint32, Operation::sum, e.n, {}, CallForm::host_data).describe());
         CHECK(launch_shape(info.plan).times == launch_shape(plan).times);
+        // The placement stage: host data of this size timed on both sides, the faster kept and
+        // used by plan() for host data (every uint32 sum plan is one the host reproduces).
+        REQUIRE(e.params.host_path_bytes.has_value());
+        CHECK(e.host_data_us > 0);
+        CHECK(e.device_data_us > 0);
+        CHECK((*e.params.host_path_bytes != 0) == (e.host_data_us <= e.device_data_us));
+        CHECK(r.plan(ElementType::uint32, Operation::sum, e.n, {}, CallForm::host_data).on_host ==
+              (*e.params.host_path_bytes != 0));
+    }
+    // A tuned placement against the host gives way to the caller's.
+    {
+        const TunedEntry& e = result.entries.front();
+        LaunchParams host;
+        host.host_path_bytes = std::numeric_limits<std::uint64_t>::max();
+        CHECK(r.plan(ElementType::uint32, Operation::sum, e.n, host, CallForm::host_data).on_host);
     }
     const TuningLoad stored = TuningDatabase(file).load(r.device_info());
     CHECK(stored.entries.size() == 2);

@@ -58,7 +58,9 @@ inline bool same(const TunedEntry& a, const TunedEntry& b) {
            a.params.work_group_size == b.params.work_group_size && a.params.stride == b.params.stride &&
            a.params.vector_width == b.params.vector_width && a.params.inter_group == b.params.inter_group &&
            a.segment_length == b.segment_length && a.params.segment_team == b.params.segment_team &&
-           a.kernel_us == b.kernel_us && a.default_kernel_us == b.default_kernel_us;
+           a.kernel_us == b.kernel_us && a.default_kernel_us == b.default_kernel_us &&
+           a.params.host_path_bytes == b.params.host_path_bytes && a.host_data_us == b.host_data_us &&
+           a.device_data_us == b.device_data_us;
 }
 
 inline bool holds(const std::vector<TunedEntry>& entries, const TunedEntry& wanted) {

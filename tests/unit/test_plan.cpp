@@ -404,3 +404,31 @@ TEST_CASE("an image's channels share one launch where level 3 is atomic, the las
     exact.float_mode = FloatMode::correctly_rounded;
     CHECK_FALSE(make_plan(floats, gpu, exact).channels_at_once);
 }
+
+TEST_CASE("host data: a tuned placement decides where the caller sets none", "[plan][tuning]") {
+    const DeviceInfo gpu = clreduce::test::fake_gpu();
+    PlanRequest request;
+    request.op = Operation::sum;
+    request.element = ElementType::float32;
+    request.n = 1u << 16;
+    request.form = CallForm::host_data;
+    LaunchParams shape;
+    shape.times = 4;
+    shape.work_group_size = 128;
+    shape.vector_width = 4;
+    shape.stride = Stride::global;
+    shape.inter_group = InterGroup::exact_atomic;
+    TunedParams device_faster{shape, ParamSource::tuned, 1u << 16};
+    device_faster.params.host_path_bytes = 0;
+    TunedParams host_faster = device_faster;
+    host_faster.params.host_path_bytes = std::numeric_limits<std::uint64_t>::max();
+    CHECK(make_plan(request, gpu).on_host);  // no entry: the default, every size
+    CHECK_FALSE(make_plan(request, gpu, {}, &device_faster).on_host);
+    CHECK(make_plan(request, gpu, {}, &host_faster).on_host);
+    LaunchParams host;
+    host.host_path_bytes = std::numeric_limits<std::uint64_t>::max();
+    CHECK(make_plan(request, gpu, host, &device_faster).on_host);  // the caller's word wins
+    LaunchParams device;
+    device.host_path_bytes = 0;
+    CHECK_FALSE(make_plan(request, gpu, device, &host_faster).on_host);
+}

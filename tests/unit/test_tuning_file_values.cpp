@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <unistd.h>
@@ -90,6 +91,34 @@ TEST_CASE("tuning file: segment-team entries load beside single-range ones; brok
         CHECK(loaded.entries[0].segment_length == 0);
         REQUIRE(loaded.warnings.size() == 1);
         CHECK_THAT(loaded.warnings[0], Catch::Matchers::Contains(warning));
+        fs::remove(file);
+    }
+}
+
+TEST_CASE("tuning file: an entry's host_data placement loads; other values make it malformed", "[tuning-file]") {
+    const std::string head = R"({"type": "int32", "family": "additive", "n": 65536, "times": 4, )";
+    {
+        const fs::path file =
+            tuning_file(head + R"("host_data": "device", "host_data_us": 80.5, "device_data_us": 60})" + ", " +
+                        R"({"type": "int32", "family": "additive", "n": 16, "host_data": "host"})");
+        const TuningLoad loaded = TuningDatabase(file).load(device());
+        CHECK(loaded.warnings.empty());
+        REQUIRE(loaded.entries.size() == 2);
+        CHECK(loaded.entries[0].params.host_path_bytes == std::uint64_t(0));
+        CHECK(loaded.entries[0].host_data_us == 80.5);
+        CHECK(loaded.entries[0].device_data_us == 60.0);
+        CHECK(loaded.entries[1].params.host_path_bytes == std::numeric_limits<std::uint64_t>::max());
+        fs::remove(file);
+    }
+    for (const char* value : {R"("host_data": "gpu"})", R"("host_data": 1})", R"("host_data": true})",
+                              R"("segment_length": 64, "segment_team": 8, "host_data": "host"})"}) {
+        INFO(value);
+        const fs::path file = tuning_file(head + R"("vector_width": 4}, )" + head + value);
+        const TuningLoad loaded = TuningDatabase(file).load(device());
+        REQUIRE(loaded.entries.size() == 1);
+        CHECK_FALSE(loaded.entries[0].params.host_path_bytes.has_value());
+        REQUIRE(loaded.warnings.size() == 1);
+        CHECK_THAT(loaded.warnings[0], Catch::Matchers::Contains("malformed entry"));
         fs::remove(file);
     }
 }
