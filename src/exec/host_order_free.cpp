@@ -58,6 +58,20 @@ CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n
     return acc;
 }
 
+// An exact sum of a part's 64-bit terms (ops/add_wide.cl's two limbs: 128-bit two's
+// complement, which fewer than 2^64 terms cannot overflow), signed or unsigned terms as the
+// accumulator is.
+template <class T, ElementMap M, bool Signed>
+CLREDUCE_HOST_CLONES unsigned __int128 fold_wide(const unsigned char* in, std::uint64_t n) {
+    unsigned __int128 acc = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t v = mapped<T, M>(load_at<T>(in, i));
+        acc += Signed ? static_cast<unsigned __int128>(static_cast<__int128>(static_cast<std::int64_t>(v)))
+                      : static_cast<unsigned __int128>(v);
+    }
+    return acc;
+}
+
 enum class Extreme { min, max, bit_and, bit_or, bit_xor };
 
 template <Extreme E, class A>
@@ -324,6 +338,19 @@ void additive(const Split& s, const unsigned char* data, bool product, unsigned 
     store(state, acc);
 }
 
+template <class T, ElementMap M>
+void wide_sum(const Split& s, const unsigned char* data, bool signed_terms, unsigned char* state) {
+    const auto r =
+        run_parts<unsigned __int128, T>(s, data,
+                                        [signed_terms](const unsigned char* p, std::uint64_t n, std::uint64_t) {
+        return signed_terms ? fold_wide<T, M, true>(p, n) : fold_wide<T, M, false>(p, n);
+        });
+    unsigned __int128 acc = 0;
+    for (std::size_t k = 0; k < s.parts; ++k) acc += r[k];
+    const std::uint64_t limbs[2] = {static_cast<std::uint64_t>(acc), static_cast<std::uint64_t>(acc >> 64)};
+    store(state, limbs);
+}
+
 template <class T, class A, ElementMap M, Extreme E>
 void extremes(const Split& s, const unsigned char* data, unsigned char* state) {
     const auto r = run_parts<A, T>(s, data, [](const unsigned char* p, std::uint64_t n, std::uint64_t) {
@@ -398,6 +425,16 @@ void reduce_typed(const LaunchPlan& plan, const OpKernel& kernel, const unsigned
                 }
                 break;
             }
+            case KernelOp::add_int128: {
+                const bool signed_terms = plan.accumulator == ElementType::int64;
+                switch (kernel.map) {
+                    case ElementMap::identity: return wide_sum<T, ElementMap::identity>(s, data, signed_terms, state);
+                    case ElementMap::square: return wide_sum<T, ElementMap::square>(s, data, signed_terms, state);
+                    case ElementMap::abs: return wide_sum<T, ElementMap::abs>(s, data, signed_terms, state);
+                    default: break;
+                }
+                break;
+            }
             case KernelOp::min: return extremes<T, T, ElementMap::identity, Extreme::min>(s, data, state);
             case KernelOp::max:
                 if (kernel.map == ElementMap::abs)  // norm_inf: magnitudes in uint64
@@ -449,6 +486,11 @@ bool order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
             return integer && (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
         case KernelOp::multiply:
             return integer && (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
+        case KernelOp::add_int128:  // exact sums of 64-bit terms (not add_int192's 128-bit squares)
+            return integer && plan.exact_integer_bits == 128 &&
+                   (kernel.map == ElementMap::identity || kernel.map == ElementMap::square ||
+                    kernel.map == ElementMap::abs) &&
+                   (plan.accumulator == ElementType::int64 || plan.accumulator == ElementType::uint64);
         case KernelOp::max:
             if (kernel.map == ElementMap::abs)
                 return integer ? plan.accumulator == ElementType::uint64 : plan.accumulator == plan.element;

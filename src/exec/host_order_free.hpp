@@ -1,10 +1,10 @@
 #pragma once
 // The host path's operations whose result does not depend on the order of the elements:
 // integer sums, products and counts (exact, or modulo 2^64 as the kernels' 64-bit
-// accumulators wrap), extremes and bit operations of integers, extremes of floats (min, max,
-// minmax, norm_inf: fmin/fmax ignore NaN), and argmin/argmax/argminmax of any type (the lowest index among the best
-// values, NaN losing to every number: a rule, not an order). Any split of the range gives the kernels' state, so the
-// host's threads each take a part and the parts' states are combined.
+// accumulators wrap; sums kept exact in 128 bits as ops/add_wide.cl keeps them), extremes and bit operations of
+// integers, extremes of floats (min, max, minmax, norm_inf: fmin/fmax ignore NaN), and argmin/argmax/argminmax of any
+// type (the lowest index among the best values, NaN losing to every number: a rule, not an order). Any split of the
+// range gives the kernels' state, so the host's threads each take a part and the parts' states are combined.
 #include <cstdint>
 
 #include <clreduce/launch_params.hpp>

@@ -11,7 +11,9 @@
 namespace clreduce {
 
 bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel) {
-    if (plan.exact_integer_bits != 0) return false;
+    // Integer sums kept exact in 128 bits are order-free too; the 192-bit squares of 64-bit data
+    // stay on the device.
+    if (plan.exact_integer_bits != 0 && plan.exact_integer_bits != 128) return false;
     return order_free_on_host(plan, kernel) || plan_order_on_host(plan, kernel);
 }
 

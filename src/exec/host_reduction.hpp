@@ -10,7 +10,7 @@
 //   plan-order float sums (host_plan_order.hpp): sum, mean, sum_of_squares, norm_l1 and
 //     norm_l2 of floats and doubles in FloatMode::deterministic, in the plan's order.
 // The rest (float products, statistics, transforms, half, the
-// other float modes, 64-bit integer sums kept exact in wider states) run on the device. Host
+// other float modes, the 192-bit exact sums of 64-bit squares) run on the device. Host
 // segments (batches, rows, host offsets) of the order-free operations run on the host too
 // (api/segment_operations.cpp); images on the device.
 #include <cstdint>

@@ -233,7 +233,7 @@ TEST_CASE("host data beyond the device's largest buffer: the host path, else the
         WARN("the device's largest buffer is " << largest << " bytes: over 4 GiB of host memory not tried here");
         return;
     }
-    // int64 sums keep an exact wide state (the device's), uint8 argmax the host path's.
+    // int64 sums kept on the device (an exact wide state, in pieces), argmax on the host.
     const std::uint64_t n = largest / sizeof(std::int64_t) + 5000;
     const std::uint64_t seed = seed_for(n, 77);
     INFO("n " << n << " seed " << seed);
@@ -243,9 +243,11 @@ TEST_CASE("host data beyond the device's largest buffer: the host path, else the
     values[n - 3] = std::int64_t(1) << 50;  // the largest element lies in the last piece
     std::int64_t exact = 0;
     for (const std::int64_t v : values) exact += v;
-    REQUIRE_FALSE(r.plan(ElementType::int64, Operation::sum, n, {}, CallForm::host_data).on_host);
+    const LaunchParams device = on_device({});  // (int64 sums run on the host by default)
+    REQUIRE_FALSE(r.plan(ElementType::int64, Operation::sum, n, device, CallForm::host_data).on_host);
+    CHECK(r.sum(values.data(), n, device) == exact);
     CHECK(r.sum(values.data(), n) == exact);
-    const Partial p = r.partial<std::int64_t>(Operation::sum, values.data(), n);
+    const Partial p = r.partial<std::int64_t>(Operation::sum, values.data(), n, device);
     CHECK(p.count() == n);
     CHECK(p.sum<std::int64_t>() == exact);
     const auto top = r.argmax(values.data(), n);
@@ -314,11 +316,12 @@ void check_host_segment_shapes(Reducer& r) {
         check_host_segments<Operation::argminmax, T>(r, values, buffer, shapes[k], true);
         check_host_segments<Operation::count_nonzero, T>(r, values, buffer, shapes[k], true);
         check_host_segments<Operation::any, T>(r, values, buffer, shapes[k], true);
-        check_host_segments<Operation::sum, T>(r, values, buffer, shapes[k], integer && sizeof(T) < 8);
+        check_host_segments<Operation::sum, T>(r, values, buffer, shapes[k], integer);
         check_host_segments<Operation::min, T>(r, values, buffer, shapes[k], integer);
         check_host_segments<Operation::minmax, T>(r, values, buffer, shapes[k], integer);
         check_host_segments<Operation::norm_inf, T>(r, values, buffer, shapes[k], integer);
-        check_host_segments<Operation::mean, T>(r, values, buffer, shapes[k], integer && sizeof(T) < 8);
+        check_host_segments<Operation::mean, T>(r, values, buffer, shapes[k], integer);
+        check_host_segments<Operation::norm_l2, T>(r, values, buffer, shapes[k], integer && sizeof(T) < 8);
         if constexpr (std::is_integral_v<T>) {
             check_host_segments<Operation::bit_xor, T>(r, values, buffer, shapes[k], true);
             check_host_segments<Operation::product, T>(r, values, buffer, shapes[k], true);
@@ -375,7 +378,9 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     CHECK(where(ElementType::float64, Operation::norm_inf, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::product, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000));
-    CHECK_FALSE(where(ElementType::int64, Operation::sum, 1000));
+    CHECK(where(ElementType::int64, Operation::sum, 1000));                   // exact in 128 bits
+    CHECK(where(ElementType::int32, Operation::norm_l2, 1000));               // squares exact in 128 bits
+    CHECK_FALSE(where(ElementType::int64, Operation::sum_of_squares, 1000));  // 192 bits: the device
     // The plan printed says so.
     CHECK(r.plan(ElementType::float32, Operation::sum, 1000, {}, CallForm::host_data).describe().find("on_host") !=
           std::string::npos);
