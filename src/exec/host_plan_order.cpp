@@ -23,7 +23,7 @@ constexpr std::size_t kBatchLanes = 8192;
 // The parts a call's groups are split into: at most a few per thread, each of at least
 // kMinPartBytes of data (handing a part to a thread costs a few microseconds).
 constexpr std::size_t kMaxParts = 64;
-constexpr std::uint64_t kMinPartBytes = std::uint64_t(32) << 10;
+constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
 
 // The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
 // double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags. Two
