@@ -17,8 +17,8 @@ namespace clreduce {
 namespace {
 
 // The host's parts: at least this many bytes each (each thread a part wakes costs a few
-// microseconds on a many-core host), at most kMaxParts of them (a few per thread, so that a late thread takes
-// fewer).
+// microseconds on a many-core host), at most kMaxParts of them (a few per thread, so that a
+// late thread takes fewer).
 constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
 constexpr std::size_t kMaxParts = 64;
 // The indexed operations look at blocks of this many elements: the block's extreme first (a
