@@ -21,6 +21,7 @@ import dask.array as da
 import numpy as np
 
 from ._api import default_reducer, reducer_for
+from ._clreduce import InvalidArgument
 from ._inputs import element_dtype, is_device_input
 from ._partial import Partial
 from ._reducer import _options
@@ -43,9 +44,10 @@ def _lines(block, axis):
     with the reduced axes last (the result elements' elements lie together), else InvalidArgument."""
     kept = [i for i in range(block.ndim) if i not in axis]
     kept_count = int(np.prod([block.shape[i] for i in kept], dtype=np.int64))
+    if kept_count == 0:
+        return []
     if is_device_input(block):
         if kept != list(range(len(kept))):
-            from ._clreduce import InvalidArgument
             raise InvalidArgument(f"clreduce.dask reduces PyOpenCL chunks over their last axes only (axis {axis} "
                                   f"of a {block.ndim}-D chunk): make numpy chunks, or transpose first")
         flat = block.reshape(kept_count, -1) if block.size else None

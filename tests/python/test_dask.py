@@ -144,6 +144,9 @@ def test_other_operations_as_numpy(client, rng):
 
 def test_empty_arrays_and_bad_arguments():
     assert on_one_thread(cd.sum(da.zeros(0, dtype=np.float32, chunks=5))) == 0.0
+    for shape, axis in (((0, 4), 1), ((0, 4), 0), ((3, 0), 1)):  # no result, or results of nothing
+        got = on_one_thread(cd.sum(da.zeros(shape, dtype=np.int32, chunks=2), axis=axis))
+        assert got.dtype == np.int64 and got.tolist() == np.zeros(shape, np.int64).sum(axis=axis).tolist()
     with pytest.raises(clreduce.InvalidArgument, match="empty"):
         on_one_thread(cd.min(da.zeros(0, dtype=np.float32, chunks=5)))
     with pytest.raises(ValueError, match="statistics"):
