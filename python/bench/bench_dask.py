@@ -42,7 +42,8 @@ def main():
     n = 1 << args.exp
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None,
                       silence_logs=40) as cluster, Client(cluster) as client:
-        device = client.run(lambda: clreduce.default_reducer().device["name"])
+        device = client.run(lambda: "{platform} / {name} ({driver_version})".format(
+            **clreduce.default_reducer().device))
         x = da.random.default_rng(1).random(n, chunks=n // args.chunks, dtype=np.float32).persist()
         client.wait_for_workers(args.workers)
         x.sum().compute()  # the chunks are in memory before the clock starts
@@ -54,7 +55,7 @@ def main():
         ]
         for _, lazy in calls:  # warm: kernels built, reducers made on every worker
             client.compute(lazy).result()
-        print(f"device: {sorted(set(device.values()))}; {args.workers} worker processes of 1 thread; "
+        print(f"device: {', '.join(sorted(set(device.values())))}; {args.workers} worker processes of 1 thread; "
               f"float32 2^{args.exp} in {args.chunks} chunks; median and min of {args.repeat}")
         print(f"{'call':>38} {'median ms':>10} {'min ms':>9}  value")
         for name, lazy in calls:
