@@ -52,6 +52,10 @@ def _lines(block, axis):
                                   f"of a {block.ndim}-D chunk): make numpy chunks, or transpose first")
         flat = block.reshape(kept_count, -1) if block.size else None
         return [flat[i] for i in range(kept_count)] if flat is not None else [block] * kept_count
+    if isinstance(block, np.ma.MaskedArray):
+        # Its data alone would count the masked elements: refused, as the package's partials do.
+        raise TypeError("clreduce.dask does not take numpy.ma masked chunks: x.map_blocks(numpy.ma.filled, ...) "
+                        "with the operation's identity, or drop the masked elements first")
     moved = np.moveaxis(np.asarray(block), list(axis), list(range(len(kept), block.ndim)))
     flat = moved.reshape(kept_count, -1)
     return [np.ascontiguousarray(flat[i]) for i in range(kept_count)]

@@ -149,6 +149,8 @@ def test_empty_arrays_and_bad_arguments():
         assert got.dtype == np.int64 and got.tolist() == np.zeros(shape, np.int64).sum(axis=axis).tolist()
     with pytest.raises(clreduce.InvalidArgument, match="empty"):
         on_one_thread(cd.min(da.zeros(0, dtype=np.float32, chunks=5)))
+    with pytest.raises(TypeError, match="masked"):  # a masked chunk's data would count its masked elements
+        on_one_thread(cd.sum(da.ma.masked_greater(da.arange(10, chunks=5), 5)))
     with pytest.raises(ValueError, match="statistics"):
         cd.reduce("statistics", da.zeros(4, chunks=2))
     with pytest.raises(ValueError, match="accumulator"):
