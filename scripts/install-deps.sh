@@ -3,8 +3,8 @@
 # and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh;
 # clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh; Open MPI: the
 # clreduce_mpi component and its tests; Python's headers and, from PyPI, nanobind,
-# scikit-build-core, numpy, pytest, pyopencl (with mako, for its reductions) and mpi4py: the Python
-# package, its tests and benchmark).
+# scikit-build-core, numpy, pytest, pyopencl (with mako, for its reductions), mpi4py and dask[array]
+# with distributed (clreduce.dask and its tests): the Python package, its tests and benchmark).
 # Idempotent: packages already present are skipped by apt-get.
 set -euo pipefail
 
@@ -25,8 +25,9 @@ packages=(
 # The Python packages, into the python3 on PATH (the one CMake builds the module for); pip
 # skips those already there. A Debian python3 marks itself externally managed (PEP 668).
 install_python_packages() {
-  local python_packages=(nanobind scikit-build-core numpy pytest pyopencl mako mpi4py)
-  if python3 -c "import nanobind, scikit_build_core, numpy, pytest, pyopencl, mako, mpi4py" 2>/dev/null; then
+  local python_packages=(nanobind scikit-build-core numpy pytest pyopencl mako mpi4py "dask[array]" distributed)
+  if python3 -c "import nanobind, scikit_build_core, numpy, pytest, pyopencl, mako, mpi4py, dask.array, distributed" \
+    2>/dev/null; then
     echo "install-deps: Python packages present"
     return
   fi

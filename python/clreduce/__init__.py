@@ -13,6 +13,10 @@ clreduce.Unsupported (a TypeError), clreduce.Overflow (an OverflowError), clredu
 clreduce.BuildError (with .log). docs/python.md is the manual.
 """
 
+from . import _cpu_runtime
+
+_cpu_runtime.use_cpu_runtime_where_no_opencl()  # before the first OpenCL call: pip install clreduce[cpu]
+
 from ._clreduce import (BuildError, Error, InvalidArgument, OpenCLError, Overflow, Plan, Unsupported,
                         cache_directory, devices, operations, set_cache_directory)
 from ._inputs import DeviceArray

@@ -45,5 +45,9 @@ def cl_queue(reducer):
     for platform in cl.get_platforms():
         for device in platform.get_devices():
             if device.name == name:
-                return cl.CommandQueue(cl.Context([device]))
+                # The context is kept for the session: the queue alone does not keep it alive on
+                # every implementation (Intel's OpenCL runtime for CPUs releases it).
+                context = cl.Context([device])
+                yield cl.CommandQueue(context)
+                return
     raise LookupError(f"PyOpenCL sees no device named {name!r}")

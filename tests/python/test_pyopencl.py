@@ -56,7 +56,8 @@ def test_reducer_from_queue_and_foreign_context(cl_queue, rng):
     a = data(rng, np.int32, 5000)
     r = clreduce.Reducer(queue=cl_queue)
     assert r.sum(cla.to_device(cl_queue, a)) == a.sum(dtype=np.int64)
-    other = cl.CommandQueue(cl.Context([cl_queue.device]))
+    other_context = cl.Context([cl_queue.device])  # kept: the queue alone may not keep it alive
+    other = cl.CommandQueue(other_context)
     foreign = cla.to_device(other, a)
     with pytest.raises(ValueError, match="another OpenCL context"):
         r.sum(foreign)
