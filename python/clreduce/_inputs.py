@@ -1,7 +1,5 @@
-"""What a call reduces: numpy arrays and PyOpenCL arrays/buffers, and the form (how the
-elements are grouped) that ``axis=`` asks for."""
-
-import operator
+"""What a call reduces: numpy arrays and PyOpenCL arrays/buffers (how ``axis=`` groups their
+elements: _layout.py)."""
 
 import numpy as np
 
@@ -91,39 +89,6 @@ def accumulator_name(dtype):
         raise ValueError(f"dtype= (the accumulator) must be int32, uint32, int64, uint64, float32 or float64; "
                          f"got {name}")
     return name
-
-
-def form_for(shape, axis, contiguous, rows_contiguous):
-    """The form of a call over an array of ``shape`` for ``axis`` (None, or an int), and the
-    axis it removes (None: all). ``contiguous``: C-contiguous; ``rows_contiguous``: a 2-D array
-    whose rows are contiguous (strided rows)."""
-    ndim = len(shape)
-    if axis is None:
-        if contiguous or ndim < 2:
-            return "flat", None
-        if ndim == 2 and rows_contiguous:
-            return "image", None
-        return "flat", None  # refused by the native layer with the reason
-    if isinstance(axis, (tuple, list)):
-        raise ValueError("clreduce takes one axis (None, 0 or 1 for 2-D arrays, -1 for N-D arrays), not a tuple")
-    axis = operator.index(axis)  # an integer, as numpy: axis=1.5 or "1" is a TypeError
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim) if hasattr(np, "exceptions") else ValueError(
-            f"axis {axis} is out of bounds for an array of dimension {ndim}")
-    axis %= ndim
-    if ndim == 1:
-        return "flat", 0
-    if ndim == 2:
-        return ("rows" if axis == 1 else "columns"), axis
-    if axis == ndim - 1:
-        return "batch", axis
-    raise ValueError(f"clreduce reduces N-D arrays (N > 2) along their last axis only (axis=-1); got axis={axis}")
-
-
-def host_layout(a, axis):
-    """(form, removed axis) for a numpy array."""
-    rows_contiguous = a.ndim == 2 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
-    return form_for(a.shape, axis, a.flags.c_contiguous, rows_contiguous)
 
 
 def offsets_array(offsets):

@@ -109,11 +109,13 @@ def cast(op, raw, element, accumulator, segmented, wrap=False):
     return convert(raw, result_dtype(op, element, accumulator))
 
 
-def keep_dims(result, ndim, axis):
-    """`result` with the reduced axis kept as length 1 (keepdims=True)."""
+def keep_dims(result, shape, axes):
+    """``result`` with the reduced ``axes`` of an array of ``shape`` kept as length 1
+    (keepdims=True)."""
+    kept = tuple(1 if d in axes else n for d, n in enumerate(shape))
+
     def one(v):
-        v = np.asarray(v)
-        return v.reshape((1,) * ndim) if axis is None else np.expand_dims(v, axis)
+        return np.asarray(v).reshape(kept)
     if isinstance(result, Statistics):
         return Statistics(*(one(v) for v in result))
     if isinstance(result, tuple):

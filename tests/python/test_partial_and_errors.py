@@ -57,7 +57,8 @@ def test_multi_reducer_equals_one_device(rng):
     m = clreduce.MultiReducer()
     a = data(rng, np.float32, 200_000)
     assert m.size >= 1
-    assert m.reduce("sum", a, float_mode="correctly_rounded") == clreduce.sum(a, float_mode="correctly_rounded")
+    assert m.reduce("sum", a, float_mode="correctly_rounded") == clreduce.sum(a, dtype=np.float64,
+                                                                              float_mode="correctly_rounded")
     b = data(rng, np.int64, 100_000, bits=40)
     assert m.reduce("sum", b) == b.sum() and m.partial("argmin", b).value() == np.argmin(b)
 
@@ -147,7 +148,8 @@ def test_errors_name_python_keywords():
         (clreduce.Overflow, lambda: clreduce.sum(np.full(1000, np.iinfo(np.int64).max, np.int64)), "overflow='wrap'"),
         (ValueError, lambda: clreduce.sum(np.arange(10, dtype=np.int64), dtype=np.int32), "overflow='wrap'"),
         (OverflowError, lambda: clreduce.prod(np.full(100, 3, np.int64), dtype=np.float64), "overflow="),
-        (TypeError, lambda: clreduce.min(floats, float_mode="correctly_rounded"), "float_mode='correctly_rounded'"),
+        (TypeError, lambda: clreduce.default_reducer().reduce("min", floats, float_mode="correctly_rounded"),
+         "float_mode='correctly_rounded'"),
         (ValueError, lambda: clreduce.sum(floats, dtype=np.float32, float_mode="correctly_rounded"),
          "float_mode='correctly_rounded'"),
         (TypeError, lambda: clreduce.transform_reduce(floats, "x", "min", float_mode="correctly_rounded"),
@@ -193,7 +195,7 @@ def test_partials_from_a_process_pool(rng, reducer):
     for p in partials:
         merged.merge(p)
     assert merged.count == a.size
-    assert merged.value() == reducer.sum(a, float_mode="correctly_rounded")
+    assert merged.value() == reducer.sum(a, dtype=np.float64, float_mode="correctly_rounded")
 
 
 def test_plan_and_device(reducer):
