@@ -6,9 +6,9 @@ Single sums of 2^16 ... 2^max int32 and float32 elements:
   clreduce     clreduce.sum(a) of the same host array (copied or streamed to the device)
   clreduce_dev clreduce.sum(d) of a PyOpenCL array d holding it (resident, reduced in place)
   pyopencl     pyopencl.array.sum(d).get()
-and the row sums of a ROWSxCOLS float32 matrix: numpy.sum(a, axis=1), clreduce.sum(a, axis=1),
-clreduce.sum(d, axis=1), and a loop of pyopencl.array.sum(d[r]) over the rows (PyOpenCL has no
-axis=). Every time is the median of --repeats runs after one warm-up run, in milliseconds; the
+and the column and row sums of a ROWSxCOLS float32 matrix: numpy.sum(a, axis=0 and 1),
+clreduce.sum(a, axis=...), clreduce.sum(d, axis=...), and for the rows a loop of
+pyopencl.array.sum(d[r]) (PyOpenCL has no axis=). Every time is the median of --repeats runs after one warm-up run, in milliseconds; the
 ratios are other / clreduce (above 1: clreduce is faster). --json FILE writes the rows as JSON.
 """
 
@@ -68,22 +68,28 @@ def single_sums(queue, reducer, types, exponents, repeats, rng):
     return rows
 
 
-def row_sums(queue, reducer, shape, repeats, rng):
+def axis_sums(queue, reducer, shape, repeats, rng):
+    """Column sums (axis=0) and row sums (axis=1) of a float32 matrix; PyOpenCL: a loop of
+    sums over the rows (it has no axis=), for axis=1 only."""
     a = rng.standard_normal(shape, dtype=np.float32)
     d = cla.to_device(queue, a)
-    np.testing.assert_allclose(reducer.sum(a, axis=1), a.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-3)
+    rows = []
+    for axis in (0, 1):
+        np.testing.assert_allclose(reducer.sum(a, axis=axis), a.astype(np.float64).sum(axis=axis), rtol=1e-5,
+                                   atol=1e-3)
 
-    def pyopencl_loop():
-        sums = [cla.sum(d[r]) for r in range(shape[0])]
-        return np.array([s.get() for s in sums])
+        def pyopencl_loop():
+            sums = [cla.sum(d[r]) for r in range(shape[0])]
+            return np.array([s.get() for s in sums])
 
-    row = {"kind": "rows", "dtype": "float32", "n": shape[0] * shape[1], "shape": list(shape),
-           "numpy_ms": median_ms(lambda: np.sum(a, axis=1), repeats),
-           "clreduce_ms": median_ms(lambda: reducer.sum(a, axis=1), repeats),
-           "clreduce_dev_ms": median_ms(lambda: reducer.sum(d, axis=1), repeats),
-           "pyopencl_ms": median_ms(pyopencl_loop, max(1, repeats // 3))}
-    print_row(row)
-    return [row]
+        row = {"kind": "axis", "axis": axis, "dtype": "float32", "n": shape[0] * shape[1], "shape": list(shape),
+               "numpy_ms": median_ms(lambda: np.sum(a, axis=axis), repeats),
+               "clreduce_ms": median_ms(lambda: reducer.sum(a, axis=axis), repeats),
+               "clreduce_dev_ms": median_ms(lambda: reducer.sum(d, axis=axis), repeats),
+               "pyopencl_ms": median_ms(pyopencl_loop, max(1, repeats // 3)) if axis == 1 else float("nan")}
+        print_row(row)
+        rows.append(row)
+    return rows
 
 
 HEADER = (f"{'what':>22} {'numpy ms':>10} {'clreduce ms':>12} {'resident ms':>12} {'pyopencl ms':>12}"
@@ -92,7 +98,7 @@ HEADER = (f"{'what':>22} {'numpy ms':>10} {'clreduce ms':>12} {'resident ms':>12
 
 def print_row(row):
     what = (f"sum {row['dtype']} 2^{row['n'].bit_length() - 1}" if row["kind"] == "sum"
-            else f"axis=1 {row['shape'][0]}x{row['shape'][1]}")
+            else f"axis={row['axis']} {row['shape'][0]}x{row['shape'][1]}")
     print(f"{what:>22} {row['numpy_ms']:10.3f} {row['clreduce_ms']:12.3f} {row['clreduce_dev_ms']:12.3f}"
           f" {row['pyopencl_ms']:12.3f} {row['numpy_ms'] / row['clreduce_ms']:9.2f}"
           f" {row['pyopencl_ms'] / row['clreduce_dev_ms']:13.2f}", flush=True)
@@ -121,7 +127,7 @@ def main():
     print(HEADER)
     rng = np.random.default_rng(20261127)
     rows = single_sums(queue, reducer, args.types.split(","), range(args.min_exp, max_exp + 1, 2), args.repeats, rng)
-    rows += row_sums(queue, reducer, (args.rows, args.cols), args.repeats, rng)
+    rows += axis_sums(queue, reducer, (args.rows, args.cols), args.repeats, rng)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": info, "numpy": np.__version__, "pyopencl": cl.VERSION_TEXT, "rows": rows}, f,

@@ -177,13 +177,14 @@ def ptp(self, a, axis=None, out=None, keepdims=False, *, overflow=None):
     numpy's wrapped bits)."""
     a, shape, axes = _prepare(a, axis)
     element = np.dtype(a.dtype)
+    lo, hi = self.reduce("minmax", a, axes)  # no element: ValueError first, as numpy
     if element == np.bool_:
         raise TypeError("ptp of bool arrays: numpy refuses the boolean subtract too")
-    lo, hi = self.reduce("minmax", a, axes)
     if element.kind == "f":
         value = propagate_nan(self, np.subtract(hi, lo), a, axes, np.nan)
     else:
-        value = as_type(np.asarray(hi, object) - np.asarray(lo, object), element, overflow)
+        wide = [np.asarray(v).astype(object) for v in (hi, lo)]  # Python integers
+        value = as_type(wide[0] - wide[1], element, overflow)
     return finish(value, shape, axes, keepdims, out)
 
 

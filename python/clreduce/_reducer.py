@@ -115,7 +115,8 @@ class Reducer:
             if getattr(a, "dtype", None) == np.bool_ and op in ("min", "max", "minmax"):
                 element = "bool"
         if layout.form == "empty":
-            result = self._empty_groups(op, transform, np.dtype(dt if device else h.dtype), options, layout.out_shape)
+            empty_type = dt if device else (a.dtype if getattr(a, "dtype", None) == np.bool_ else h.dtype)
+            result = self._empty_groups(op, transform, np.dtype(empty_type), options, layout.out_shape)
         else:
             engine = layout.array
             if device:

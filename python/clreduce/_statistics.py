@@ -44,8 +44,9 @@ def _moments(self, a, axes, skip_nan):
     # Rows of the kept elements (C order, reduced axes last): CSR segments of the engine.
     order = kept_axes + list(axes)
     groups = int(np.prod(out_shape, dtype=np.int64))
-    values = np.transpose(a, order).reshape(groups, -1)
-    kept = np.transpose(np.broadcast_to(keep, a.shape), order).reshape(groups, -1)
+    length = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    values = np.transpose(a, order).reshape(groups, length)
+    kept = np.transpose(np.broadcast_to(keep, a.shape), order).reshape(groups, length)
     counts = np.count_nonzero(kept, axis=1)
     mean = np.full(groups, np.nan)
     variance = np.full(groups, np.nan)
