@@ -63,7 +63,8 @@ def as_type(value, want, overflow):
     if v.dtype == object:  # Python integers: modulo 2^bits, as numpy wraps
         bits = 8 * want.itemsize
         v = np.array([int(x) % (1 << bits) for x in v.ravel().tolist()], np.uint64).reshape(v.shape)
-    out = v.astype(want)
+    with np.errstate(over="ignore"):  # a float64 value beyond float32's range: inf, silently (no FP warnings)
+        out = v.astype(want)
     return out[()] if out.ndim == 0 else out
 
 
