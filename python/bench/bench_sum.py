@@ -8,8 +8,9 @@ Single sums of 2^16 ... 2^max int32 and float32 elements:
   pyopencl     pyopencl.array.sum(d).get()
 and the column and row sums of a ROWSxCOLS float32 matrix: numpy.sum(a, axis=0 and 1),
 clreduce.sum(a, axis=...), clreduce.sum(d, axis=...), and for the rows a loop of
-pyopencl.array.sum(d[r]) (PyOpenCL has no axis=). Every time is the median of --repeats runs after one warm-up run, in milliseconds; the
-ratios are other / clreduce (above 1: clreduce is faster). --json FILE writes the rows as JSON.
+pyopencl.array.sum(d[r]) (PyOpenCL has no axis=). Every time is the median of --repeats runs
+after one warm-up run, in milliseconds; the ratios are other / clreduce (above 1: clreduce is
+faster). --json FILE writes the rows as JSON.
 """
 
 import argparse

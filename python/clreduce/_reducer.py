@@ -78,13 +78,15 @@ class Reducer:
         return self._native.pinned_bytes(count * dtype.itemsize).view(dtype).reshape(shape)
 
     def reduce(self, op, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-        """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``.
+        """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``,
+        with the engine's semantics (its result types: float64 sums, NaN skipped by the
+        extremes; the numpy-named calls have numpy's).
 
-        ``a``: a numpy array (C-contiguous, or 2-D with strided rows), a PyOpenCL ``Array`` or
-        a :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), 0 or 1
-        for 2-D arrays, -1 for N-D arrays. ``dtype``: the accumulator; ``float_mode``:
+        ``a``: a numpy array (any strides), a PyOpenCL ``Array`` or a
+        :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), an
+        integer or a tuple (negative: from the end). ``dtype``: the accumulator; ``float_mode``:
         "deterministic", "atomic", "compensated" or "correctly_rounded"; ``overflow``: "check"
-        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch. A
+        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays along axes. A
         numpy.ma masked array is filled (a copy) so that masked elements count for nothing, for
         the operations that allow it (sum, product, min, max, mean, ...); others raise TypeError.
         """
