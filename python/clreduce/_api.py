@@ -7,9 +7,9 @@ import threading
 
 import numpy as np
 
-from . import _functions, _statistics
+from . import _functions, _norm, _statistics
 from ._inputs import DeviceArray, device_view, is_device_input
-from ._reducer import Reducer, _NORMS, _options
+from ._reducer import Reducer, _options
 
 _lock = threading.Lock()
 _default = None
@@ -89,15 +89,7 @@ def _operation_function(name, op, doc):
 
 
 _METHODS = {name: _operation_function(name, op, doc) for name, (op, doc) in _OPERATIONS.items()}
-_METHODS.update({f.__name__: f for f in _functions.METHODS + _statistics.METHODS})
-
-
-def norm(self, a, ord=2, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-    """Vector norm, float64: ``ord`` 1 (sum of |x|), 2 or None (sqrt of the sum of squares),
-    numpy.inf (largest |x|, NaN ignored)."""
-    if ord not in _NORMS:
-        raise ValueError(f"ord must be 1, 2, None or numpy.inf; got {ord!r}")
-    return self.reduce(_NORMS[ord], a, axis, dtype, float_mode, overflow, keepdims)
+_METHODS.update({f.__name__: f for f in _functions.METHODS + _statistics.METHODS + _norm.METHODS})
 
 
 def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, float_mode=None, overflow=None,
@@ -134,7 +126,7 @@ _SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argm
 _METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 
-for _f in (norm, transform_reduce):
+for _f in (transform_reduce,):
     _f.__doc__ += _COMMON
     _METHODS[_f.__name__] = _f
 _METHODS["segment_reduce"] = segment_reduce

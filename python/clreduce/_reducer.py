@@ -9,7 +9,6 @@ from ._layout import device_plan, normalize_axes, plan
 from ._masked import is_masked, reduce_masked
 from ._results import cast, keep_dims
 
-_NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
 _FLOAT_MODES = ("deterministic", "atomic", "compensated", "correctly_rounded")
 # Operations whose value depends on the order of a group's elements (the first index of the
 # extreme): their reduced axes are read in C order.

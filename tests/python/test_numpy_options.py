@@ -115,6 +115,30 @@ def test_masked_arrays_with_axes(rng):
         np.testing.assert_allclose(got[counts > 0], np.asarray(want)[counts > 0], rtol=1e-15)
 
 
+def test_norm_as_numpy_linalg(rng):
+    """norm as numpy.linalg.norm: vector norms along an axis or of the flattened array, matrix
+    norms over two axes (1, -1, inf, -inf, 'fro'), numpy's types and NaN; singular-value norms
+    refused, naming numpy.linalg.norm."""
+    m = rng.standard_normal((5, 7))
+    t = (rng.standard_normal((3, 4, 5)) * 10).astype(np.float32)
+    v = rng.integers(-9, 9, 11)
+    calls = [(m, {}), (m, {"ord": 1}), (m, {"ord": -1}), (m, {"ord": np.inf}), (m, {"ord": -np.inf}),
+             (m, {"ord": "fro"}), (m, {"axis": 0}), (m, {"axis": 1, "ord": 1}), (m, {"axis": (1, 0), "ord": 1}),
+             (t, {}), (t, {"axis": (0, 2), "ord": np.inf}), (t, {"axis": (2, 0), "ord": -1, "keepdims": True}),
+             (t, {"axis": -1, "ord": -np.inf}), (t, {"axis": 1, "ord": 0, "keepdims": True}), (v, {"ord": 1}),
+             (v, {}), (v, {"ord": np.inf}), (np.array([1.0, np.nan, -3.0]), {"ord": np.inf})]
+    for a, kwargs in calls:
+        got, want = clreduce.norm(a, **kwargs), np.linalg.norm(a, **kwargs)
+        assert np.shape(got) == np.shape(want) and np.asarray(got).dtype == np.asarray(want).dtype, kwargs
+        # float64 results within 1e-13; float32 ones: numpy's float32 arithmetic is the looser
+        np.testing.assert_allclose(got, want, rtol=1e-5 if a.dtype == np.float32 else 1e-13)
+    for ord in (2, -2, "nuc"):
+        with pytest.raises(clreduce.Unsupported, match="numpy.linalg.norm"):
+            clreduce.norm(m, ord=ord)
+    with pytest.raises(ValueError, match="Improper number of dimensions"):
+        clreduce.norm(t, ord=1)
+
+
 @pytest.mark.parametrize("view", ["C", "F", "T", "flip", "rows", "cols3d"])
 def test_views_read_in_place(view, rng):
     """The layouts the engine reads without a copy: the plan's array shares the caller's memory

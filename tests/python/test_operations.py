@@ -46,7 +46,7 @@ def expected_type(name, op, dtype):
     f = dt.kind == "f"
     if name in ("sum", "prod", "nansum"):  # numpy's: the element type for floats
         return dt.type if f else (np.int64 if dt.kind == "i" else np.uint64)
-    if name in ("mean", "nanmean"):
+    if name in ("mean", "nanmean", "norm1", "norm2", "norminf"):
         return dt.type if f else np.float64
     if name == "sum_of_squares":
         return np.float64 if f else np.uint64
