@@ -9,7 +9,7 @@ from ._inputs import is_device_input
 from ._layout import normalize_axes
 from ._masked import divide, filled, is_masked
 from ._numpy import (accumulator_for, as_input, as_type, finish, first_nan, group_counts, mean_type,
-                     propagate_nan, single_axis, sum_type, warn, with_where)
+                     no_element, propagate_nan, single_axis, sum_type, warn, with_where)
 
 OPTIONS = """
     clreduce's options (keywords): ``float_mode`` "deterministic" (default), "atomic",
@@ -215,7 +215,8 @@ def _mean(self, a, axes, dtype, float_mode, skip_nan):
     counts = group_counts(a, axes)
     if skip_nan and np.dtype(a.dtype).kind == "f":
         counts = counts - count_nan(self, a, axes)
-    if np.any(np.asarray(counts) == 0):
+    nan_skipped = skip_nan and np.dtype(a.dtype).kind == "f"
+    if np.any(np.asarray(counts) == 0) or (no_element(a, axes) and not nan_skipped):  # as numpy warns
         warn("Mean of empty slice")
     if np.all(np.asarray(counts) == 0):
         return np.full(np.shape(counts), np.nan)[()]

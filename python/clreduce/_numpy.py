@@ -96,9 +96,14 @@ def with_where(a, where):
 def group_counts(a, axes):
     """How many elements (unmasked ones of a masked array) each group of ``axes`` has."""
     if is_masked(a):
-        return np.ma.count(a, axis=axes)
+        return np.sum(~np.ma.getmaskarray(a), axis=axes, dtype=np.int64)[()]
     n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
     return np.full(tuple(a.shape[d] for d in range(len(a.shape)) if d not in axes), n, np.int64)[()]
+
+
+def no_element(a, axes):
+    """Whether the reduced axes hold no element (numpy warns then, even with no group)."""
+    return any(a.shape[d] == 0 for d in axes)
 
 
 def finish(result, shape, axes, keepdims, out):

@@ -117,7 +117,8 @@ class Reducer:
                 element = "bool"
         if layout.form == "empty":
             empty_type = dt if device else (a.dtype if getattr(a, "dtype", None) == np.bool_ else h.dtype)
-            result = self._empty_groups(op, transform, np.dtype(empty_type), options, layout.out_shape)
+            reduced = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+            result = self._empty_groups(op, transform, np.dtype(empty_type), options, layout.out_shape, reduced)
         else:
             engine = layout.array
             if device:
@@ -166,13 +167,14 @@ class Reducer:
             return False
         return accumulator == "float32" or (accumulator is None and not self._native.device["has_fp64"])
 
-    def _empty_groups(self, op, transform, dtype, options, shape):
-        """The values of groups of no element (numpy's result ``shape``): the call's value over
-        no element for each, or InvalidArgument where it has none; no group: an empty array of
-        the call's type. (Nothing is read: the core would wrap the zero bytes of host data in an
-        OpenCL buffer, which OpenCL refuses.)"""
+    def _empty_groups(self, op, transform, dtype, options, shape, reduced=0):
+        """The values over data of no element, in numpy's result ``shape``: each group's value
+        over its ``reduced`` elements when there are none, or InvalidArgument where there is no
+        such value (also where there is no group, as numpy); no group of elements: an empty
+        array of the call's type. (Nothing is read: the core would wrap the zero bytes of host
+        data in an OpenCL buffer, which OpenCL refuses.)"""
         groups = int(np.prod(shape, dtype=np.int64))
-        if groups == 0:  # the type of the value over one element
+        if groups == 0 and reduced > 0:  # the type of the value over one element
             value = self._call(op, transform, np.zeros(1, dtype), None, options, False)
         else:
             try:

@@ -8,7 +8,7 @@ import numpy as np
 from ._clreduce import InvalidArgument
 from ._inputs import is_device_input
 from ._masked import is_masked
-from ._numpy import as_input, as_type, finish, mean_type, warn, with_where
+from ._numpy import as_input, as_type, finish, mean_type, no_element, warn, with_where
 from ._layout import normalize_axes
 
 # 64-bit integers: the statistics state takes them as float64 (a copy), as numpy's var does.
@@ -67,9 +67,10 @@ def _variance(self, name, a, axis, dtype, out, ddof, keepdims, where, skip_nan, 
         raise TypeError(f"{name} gives floats: dtype must be a float type; got {want}")
     count, _, variance = _moments(self, a, axes, skip_nan)
     dof = np.maximum(count - ddof, 0)
-    if np.any(count == 0):
+    empty = no_element(a, axes) and not (skip_nan and np.dtype(a.dtype).kind == "f")  # as numpy warns
+    if np.any(count == 0) or empty:
         warn("Mean of empty slice" if not skip_nan else "All-NaN slice encountered")
-    if np.any(dof == 0):
+    if np.any(dof == 0) or empty:
         warn("Degrees of freedom <= 0 for slice")
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.asarray(variance) * count / dof

@@ -37,7 +37,7 @@ FUNCTIONS = {
 SUMS = ("sum", "nansum", "mean", "nanmean")
 MOMENTS = ("var", "std", "nanvar", "nanstd")
 
-SHAPES = [(), (0,), (1,), (7,), (3, 0), (0, 4), (4, 5), (1, 6), (2, 3, 4), (3, 1, 5), (2, 0, 3), (2, 3, 2, 5)]
+SHAPES = [(), (0,), (1,), (7,), (3, 0), (0, 4), (4, 5), (1, 6), (2, 3, 4), (3, 1, 5), (2, 0, 3), (0, 3, 0), (2, 3, 2, 5)]
 LAYOUTS = ("C", "F", "transposed", "negative", "strided", "misaligned")
 VALUES = ("plain", "special")  # special: NaN, inf, -inf and -0.0 among float values
 

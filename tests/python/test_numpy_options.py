@@ -43,6 +43,26 @@ def test_out_where_initial(rng):
     assert clreduce.max(np.zeros((0, 3), np.int8), axis=0, initial=-3).tolist() == [-3, -3, -3]
 
 
+def test_empty_reductions_without_groups():
+    """Reductions over no element raise where numpy's do, also where there is no group (numpy:
+    max over axis 2 of a 0 x 2 x 0 array is a ValueError, over axis 0 of a 0 x 3 array an empty
+    array); where= over a 0-d array."""
+    for shape, axis in (((0, 2, 0), 2), ((0, 0, 1), 1), ((0, 3), 1), ((3, 0), 0)):
+        a = np.zeros(shape, np.int32)
+        for call, numpy_call in ((clreduce.max, np.max), (clreduce.argmin, np.argmin), (clreduce.ptp, np.ptp)):
+            try:
+                want = numpy_call(a, axis=axis)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    call(a, axis=axis)
+            else:
+                got = call(a, axis=axis)
+                assert got.shape == want.shape and got.dtype == want.dtype, (shape, axis, call)
+        assert np.array_equal(clreduce.sum(a, axis=axis), np.sum(a, axis=axis))
+    scalar = np.array(7, np.int32)
+    assert clreduce.mean(scalar, where=np.array(True)) == np.mean(scalar, where=np.array(True)) == 7.0
+
+
 def test_dtype_argument(rng):
     """dtype= as numpy's: the result type, accumulated in it or in a wider type and cast;
     narrow integer results that do not fit raise Overflow (overflow='wrap': numpy's bits)."""
@@ -74,8 +94,13 @@ def test_var_std_ddof_where_and_masks(rng):
             got = clreduce.var(a, axis=axis, ddof=ddof, where=keep)
             np.testing.assert_allclose(got, want, rtol=1e-9)
             masked = np.ma.array(a, mask=~keep)
-            np.testing.assert_allclose(clreduce.std(masked, axis=axis, ddof=ddof),
-                                       np.ma.getdata(np.ma.std(masked, axis=axis, ddof=ddof)), rtol=1e-9)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Degrees of freedom <= 0" where count <= ddof
+                got = np.asarray(clreduce.std(masked, axis=axis, ddof=ddof))
+            want = np.ma.std(masked, axis=axis, ddof=ddof)  # masked where count <= ddof: inf here, as np.std's
+            defined = np.asarray(np.ma.count(masked, axis=axis) > ddof)
+            np.testing.assert_allclose(got[defined], np.asarray(np.ma.getdata(want))[defined], rtol=1e-9)
+            assert np.all(np.isinf(got[~defined]) | np.isnan(got[~defined]))
     with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
         assert math.isnan(clreduce.var(np.array([3.0]), ddof=1))
 
