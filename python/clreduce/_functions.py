@@ -27,9 +27,9 @@ def _total(self, name, op, a, axis, dtype, out, keepdims, initial, where, float_
     """sum, prod, nansum, nanprod: numpy's type (dtype= or sum_type), the engine's value cast
     once; ``initial`` added (multiplied)."""
     a, shape, axes = _prepare(a, axis, where)
-    element = np.dtype(a.dtype)
+    element = a.dtype
     want = np.dtype(dtype) if dtype is not None else sum_type(element)
-    accumulator = accumulator_for(np.dtype(dtype) if dtype is not None else None, element)
+    accumulator = accumulator_for(want, element) if dtype is not None else None
     if transform is not None and element.kind == "f":
         if dtype is not None and want.kind != "f":  # an integer one would drop NaN before the call sees it
             raise Unsupported(f"{name} needs a floating dtype (float32 or float64) for {element} data; got {want}")

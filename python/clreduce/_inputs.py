@@ -55,15 +55,18 @@ def device_view(a):
     return a.queue, a.base_data, a.dtype, a.offset // a.dtype.itemsize, tuple(a.shape)
 
 
+# numpy dtype -> the element type's name (a dict: dtype.name is slow on every call).
+_ELEMENT_NAMES = {np.dtype(name): name for name in ELEMENT_TYPES}
+_ELEMENT_NAMES[np.dtype(np.bool_)] = "uint8"
+
+
 def element_dtype(dtype):
     """The name of the element type clreduce reads for numpy dtype ``dtype`` (bool as uint8)."""
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return "uint8"
-    if dtype.name not in ELEMENT_TYPES or not dtype.isnative:
+    name = _ELEMENT_NAMES.get(dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
+    if name is None:  # also non-native byte orders: their dtypes compare unequal to these
         raise TypeError(f"clreduce reduces {', '.join(ELEMENT_TYPES)} and bool arrays "
-                        f"(native byte order); got {dtype}")
-    return dtype.name
+                        f"(native byte order); got {np.dtype(dtype)}")
+    return name
 
 
 def host_array(a):

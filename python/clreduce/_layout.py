@@ -4,6 +4,7 @@ over a view of the array (flat; image: a whole matrix of strided rows; rows: gro
 consecutive elements a row step apart; columns: groups across rows), or over a C-ordered copy
 with the reduced axes moved last where no form reads the view (docs/python.md, "Inputs")."""
 
+import math
 import operator
 from typing import NamedTuple
 
@@ -68,7 +69,7 @@ def _collapse(dims, shape, strides):
 
 
 def _size(dims, shape):
-    return int(np.prod([shape[d] for d in dims], dtype=np.int64))
+    return math.prod(shape[d] for d in dims)
 
 
 def plan(a, axes, ordered, image_ok=True, may_copy=True):
@@ -82,6 +83,16 @@ def plan(a, axes, ordered, image_ok=True, may_copy=True):
     out_shape = tuple(shape[d] for d in kept)
     if a.size == 0:  # the value over no element (flat), or per group, as the caller gives it
         return Layout(a.reshape(0), "flat" if not kept else "empty", (), (), (), out_shape, False)
+    if a.flags.c_contiguous:  # the common cases, without stride arithmetic
+        if not kept:
+            return Layout(a, "flat", (), (), (), out_shape, False)
+        count = len(kept)
+        if tuple(kept) == tuple(range(count)):  # reduced axes last: rows
+            groups = math.prod(out_shape)
+            return Layout(a.reshape(groups, -1), "rows", (groups,), (0,), (), out_shape, False)
+        if tuple(axes) == tuple(range(len(axes))):  # reduced axes first: columns
+            groups = math.prod(out_shape)
+            return Layout(a.reshape(-1, groups), "columns", (groups,), (0,), (), out_shape, False)
     big = [d for d in range(ndim) if shape[d] > 1]  # axes of one element change nothing
     view, flipped = a, []
     for d in big:

@@ -21,6 +21,8 @@ def _vector(self, a, axes, ord, options):
         return propagate_nan(self, np.asarray(value, np.float64)[()], a, axes, np.nan)
     if ord == 0:  # how many are nonzero
         return np.asarray(self.reduce("count_nonzero", a, axes), np.float64)[()]
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order {ord!r} for vectors")  # numpy's words
     raise Unsupported(f"norm: ord={ord!r} of a vector (1, 2, None, 0, inf, -inf here; numpy.linalg.norm "
                       "computes the others)")
 

@@ -21,17 +21,21 @@ def as_input(a):
     return a if is_device_input(a) or isinstance(a, np.ndarray) else np.asarray(a)
 
 
+_INT64, _UINT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.float64)
+
+
 def sum_type(element):
     """numpy's type of a sum or product of ``element``: int64 for bool and signed integers,
     uint64 for unsigned ones, the element type for floats."""
-    if element == np.bool_ or element.kind == "i":
-        return np.dtype(np.int64)
-    return np.dtype(np.uint64) if element.kind == "u" else element
+    kind = element.kind
+    if kind in "bi":
+        return _INT64
+    return _UINT64 if kind == "u" else element
 
 
 def mean_type(element):
     """numpy's type of a mean, variance or standard deviation: float64 but for float data."""
-    return element if element.kind == "f" else np.dtype(np.float64)
+    return element if element.kind == "f" else _FLOAT64
 
 
 def accumulator_for(want, element):
@@ -55,6 +59,8 @@ def as_type(value, want, overflow):
     """``value`` (a scalar or array) as numpy type ``want``: floats rounded once, integers
     checked to fit (clreduce.Overflow) unless ``overflow='wrap'``, then wrapped as numpy does."""
     v = np.asarray(value)
+    if v.dtype == want:  # already numpy's type (the common case)
+        return v[()] if v.ndim == 0 else v
     if want.kind in "iu" and v.dtype.kind in "iuO" and overflow != "wrap" and v.size:
         info = np.iinfo(want)
         wide = v.astype(object)
