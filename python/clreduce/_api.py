@@ -8,6 +8,7 @@ import threading
 import numpy as np
 
 from . import _functions, _norm, _statistics
+from ._clreduce import operation_summary, operations
 from ._inputs import DeviceArray, device_view, is_device_input
 from ._reducer import Reducer, _options
 
@@ -64,31 +65,24 @@ _COMMON = """
     "deterministic" (default), "atomic", "compensated", "correctly_rounded". ``overflow``:
     "check" (default: clreduce.Overflow, an OverflowError) or "wrap". ``keepdims``: as numpy."""
 
-# name: (operation, what it returns): the engine's operations without a numpy counterpart.
-_OPERATIONS = {
-    "minmax": ("minmax", "(min, max) of one pass, in the element type; NaN ignored."),
-    "argminmax": ("argminmax", "(argmin, argmax) of one pass: both indices (int64); NaN ignored."),
-    "sum_of_squares": ("sum_of_squares", "Sum of x*x: uint64 for integers (exact), float64 for floats."),
-    "statistics": ("statistics", "clreduce.Statistics(count, min, max, sum, mean, variance) of one pass."),
-    "bit_and": ("bit_and", "Bitwise and of integer elements, in the element type (bool: bool)."),
-    "bit_or": ("bit_or", "Bitwise or of integer elements, in the element type (bool: bool)."),
-    "bit_xor": ("bit_xor", "Bitwise xor of integer elements, in the element type (bool: bool)."),
-}
+# The core's operations that numpy-named calls serve (prod, norm, ...); every other operation of
+# the core's list, read at run time, gets a call of its own name, its docstring the core's
+# summary (minmax, argminmax, sum_of_squares, statistics, bit_and, ...).
+_SERVED_BY_NUMPY_NAMES = ("sum", "product", "min", "max", "argmin", "argmax", "count_nonzero", "mean", "norm_l1",
+                          "norm_l2", "norm_inf", "all", "any")
 
 
 def _operation_function(name, op, doc):
     def f(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-        value = self.reduce(op, a, axis, dtype, float_mode, overflow, keepdims)
-        if op.startswith("bit_") and getattr(a, "dtype", None) == np.bool_:
-            value = np.asarray(value).astype(np.bool_)[()]  # read as uint8: 0 or 1 (an empty and: True)
-        return value
+        return self.reduce(op, a, axis, dtype, float_mode, overflow, keepdims)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc + "\n" + _COMMON
     return f
 
 
-_METHODS = {name: _operation_function(name, op, doc) for name, (op, doc) in _OPERATIONS.items()}
+_METHODS = {op: _operation_function(op, op, operation_summary(op)) for op in operations()
+            if op not in _SERVED_BY_NUMPY_NAMES}
 _METHODS.update({f.__name__: f for f in _functions.METHODS + _statistics.METHODS + _norm.METHODS})
 
 
@@ -121,8 +115,8 @@ def _segment_function(name, op):
     return f
 
 
-_SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argmax", "argminmax", "count_nonzero",
-                       "mean", "sum_of_squares", "statistics", "bit_and", "bit_or", "bit_xor", "all", "any")
+# Every operation of the core's list per segment, but the norms (norm has no segment call).
+_SEGMENT_OPERATIONS = [op for op in operations() if not op.startswith("norm_")]
 _METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 

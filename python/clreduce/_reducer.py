@@ -113,8 +113,8 @@ class Reducer:
             shape = h.shape
             axes = normalize_axes(axis, h.ndim)
             layout = plan(h, axes, op in _ORDERED, image_ok=transform is None)
-            if getattr(a, "dtype", None) == np.bool_ and op in ("min", "max", "minmax"):
-                element = "bool"
+            if getattr(a, "dtype", None) == np.bool_:
+                element = "bool"  # read as uint8; values in the element type (extremes, bits) are bool
         if layout.form == "empty":
             empty_type = dt if device else (a.dtype if getattr(a, "dtype", None) == np.bool_ else h.dtype)
             reduced = int(np.prod([shape[d] for d in axes], dtype=np.int64))
