@@ -46,6 +46,13 @@ def _total(self, name, op, a, axis, dtype, out, keepdims, initial, where, float_
     return finish(value, shape, axes, keepdims, out)
 
 
+def refuse_masked(name, a):
+    """TypeError for a numpy.ma array where the call has no masked form (docs/python.md's table)."""
+    if is_masked(a):
+        raise TypeError(f"clreduce's {name} does not take numpy.ma masked arrays: pass a.filled(value) or "
+                        "a.compressed()")
+
+
 def sum(self, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True, *, float_mode=None,
         overflow=None):
     """Sum, as numpy.sum: int64 for bool and signed integers (exact), uint64 for unsigned ones,
@@ -134,6 +141,7 @@ def _arg(self, op, a, axis, out, keepdims, skip_nan):
     ValueError, as numpy's)."""
     name = ("nan" if skip_nan else "") + op
     a = as_input(a)
+    refuse_masked(name, a)
     axis = single_axis(axis, name)
     shape = tuple(a.shape)
     axes = normalize_axes(axis, len(shape))
@@ -175,6 +183,7 @@ def ptp(self, a, axis=None, out=None, keepdims=False, *, overflow=None):
     """max - min, as numpy.ptp, in the element type (one minmax pass); NaN where a NaN is. An
     integer range that does not fit the element type raises clreduce.Overflow (overflow='wrap':
     numpy's wrapped bits)."""
+    refuse_masked("ptp", a)
     a, shape, axes = _prepare(a, axis)
     element = np.dtype(a.dtype)
     lo, hi = self.reduce("minmax", a, axes)  # no element: ValueError first, as numpy

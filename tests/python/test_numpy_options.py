@@ -229,6 +229,17 @@ def test_difference_masked_groups_of_no_element():
         clreduce.min(m, axis=1)
 
 
+def test_difference_masked_refusals():
+    """Masked arrays in the calls without a masked form: a TypeError naming the call and the
+    way out."""
+    m = np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    for call in (clreduce.argmin, clreduce.argmax, clreduce.nanargmin, clreduce.nanargmax, clreduce.ptp):
+        with pytest.raises(TypeError, match=f"{call.__name__} does not take numpy.ma.*a.compressed"):
+            call(m)
+    with pytest.raises(TypeError, match="numpy.ma.average"):
+        clreduce.average(m)
+
+
 def test_difference_float32_accumulation(rng):
     """float32 sums accumulate in float64 and round once: closer to the exact sum than numpy's
     float32 accumulation (never further than the float64 bound plus half an ulp)."""
