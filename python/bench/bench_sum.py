@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """clreduce.sum against numpy.sum and pyopencl.array.sum on the same device and the same array.
 
-Single sums of 2^16 ... 2^max int32 and float32 elements:
+Single sums of 2^16 ... 2^max elements of each of --types (default int32 and float32):
   numpy        numpy.sum(a) of the host array
   clreduce     clreduce.sum(a) of the same host array (copied or streamed to the device)
   clreduce_dev clreduce.sum(d) of a PyOpenCL array d holding it (resident, reduced in place)
@@ -51,13 +51,11 @@ def single_sums(queue, reducer, types, exponents, repeats, rng):
     for dtype in types:
         for e in exponents:
             n = 1 << e
-            a = (rng.integers(-1000, 1000, n, dtype=np.int32) if dtype == "int32"
-                 else rng.standard_normal(n, dtype=np.float32))
+            a = data(rng, dtype, n)
             d = cla.to_device(queue, a)
-            want = a.sum(dtype=np.int64 if dtype == "int32" else np.float64)
             assert reducer.sum(a) == reducer.sum(d)
-            if dtype == "int32":
-                assert reducer.sum(a) == want  # exact (pyopencl's int32 sum wraps in int32)
+            if a.dtype.kind in "iu":  # exact (pyopencl's sums wrap in narrow types)
+                assert reducer.sum(a) == a.sum(dtype=np.int64 if a.dtype.kind == "i" else np.uint64)
             row = {"kind": "sum", "dtype": dtype, "n": n,
                    "numpy_ms": median_ms(lambda: np.sum(a), repeats),
                    "clreduce_ms": median_ms(lambda: reducer.sum(a), repeats),
@@ -67,6 +65,14 @@ def single_sums(queue, reducer, types, exponents, repeats, rng):
             print_row(row)
             del d
     return rows
+
+
+def data(rng, dtype, n):
+    """n elements of dtype: integers in [-100, 100] ([0, 200] unsigned), floats normal."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return rng.standard_normal(n).astype(dt)
+    return rng.integers(0 if dt.kind == "u" else -100, 200 if dt.kind == "u" else 100, n).astype(dt)
 
 
 def axis_sums(queue, reducer, shape, repeats, rng):
@@ -111,7 +117,7 @@ def main():
     parser.add_argument("--min-exp", type=int, default=16)
     parser.add_argument("--max-exp", type=int, default=None,
                         help="largest size 2^N (default: 28 on GPUs, 26 on other devices)")
-    parser.add_argument("--types", default="int32,float32")
+    parser.add_argument("--types", default="int32,float32", help="element types, e.g. int8,uint16,int64,float64")
     parser.add_argument("--rows", type=int, default=4096)
     parser.add_argument("--cols", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=9)
