@@ -79,26 +79,35 @@ def _variance(self, name, a, axis, dtype, out, ddof, keepdims, where, skip_nan, 
     return finish(as_type(value, want, None), shape, axes, keepdims, out)
 
 
-def var(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
-    """Variance, as numpy.var: the sum of squared deviations over (count - ddof); float64, the
-    element type for floats (computed in float64, rounded once); NaN with a RuntimeWarning
-    where count - ddof <= 0 and no deviation (inf where some)."""
-    return _variance(self, "var", a, axis, dtype, out, ddof, keepdims, where, False, False)
+def _ddof(ddof, correction):
+    """numpy's ``correction=`` (numpy 2's name of ddof): either, not both."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")  # numpy's words
+    return correction
 
 
-def std(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+def var(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+    """Variance, as numpy.var: the sum of squared deviations over (count - ddof) (``correction``:
+    numpy 2's name of ddof); float64, the element type for floats (computed in float64, rounded
+    once); NaN with a RuntimeWarning where count - ddof <= 0 and no deviation (inf where some)."""
+    return _variance(self, "var", a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, False, False)
+
+
+def std(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
     """Standard deviation, as numpy.std: sqrt(var(a, ddof=ddof))."""
-    return _variance(self, "std", a, axis, dtype, out, ddof, keepdims, where, False, True)
+    return _variance(self, "std", a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, False, True)
 
 
-def nanvar(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+def nanvar(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
     """Variance of the elements that are not NaN, as numpy.nanvar (host arrays)."""
-    return _variance(self, "nanvar", a, axis, dtype, out, ddof, keepdims, where, True, False)
+    return _variance(self, "nanvar", a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, True, False)
 
 
-def nanstd(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+def nanstd(self, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
     """Standard deviation of the elements that are not NaN, as numpy.nanstd (host arrays)."""
-    return _variance(self, "nanstd", a, axis, dtype, out, ddof, keepdims, where, True, True)
+    return _variance(self, "nanstd", a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, True, True)
 
 
 def average(self, a, axis=None, weights=None, returned=False, *, keepdims=False):

@@ -198,6 +198,35 @@ def test_device_arrays_with_axes(cl_queue, rng):
 
 # The table's rows (docs/python.md, "What differs from numpy and why"), each as documented.
 
+NUMPY_NAMED = ("sum", "prod", "nansum", "nanprod", "min", "max", "nanmin", "nanmax", "argmin", "argmax", "nanargmin",
+               "nanargmax", "ptp", "mean", "nanmean", "var", "std", "nanvar", "nanstd", "count_nonzero", "all", "any",
+               "average")
+
+
+@pytest.mark.parametrize("name", NUMPY_NAMED)
+def test_signatures_as_numpy(name):
+    """numpy's parameters in numpy's order (positional ones positional, keyword-only ones
+    keyword-only), clreduce's options after them as keywords; var's mean= is not taken (the
+    table)."""
+    import inspect
+    ours = inspect.signature(getattr(clreduce, name)).parameters
+    theirs = inspect.signature(getattr(np, name)).parameters
+    positional = [p for p in theirs.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
+    assert [p.name for p in ours.values()][:len(positional)] == [p.name for p in positional]
+    for p in theirs.values():
+        if p.kind == p.KEYWORD_ONLY and p.name != "mean":
+            assert ours[p.name].kind == p.KEYWORD_ONLY, p.name
+    extra = [p for p in list(ours.values())[len(positional):] if p.name not in theirs]
+    assert all(p.kind == p.KEYWORD_ONLY and p.name in ("float_mode", "overflow") for p in extra), extra
+    if name in ("var", "std", "nanvar", "nanstd"):
+        a = np.arange(10.0)
+        assert getattr(clreduce, name)(a, correction=1) == getattr(clreduce, name)(a, ddof=1)
+        assert getattr(clreduce, name)(a, correction=1) == pytest.approx(getattr(np, name)(a, correction=1),
+                                                                         rel=1e-15)
+        with pytest.raises(ValueError):
+            getattr(clreduce, name)(a, ddof=1, correction=1)
+
+
 def test_difference_integer_overflow():
     """Sums that do not fit their type raise Overflow; overflow='wrap' gives numpy's bits."""
     a = np.full(4, np.iinfo(np.int64).max, np.int64)
