@@ -179,6 +179,31 @@ def test_views_read_in_place(view, rng):
     assert interleaved.copied
 
 
+DEVICE_CALLS = ("sum", "max", "argmin", "mean", "var", "nansum", "nanmax", "ptp", "nanargmax", "count_nonzero")
+
+
+@pytest.mark.parametrize("name", DEVICE_CALLS)
+def test_device_arrays_as_numpy(name, cl_queue, rng):
+    """numpy's semantics on PyOpenCL arrays (float32 with NaN in some rows): NaN propagated,
+    skipped by the nan forms, numpy's types; the engine reads the device buffer in place."""
+    import pyopencl.array as cla
+    a = (rng.standard_normal((6, 50)) * 100).astype(np.float32)
+    a[1, 7] = a[4, 0] = np.nan
+    d = cla.to_device(cl_queue, a)
+    for axis in (-1, None):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(np, name)(a, axis=axis)
+            exact = getattr(np, name)(a.astype(np.float64), axis=axis)
+        got = getattr(clreduce, name)(d, axis=axis)
+        assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want), axis
+        if name in ("sum", "mean", "var", "nansum"):  # the float64 value rounded to float32
+            np.testing.assert_allclose(got, np.asarray(exact).astype(np.float32), rtol=2**-22, atol=1e-3)
+            assert np.array_equal(np.isnan(got), np.isnan(want))
+        else:
+            assert np.array_equal(got, want, equal_nan=True), axis
+
+
 def test_device_arrays_with_axes(cl_queue, rng):
     """PyOpenCL arrays: innermost or outermost reduced axes in place; others refused, naming
     the fix."""
