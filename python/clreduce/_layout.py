@@ -125,19 +125,21 @@ def plan(a, axes, ordered, image_ok=True, may_copy=True):
 
 def _whole(view, red, shape, steps, item, image_ok, out_shape):
     """Every axis reduced: flat where the elements are evenly spaced one apart, else the image
-    form (rows of evenly spaced elements, a row step apart; a row may be one element)."""
+    form (rows of contiguous elements, a row step apart), else None (a copy)."""
     if not red:  # one element
         return Layout(view.reshape(1), "flat", (), (), (), out_shape, False)
     if _collapse(red, shape, steps) == 1:
         return Layout(as_strided(view, (_size(red, shape),), (item,)), "flat", (), (), (), out_shape, False)
     if not image_ok:
         return None
-    for split in range(1, len(red) + 1):  # the longest rows first (the last: rows of one element)
+    # The longest rows first. Not rows of one element (a[::2]): the engine reads those several
+    # times slower than a contiguous copy of them costs.
+    for split in range(1, len(red)):
         outer, inner = red[:split], red[split:]
-        if inner and _collapse(inner, shape, steps) != 1:
+        if _collapse(inner, shape, steps) != 1:
             continue
         step = _collapse(outer, shape, steps)
-        cols = _size(inner, shape) if inner else 1
+        cols = _size(inner, shape)
         if step is not None and step >= cols:
             matrix = as_strided(view, (_size(outer, shape), cols), (step * item, item))
             return Layout(matrix, "image", (), (), (), out_shape, False)

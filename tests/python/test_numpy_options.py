@@ -177,6 +177,7 @@ def test_views_read_in_place(view, rng):
     assert np.array_equal(clreduce.sum(a, axis=axes), np.sum(a, axis=axes))
     interleaved = plan(base, (0, 2), ordered=False)  # the reduced axes around a kept one: a copy
     assert interleaved.copied
+    assert plan(base.ravel()[::2], (0,), ordered=False).copied  # rows of one element: a copy (faster)
 
 
 DEVICE_CALLS = ("sum", "max", "argmin", "mean", "var", "nansum", "nanmax", "ptp", "nanargmax", "count_nonzero")
