@@ -218,7 +218,7 @@ def any(self, a, axis=None, out=None, keepdims=False, *, where=True):
     return _logical(self, "any", a, axis, out, keepdims, where)
 
 
-def _mean(self, a, axes, dtype, float_mode, skip_nan):
+def _mean(self, a, axes, float_mode, skip_nan):
     """The mean per group in float64 (before numpy's type), NaN with a RuntimeWarning for
     groups of no element."""
     counts = group_counts(a, axes)
@@ -245,7 +245,7 @@ def mean(self, a, axis=None, dtype=None, out=None, keepdims=False, *, where=True
     for no element."""
     a, shape, axes = _prepare(a, axis, where)
     want = np.dtype(dtype) if dtype is not None else mean_type(np.dtype(a.dtype))
-    value = as_type(_mean(self, a, axes, dtype, float_mode, False), want, None)
+    value = as_type(_mean(self, a, axes, float_mode, False), want, None)
     return finish(value, shape, axes, keepdims, out)
 
 
@@ -257,7 +257,7 @@ def nanmean(self, a, axis=None, dtype=None, out=None, keepdims=False, *, where=T
     if dtype is not None and element.kind == "f" and np.dtype(dtype).kind != "f":
         raise Unsupported(f"nanmean needs a floating dtype for {element} data; got {np.dtype(dtype)}")
     want = np.dtype(dtype) if dtype is not None else mean_type(element)
-    value = as_type(_mean(self, a, axes, dtype, float_mode, True), want, None)
+    value = as_type(_mean(self, a, axes, float_mode, True), want, None)
     return finish(value, shape, axes, keepdims, out)
 
 
