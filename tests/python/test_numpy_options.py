@@ -295,6 +295,16 @@ def test_difference_masked_refusals():
         clreduce.average(m)
 
 
+def test_difference_zero_sign_and_given_mean():
+    """A zero extreme of +0.0 and -0.0 is a zero of either sign (numpy's own loops differ);
+    var's mean= is not taken."""
+    for values in ([0.0, -0.0], [-0.0, 0.0], [1.0, -0.0, 0.0, 2.0]):
+        a = np.array(values)
+        assert clreduce.min(a) == 0.0 and clreduce.argmin(a) == np.argmin(a)
+    with pytest.raises(TypeError, match="mean"):
+        clreduce.var(np.arange(4.0), mean=np.float64(1.5))
+
+
 def test_difference_float32_accumulation(rng):
     """float32 sums accumulate in float64 and round once: closer to the exact sum than numpy's
     float32 accumulation (never further than the float64 bound plus half an ulp)."""
