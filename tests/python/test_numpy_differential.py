@@ -5,7 +5,7 @@
 A covering selection, not the full product: every function meets every element type, and the
 (shape, axis, layout, keepdims, values) combinations cycle through the types, so that each
 combination meets every function and each value of each dimension meets every type (the full
-product would be about 10^6 calls). Integers must equal numpy's bit for bit, floats within the
+product would be about 470,000 calls; this is about 4,000 in 242 tests). Integers must equal numpy's bit for bit, floats within the
 stated bound of docs/python.md; the result type must be numpy's; where numpy raises, clreduce
 raises the same kind of error; where numpy warns (RuntimeWarning), clreduce warns. The only
 exceptions are the rows of docs/python.md's table "What differs from numpy and why", each with
