@@ -5,8 +5,6 @@ import collections
 import inspect
 import threading
 
-import numpy as np
-
 from . import _functions, _norm, _statistics
 from ._clreduce import operation_summary, operations
 from ._inputs import DeviceArray, device_view, is_device_input

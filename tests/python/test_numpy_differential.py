@@ -2,17 +2,18 @@
 (empty, 0-d, 1-D to 4-D) x axes (None, integers, negative, tuples) x keepdims x memory layouts
 (C, Fortran, transposed, negative strides, strided, misaligned) x values with NaN, inf and -0.0.
 
-A covering selection, not the full product: every function meets every element type, and the
-(shape, axis, layout, keepdims, values) combinations cycle through the types, so that each
-combination meets every function and each value of each dimension meets every type (the full
-product would be about 470,000 calls; this is about 4,000 in 242 tests). Integers must equal numpy's bit for bit, floats within the
-stated bound of docs/python.md; the result type must be numpy's; where numpy raises, clreduce
-raises the same kind of error; where numpy warns (RuntimeWarning), clreduce warns. The only
-exceptions are the rows of docs/python.md's table "What differs from numpy and why", each with
-its own test in test_numpy_options.py (float16 without cl_khr_fp16, Overflow instead of
-wrapping, ...); here the sign of a zero extreme is not compared (numpy's own loops differ)."""
+A covering selection, not the full product (about 470,000 calls; this is about 4,000 in 242
+tests): every function meets every element type; each function's (shape, axis) combinations are
+dealt to the types in turn (combination i to the types whose index is i modulo 5), with layout,
+keepdims and values varying along them, so every (shape, axis) meets every function, and each
+type meets every layout, keepdims and value kind. Integers must equal numpy's bit for bit,
+floats lie within docs/numerics.md's bounds plus the final rounding to numpy's type
+(float_bound); the result type must be numpy's; where numpy raises, clreduce raises the same
+kind of error; where numpy warns (RuntimeWarning), clreduce warns. The only exceptions are the
+rows of docs/python.md's table "What differs from numpy and why", each with its own test in
+test_numpy_options.py (float16 without cl_khr_fp16, Overflow instead of wrapping, ...); here the
+sign of a zero extreme is not compared (numpy's own loops differ)."""
 
-import math
 import warnings
 
 import numpy as np
@@ -37,7 +38,8 @@ FUNCTIONS = {
 SUMS = ("sum", "nansum", "mean", "nanmean")
 MOMENTS = ("var", "std", "nanvar", "nanstd")
 
-SHAPES = [(), (0,), (1,), (7,), (3, 0), (0, 4), (4, 5), (1, 6), (2, 3, 4), (3, 1, 5), (2, 0, 3), (0, 3, 0), (2, 3, 2, 5)]
+SHAPES = [(), (0,), (1,), (7,), (3, 0), (0, 4), (4, 5), (1, 6), (2, 3, 4), (3, 1, 5), (2, 0, 3), (0, 3, 0),
+          (2, 3, 2, 5)]
 LAYOUTS = ("C", "F", "transposed", "negative", "strided", "misaligned")
 VALUES = ("plain", "special")  # special: NaN, inf, -inf and -0.0 among float values
 
