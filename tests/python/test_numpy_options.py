@@ -305,6 +305,18 @@ def test_difference_zero_sign_and_given_mean():
         clreduce.var(np.arange(4.0), mean=np.float64(1.5))
 
 
+def test_difference_other_dtypes():
+    """complex, object, datetime and non-native byte order arrays: a TypeError naming the types
+    clreduce reduces; the native copy of a big-endian array gives numpy's value."""
+    swapped = np.arange(10, dtype=np.dtype(np.int32).newbyteorder())
+    for a in (np.arange(3) + 1j, np.array([1, "a"], dtype=object), np.array(["2020-01-01"], dtype="datetime64[D]"),
+              swapped):
+        for call in (clreduce.sum, clreduce.min, clreduce.mean, clreduce.var):
+            with pytest.raises(TypeError, match="clreduce reduces int8"):
+                call(a)
+    assert clreduce.sum(swapped.astype(swapped.dtype.newbyteorder("="))) == np.sum(swapped) == 45
+
+
 def test_difference_float32_accumulation(rng):
     """float32 sums accumulate in float64 and round once: closer to the exact sum than numpy's
     float32 accumulation (never further than the float64 bound plus half an ulp)."""
