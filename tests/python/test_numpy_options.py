@@ -274,14 +274,17 @@ def test_difference_float16(has_fp16):
 
 
 def test_difference_masked_groups_of_no_element():
-    """A group whose every element is masked: mean NaN with numpy's RuntimeWarning (numpy.ma:
-    masked), min and max InvalidArgument (numpy.ma: masked)."""
+    """A group whose every element is masked (numpy.ma: masked): mean NaN with numpy's
+    RuntimeWarning, min and max InvalidArgument, sum, prod, all and any their value over no
+    element."""
     m = np.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[1, 1], [0, 1]])
     with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
         got = clreduce.mean(m, axis=1)
     assert math.isnan(got[0]) and got[1] == 3.0 and np.ma.is_masked(np.ma.mean(m, axis=1)[0])
     with pytest.raises(clreduce.InvalidArgument, match="masked"):
         clreduce.min(m, axis=1)
+    assert clreduce.sum(m, axis=1).tolist() == [0.0, 3.0] and clreduce.all(m, axis=1).tolist() == [True, True]
+    assert clreduce.prod(m, axis=1).tolist() == [1.0, 3.0] and clreduce.any(m, axis=1).tolist() == [False, True]
 
 
 def test_difference_masked_refusals():
