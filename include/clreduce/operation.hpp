@@ -52,6 +52,8 @@ enum class OperationFamily { additive, extremum, product };
 
 std::string_view operation_name(Operation op);     // "sum", "argmin", ...
 Operation parse_operation(std::string_view name);  // throws InvalidArgument
+// One line: what the operation's value is (the Python package's docstring of its own call).
+std::string_view operation_summary(Operation op);
 OperationFamily operation_family(Operation op);
 std::string_view family_name(OperationFamily family);  // "additive", "extremum", "product"
 OperationFamily parse_family(std::string_view name);   // throws InvalidArgument

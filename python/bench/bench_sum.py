@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """clreduce.sum against numpy.sum and pyopencl.array.sum on the same device and the same array.
 
-Single sums of 2^16 ... 2^max int32 and float32 elements:
+Single sums of 2^16 ... 2^max elements of each of --types (default int32 and float32):
   numpy        numpy.sum(a) of the host array
   clreduce     clreduce.sum(a) of the same host array (copied or streamed to the device)
   clreduce_dev clreduce.sum(d) of a PyOpenCL array d holding it (resident, reduced in place)
   pyopencl     pyopencl.array.sum(d).get()
-and the row sums of a ROWSxCOLS float32 matrix: numpy.sum(a, axis=1), clreduce.sum(a, axis=1),
-clreduce.sum(d, axis=1), and a loop of pyopencl.array.sum(d[r]) over the rows (PyOpenCL has no
-axis=). Every time is the median of --repeats runs after one warm-up run, in milliseconds; the
-ratios are other / clreduce (above 1: clreduce is faster). --json FILE writes the rows as JSON.
+and the column and row sums of a ROWSxCOLS float32 matrix: numpy.sum(a, axis=0 and 1),
+clreduce.sum(a, axis=...), clreduce.sum(d, axis=...), and for the rows a loop of
+pyopencl.array.sum(d[r]) (PyOpenCL has no axis=). Every time is the median of --repeats runs
+after one warm-up run, in milliseconds; the ratios are other / clreduce (above 1: clreduce is
+faster). --json FILE writes the rows as JSON.
 """
 
 import argparse
@@ -50,13 +51,11 @@ def single_sums(queue, reducer, types, exponents, repeats, rng):
     for dtype in types:
         for e in exponents:
             n = 1 << e
-            a = (rng.integers(-1000, 1000, n, dtype=np.int32) if dtype == "int32"
-                 else rng.standard_normal(n, dtype=np.float32))
+            a = data(rng, dtype, n)
             d = cla.to_device(queue, a)
-            want = a.sum(dtype=np.int64 if dtype == "int32" else np.float64)
             assert reducer.sum(a) == reducer.sum(d)
-            if dtype == "int32":
-                assert reducer.sum(a) == want  # exact (pyopencl's int32 sum wraps in int32)
+            if a.dtype.kind in "iu":  # exact (pyopencl's sums wrap in narrow types)
+                assert reducer.sum(a) == a.sum(dtype=np.int64 if a.dtype.kind == "i" else np.uint64)
             row = {"kind": "sum", "dtype": dtype, "n": n,
                    "numpy_ms": median_ms(lambda: np.sum(a), repeats),
                    "clreduce_ms": median_ms(lambda: reducer.sum(a), repeats),
@@ -68,22 +67,36 @@ def single_sums(queue, reducer, types, exponents, repeats, rng):
     return rows
 
 
-def row_sums(queue, reducer, shape, repeats, rng):
+def data(rng, dtype, n):
+    """n elements of dtype: integers in [-100, 100] ([0, 200] unsigned), floats normal."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return rng.standard_normal(n).astype(dt)
+    return rng.integers(0 if dt.kind == "u" else -100, 200 if dt.kind == "u" else 100, n).astype(dt)
+
+
+def axis_sums(queue, reducer, shape, repeats, rng):
+    """Column sums (axis=0) and row sums (axis=1) of a float32 matrix; PyOpenCL: a loop of
+    sums over the rows (it has no axis=), for axis=1 only."""
     a = rng.standard_normal(shape, dtype=np.float32)
     d = cla.to_device(queue, a)
-    np.testing.assert_allclose(reducer.sum(a, axis=1), a.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-3)
+    rows = []
+    for axis in (0, 1):
+        np.testing.assert_allclose(reducer.sum(a, axis=axis), a.astype(np.float64).sum(axis=axis), rtol=1e-5,
+                                   atol=1e-3)
 
-    def pyopencl_loop():
-        sums = [cla.sum(d[r]) for r in range(shape[0])]
-        return np.array([s.get() for s in sums])
+        def pyopencl_loop():
+            sums = [cla.sum(d[r]) for r in range(shape[0])]
+            return np.array([s.get() for s in sums])
 
-    row = {"kind": "rows", "dtype": "float32", "n": shape[0] * shape[1], "shape": list(shape),
-           "numpy_ms": median_ms(lambda: np.sum(a, axis=1), repeats),
-           "clreduce_ms": median_ms(lambda: reducer.sum(a, axis=1), repeats),
-           "clreduce_dev_ms": median_ms(lambda: reducer.sum(d, axis=1), repeats),
-           "pyopencl_ms": median_ms(pyopencl_loop, max(1, repeats // 3))}
-    print_row(row)
-    return [row]
+        row = {"kind": "axis", "axis": axis, "dtype": "float32", "n": shape[0] * shape[1], "shape": list(shape),
+               "numpy_ms": median_ms(lambda: np.sum(a, axis=axis), repeats),
+               "clreduce_ms": median_ms(lambda: reducer.sum(a, axis=axis), repeats),
+               "clreduce_dev_ms": median_ms(lambda: reducer.sum(d, axis=axis), repeats),
+               "pyopencl_ms": median_ms(pyopencl_loop, max(1, repeats // 3)) if axis == 1 else float("nan")}
+        print_row(row)
+        rows.append(row)
+    return rows
 
 
 HEADER = (f"{'what':>22} {'numpy ms':>10} {'clreduce ms':>12} {'resident ms':>12} {'pyopencl ms':>12}"
@@ -92,7 +105,7 @@ HEADER = (f"{'what':>22} {'numpy ms':>10} {'clreduce ms':>12} {'resident ms':>12
 
 def print_row(row):
     what = (f"sum {row['dtype']} 2^{row['n'].bit_length() - 1}" if row["kind"] == "sum"
-            else f"axis=1 {row['shape'][0]}x{row['shape'][1]}")
+            else f"axis={row['axis']} {row['shape'][0]}x{row['shape'][1]}")
     print(f"{what:>22} {row['numpy_ms']:10.3f} {row['clreduce_ms']:12.3f} {row['clreduce_dev_ms']:12.3f}"
           f" {row['pyopencl_ms']:12.3f} {row['numpy_ms'] / row['clreduce_ms']:9.2f}"
           f" {row['pyopencl_ms'] / row['clreduce_dev_ms']:13.2f}", flush=True)
@@ -104,7 +117,7 @@ def main():
     parser.add_argument("--min-exp", type=int, default=16)
     parser.add_argument("--max-exp", type=int, default=None,
                         help="largest size 2^N (default: 28 on GPUs, 26 on other devices)")
-    parser.add_argument("--types", default="int32,float32")
+    parser.add_argument("--types", default="int32,float32", help="element types, e.g. int8,uint16,int64,float64")
     parser.add_argument("--rows", type=int, default=4096)
     parser.add_argument("--cols", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=9)
@@ -121,7 +134,7 @@ def main():
     print(HEADER)
     rng = np.random.default_rng(20261127)
     rows = single_sums(queue, reducer, args.types.split(","), range(args.min_exp, max_exp + 1, 2), args.repeats, rng)
-    rows += row_sums(queue, reducer, (args.rows, args.cols), args.repeats, rng)
+    rows += axis_sums(queue, reducer, (args.rows, args.cols), args.repeats, rng)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": info, "numpy": np.__version__, "pyopencl": cl.VERSION_TEXT, "rows": rows}, f,

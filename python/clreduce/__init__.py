@@ -4,11 +4,11 @@
     >>> clreduce.sum(numpy.arange(10**6, dtype=numpy.int32))
     np.int64(499999500000)
 
-Every function is one call of the library's core reduction (sum, min, max, minmax, argmin,
-argmax, argminmax, count_nonzero, mean, sum_of_squares, norm, statistics, bitwise and logical
-reductions, transform_reduce), over numpy arrays (C-contiguous, or 2-D with strided rows) or PyOpenCL
-arrays and buffers in place on their own queue; ``axis=`` 0/1 of 2-D arrays and -1 of N-D
-arrays, and CSR segments (segment_sum, ...). Errors: clreduce.InvalidArgument (a ValueError),
+numpy's reductions (sum, prod, min, max, argmin, argmax, mean, var, std, ptp, average, all,
+any, count_nonzero and the nan* forms) with numpy's semantics, and the library's own (minmax,
+argminmax, sum_of_squares, norm, statistics, bitwise reductions, transform_reduce), over numpy
+arrays of any strides or PyOpenCL arrays and buffers in place on their own queue; any ``axis``
+(an integer, a tuple, None), and CSR segments (segment_sum, ...). Errors: clreduce.InvalidArgument (a ValueError),
 clreduce.Unsupported (a TypeError), clreduce.Overflow (an OverflowError), clreduce.OpenCLError,
 clreduce.BuildError (with .log). docs/python.md is the manual.
 """
@@ -23,22 +23,24 @@ from ._inputs import DeviceArray
 from ._partial import MultiReducer, Partial
 from ._reducer import Reducer
 from ._results import Statistics
-from ._api import (all, any, argmax, argmin, argminmax, bit_and, bit_or, bit_xor, buffer, count_nonzero,
-                   default_reducer, max, mean, min, minmax, nanmax, nanmean, nanmin, nansum, norm, prod, reducer_for,
-                   segment_all, segment_any, segment_argmax, segment_argmin, segment_argminmax, segment_bit_and,
-                   segment_bit_or, segment_bit_xor, segment_count_nonzero, segment_max, segment_mean, segment_min,
-                   segment_minmax, segment_product, segment_reduce, segment_statistics, segment_sum,
-                   segment_sum_of_squares, statistics, sum, sum_of_squares, transform_reduce)
+from ._api import (all, any, argmax, argmin, argminmax, average, bit_and, bit_or, bit_xor, buffer, count_nonzero,
+                   default_reducer, max, mean, min, minmax, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod,
+                   nanstd, nansum, nanvar, norm, prod, ptp, reducer_for, segment_all, segment_any, segment_argmax,
+                   segment_argmin, segment_argminmax, segment_bit_and, segment_bit_or, segment_bit_xor,
+                   segment_count_nonzero, segment_max, segment_mean, segment_min, segment_minmax, segment_product,
+                   segment_reduce, segment_statistics, segment_sum, segment_sum_of_squares, statistics, std, sum,
+                   sum_of_squares, transform_reduce, var)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BuildError", "DeviceArray", "Error", "InvalidArgument", "MultiReducer", "OpenCLError", "Overflow", "Partial",
-    "Plan", "Reducer", "Statistics", "Unsupported", "all", "any", "argmax", "argmin", "argminmax", "bit_and",
-    "bit_or", "bit_xor", "buffer", "cache_directory", "count_nonzero", "default_reducer", "devices", "max", "mean",
-    "min", "minmax", "nanmax", "nanmean", "nanmin", "nansum", "norm", "operations", "prod", "reducer_for",
-    "segment_all", "segment_any", "segment_argmax", "segment_argmin", "segment_argminmax", "segment_bit_and",
-    "segment_bit_or", "segment_bit_xor", "segment_count_nonzero", "segment_max", "segment_mean", "segment_min",
-    "segment_minmax", "segment_product", "segment_reduce", "segment_statistics", "segment_sum",
-    "segment_sum_of_squares", "set_cache_directory", "statistics", "sum", "sum_of_squares", "transform_reduce",
+    "Plan", "Reducer", "Statistics", "Unsupported", "all", "any", "argmax", "argmin", "argminmax", "average",
+    "bit_and", "bit_or", "bit_xor", "buffer", "cache_directory", "count_nonzero", "default_reducer", "devices", "max",
+    "mean", "min", "minmax", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
+    "nanvar", "norm", "operations", "prod", "ptp", "reducer_for", "segment_all", "segment_any", "segment_argmax",
+    "segment_argmin", "segment_argminmax", "segment_bit_and", "segment_bit_or", "segment_bit_xor",
+    "segment_count_nonzero", "segment_max", "segment_mean", "segment_min", "segment_minmax", "segment_product",
+    "segment_reduce", "segment_statistics", "segment_sum", "segment_sum_of_squares", "set_cache_directory",
+    "statistics", "std", "sum", "sum_of_squares", "transform_reduce", "var",
 ]

@@ -5,12 +5,10 @@ import collections
 import inspect
 import threading
 
-import numpy as np
-
-from ._clreduce import InvalidArgument, Overflow, Unsupported
+from . import _functions, _norm, _statistics
+from ._clreduce import operation_summary, operations
 from ._inputs import DeviceArray, device_view, is_device_input
-from ._masked import filled, is_masked
-from ._reducer import Reducer, _NORMS, _options
+from ._reducer import Reducer, _options
 
 _lock = threading.Lock()
 _default = None
@@ -54,37 +52,22 @@ def buffer(queue, buf, dtype, shape=None, offset=0):
     return DeviceArray(queue, buf, dtype, shape, offset)
 
 
-# The named calls below are written as Reducer methods (`self` the reducer) and attached to
-# Reducer at the end; the module gets a function of the same name for each.
+# The named calls are written as Reducer methods (`self` the reducer) and attached to Reducer at
+# the end; the module gets a function of the same name for each. numpy's names (sum, min, mean,
+# var, ...) follow numpy's semantics (_functions.py, _statistics.py); the engine's own operations
+# without a numpy counterpart below keep the engine's (NaN skipped by minmax and argminmax).
 _COMMON = """
-    ``a``: a numpy array (C-contiguous, or 2-D with strided rows), a PyOpenCL ``Array``, or
-    clreduce.buffer(...). ``axis``: None (all), 0 or 1 of a 2-D array, -1 of an N-D array.
-    ``dtype``: the accumulator (int32, uint32, int64, uint64, float32, float64). ``float_mode``:
+    ``a``: a numpy array (any strides), a PyOpenCL ``Array``, or clreduce.buffer(...).
+    ``axis``: None (all), an integer or a tuple (negative: from the end). ``dtype``: the
+    accumulator (int32, uint32, int64, uint64, float32, float64). ``float_mode``:
     "deterministic" (default), "atomic", "compensated", "correctly_rounded". ``overflow``:
     "check" (default: clreduce.Overflow, an OverflowError) or "wrap". ``keepdims``: as numpy."""
 
-# name: (operation, what it returns)
-_OPERATIONS = {
-    "sum": ("sum", "Sum: int64 (signed integers, exact), uint64 (unsigned), float64 (floats)."),
-    "prod": ("product", "Product, in the sum's type (integers modulo 2^64)."),
-    "min": ("min", "Smallest element, in the element type; NaN ignored (all-NaN: NaN)."),
-    "max": ("max", "Largest element, in the element type; NaN ignored."),
-    "minmax": ("minmax", "(min, max) of one pass, in the element type; NaN ignored."),
-    "argmin": ("argmin", "Index (int64) of the first smallest element; NaN ignored."),
-    "argmax": ("argmax", "Index (int64) of the first largest element; NaN ignored."),
-    "argminmax": ("argminmax", "(argmin, argmax) of one pass: both indices (int64); NaN ignored."),
-    "count_nonzero": ("count_nonzero", "Elements != 0, int64 (NaN counts, -0.0 does not)."),
-    "mean": ("mean", "Mean, float64 (integers: the correctly rounded mean of the exact sum)."),
-    "sum_of_squares": ("sum_of_squares", "Sum of x*x: uint64 for integers (exact), float64 for floats."),
-    "statistics": ("statistics", "clreduce.Statistics(count, min, max, sum, mean, variance) of one pass."),
-    "bit_and": ("bit_and", "Bitwise and of integer elements, in the element type."),
-    "bit_or": ("bit_or", "Bitwise or of integer elements, in the element type."),
-    "bit_xor": ("bit_xor", "Bitwise xor of integer elements, in the element type."),
-    "all": ("all", "Whether every element is nonzero (numpy.bool_)."),
-    "any": ("any", "Whether some element is nonzero (numpy.bool_)."),
-    "nanmin": ("min", "Smallest element ignoring NaN (min already ignores NaN)."),
-    "nanmax": ("max", "Largest element ignoring NaN (max already ignores NaN)."),
-}
+# The core's operations that numpy-named calls serve (prod, norm, ...); every other operation of
+# the core's list, read at run time, gets a call of its own name, its docstring the core's
+# summary (minmax, argminmax, sum_of_squares, statistics, bit_and, ...).
+_SERVED_BY_NUMPY_NAMES = ("sum", "product", "min", "max", "argmin", "argmax", "count_nonzero", "mean", "norm_l1",
+                          "norm_l2", "norm_inf", "all", "any")
 
 
 def _operation_function(name, op, doc):
@@ -96,15 +79,9 @@ def _operation_function(name, op, doc):
     return f
 
 
-_METHODS = {name: _operation_function(name, op, doc) for name, (op, doc) in _OPERATIONS.items()}
-
-
-def norm(self, a, ord=2, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-    """Vector norm, float64: ``ord`` 1 (sum of |x|), 2 or None (sqrt of the sum of squares),
-    numpy.inf (largest |x|, NaN ignored)."""
-    if ord not in _NORMS:
-        raise ValueError(f"ord must be 1, 2, None or numpy.inf; got {ord!r}")
-    return self.reduce(_NORMS[ord], a, axis, dtype, float_mode, overflow, keepdims)
+_METHODS = {op: _operation_function(op, op, operation_summary(op)) for op in operations()
+            if op not in _SERVED_BY_NUMPY_NAMES}
+_METHODS.update({f.__name__: f for f in _functions.METHODS + _statistics.METHODS + _norm.METHODS})
 
 
 def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, float_mode=None, overflow=None,
@@ -115,61 +92,6 @@ def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, 
     float64 (floats), or the accumulator ``dtype``; so is the result."""
     return self._call(None, (str(expression), str(combine)), a, axis, _options(dtype, float_mode, overflow),
                       keepdims)
-
-
-def _nan_input(a):
-    """``a`` as nansum and nanmean read it: device data and numpy arrays as they are, anything
-    else (a list, a Python float) through numpy.asarray, as the other calls take it."""
-    return a if is_device_input(a) or isinstance(a, np.ndarray) else np.asarray(a)
-
-
-def _require_floating_dtype(name, a, dtype):
-    """nansum and nanmean of floating data accumulate in a floating ``dtype``: an integer one
-    would drop NaN before the call sees it (numpy's nanmean refuses it too)."""
-    if dtype is not None and np.dtype(dtype).kind != "f":
-        raise Unsupported(f"{name} needs a floating dtype (float32 or float64) for {np.dtype(a.dtype)} data; "
-                          f"got {np.dtype(dtype)}")
-
-
-def _nan_transform(self, name, a, expression, axis, dtype, float_mode, overflow, keepdims):
-    """transform_reduce(a, expression) for nansum or nanmean (``name``), its errors naming the
-    call rather than the expression it runs."""
-    try:
-        return self.transform_reduce(a, expression, "sum", axis, dtype, float_mode, overflow, keepdims)
-    except (InvalidArgument, Unsupported, Overflow) as e:
-        if expression not in str(e):
-            raise
-        raise type(e)(str(e).replace(f"transform expression '{expression}'", name).replace(expression, name)) \
-            from None
-
-
-def nansum(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-    """Sum treating NaN as 0 (float64 for floats): floats through
-    transform_reduce(a, "isnan(x) ? 0 : x") (``dtype`` float32 or float64); integers as sum().
-    A numpy.ma masked array: its masked elements are left out (a copy)."""
-    a = _nan_input(a)
-    if is_masked(a) and np.dtype(a.dtype).kind == "f":
-        a = filled(a, np.nan)  # skipped as NaN are; masked integers take sum()'s masked path
-    if np.dtype(a.dtype).kind != "f":
-        return self.reduce("sum", a, axis, dtype, float_mode, overflow, keepdims)
-    _require_floating_dtype("nansum", a, dtype)
-    return _nan_transform(self, "nansum", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
-
-
-def nanmean(self, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-    """Mean of the elements that are not NaN, float64 (NaN where all are NaN): nansum() divided
-    by the count of non-NaN elements (a second pass, transform_reduce(a, "isnan(x) ? 0 : 1"));
-    integers as mean(). A numpy.ma masked array: its masked elements are left out (a copy)."""
-    a = _nan_input(a)
-    if is_masked(a) and np.dtype(a.dtype).kind == "f":
-        a = filled(a, np.nan)  # skipped as NaN are; masked integers take mean()'s masked path
-    if np.dtype(a.dtype).kind != "f":
-        return self.reduce("mean", a, axis, dtype, float_mode, overflow, keepdims)
-    _require_floating_dtype("nanmean", a, dtype)
-    total = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : x", axis, dtype, float_mode, overflow, keepdims)
-    count = _nan_transform(self, "nanmean", a, "isnan(x) ? 0 : 1", axis, None, None, None, keepdims)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.float64(total) / count if np.ndim(total) == 0 else np.asarray(total, np.float64) / count
 
 
 def segment_reduce(self, op, values, offsets, dtype=None, float_mode=None, overflow=None):
@@ -191,12 +113,12 @@ def _segment_function(name, op):
     return f
 
 
-_SEGMENT_OPERATIONS = ("sum", "product", "min", "max", "minmax", "argmin", "argmax", "argminmax", "count_nonzero",
-                       "mean", "sum_of_squares", "statistics", "bit_and", "bit_or", "bit_xor", "all", "any")
+# Every operation of the core's list per segment, but the norms (norm has no segment call).
+_SEGMENT_OPERATIONS = [op for op in operations() if not op.startswith("norm_")]
 _METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 
-for _f in (norm, transform_reduce, nansum, nanmean):
+for _f in (transform_reduce,):
     _f.__doc__ += _COMMON
     _METHODS[_f.__name__] = _f
 _METHODS["segment_reduce"] = segment_reduce

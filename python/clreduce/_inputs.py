@@ -1,7 +1,5 @@
-"""What a call reduces: numpy arrays and PyOpenCL arrays/buffers, and the form (how the
-elements are grouped) that ``axis=`` asks for."""
-
-import operator
+"""What a call reduces: numpy arrays and PyOpenCL arrays/buffers (how ``axis=`` groups their
+elements: _layout.py)."""
 
 import numpy as np
 
@@ -57,15 +55,18 @@ def device_view(a):
     return a.queue, a.base_data, a.dtype, a.offset // a.dtype.itemsize, tuple(a.shape)
 
 
+# numpy dtype -> the element type's name (a dict: dtype.name is slow on every call).
+_ELEMENT_NAMES = {np.dtype(name): name for name in ELEMENT_TYPES}
+_ELEMENT_NAMES[np.dtype(np.bool_)] = "uint8"
+
+
 def element_dtype(dtype):
     """The name of the element type clreduce reads for numpy dtype ``dtype`` (bool as uint8)."""
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return "uint8"
-    if dtype.name not in ELEMENT_TYPES or not dtype.isnative:
+    name = _ELEMENT_NAMES.get(dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
+    if name is None:  # also non-native byte orders: their dtypes compare unequal to these
         raise TypeError(f"clreduce reduces {', '.join(ELEMENT_TYPES)} and bool arrays "
-                        f"(native byte order); got {dtype}")
-    return dtype.name
+                        f"(native byte order); got {np.dtype(dtype)}")
+    return name
 
 
 def host_array(a):
@@ -91,39 +92,6 @@ def accumulator_name(dtype):
         raise ValueError(f"dtype= (the accumulator) must be int32, uint32, int64, uint64, float32 or float64; "
                          f"got {name}")
     return name
-
-
-def form_for(shape, axis, contiguous, rows_contiguous):
-    """The form of a call over an array of ``shape`` for ``axis`` (None, or an int), and the
-    axis it removes (None: all). ``contiguous``: C-contiguous; ``rows_contiguous``: a 2-D array
-    whose rows are contiguous (strided rows)."""
-    ndim = len(shape)
-    if axis is None:
-        if contiguous or ndim < 2:
-            return "flat", None
-        if ndim == 2 and rows_contiguous:
-            return "image", None
-        return "flat", None  # refused by the native layer with the reason
-    if isinstance(axis, (tuple, list)):
-        raise ValueError("clreduce takes one axis (None, 0 or 1 for 2-D arrays, -1 for N-D arrays), not a tuple")
-    axis = operator.index(axis)  # an integer, as numpy: axis=1.5 or "1" is a TypeError
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim) if hasattr(np, "exceptions") else ValueError(
-            f"axis {axis} is out of bounds for an array of dimension {ndim}")
-    axis %= ndim
-    if ndim == 1:
-        return "flat", 0
-    if ndim == 2:
-        return ("rows" if axis == 1 else "columns"), axis
-    if axis == ndim - 1:
-        return "batch", axis
-    raise ValueError(f"clreduce reduces N-D arrays (N > 2) along their last axis only (axis=-1); got axis={axis}")
-
-
-def host_layout(a, axis):
-    """(form, removed axis) for a numpy array."""
-    rows_contiguous = a.ndim == 2 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
-    return form_for(a.shape, axis, a.flags.c_contiguous, rows_contiguous)
 
 
 def offsets_array(offsets):

@@ -71,11 +71,13 @@ def reduce_masked(reducer, op, a, axis, dtype, float_mode, overflow, keepdims):
 
 def divide(total, count):
     """total / count in float64: integer totals through Python's correctly rounded int / int
-    (the mean of the exact sum, as mean() gives it), floats as numpy divides them."""
+    (the mean of the exact sum, as mean() gives it), floats as numpy divides them; NaN where
+    count is 0."""
     shape = np.shape(total)
     if np.asarray(total).dtype.kind == "f":
-        quotient = np.asarray(total, np.float64) / count
-    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            quotient = np.asarray(total, np.float64) / count
+    else:  # a group of no element: NaN
         pairs = zip(np.ravel(total).tolist(), np.ravel(np.broadcast_to(count, shape)).tolist())
-        quotient = np.array([t / c for t, c in pairs], np.float64).reshape(shape)
+        quotient = np.array([t / c if c else np.nan for t, c in pairs], np.float64).reshape(shape)
     return np.float64(quotient) if quotient.ndim == 0 else quotient

@@ -4,14 +4,15 @@ import numpy as np
 
 from . import _clreduce
 from ._clreduce import InvalidArgument
-from ._inputs import (accumulator_name, device_view, element_dtype, form_for, host_array, host_layout,
-                      is_device_input, offsets_array)
+from ._inputs import accumulator_name, device_view, element_dtype, host_array, is_device_input, offsets_array
+from ._layout import device_plan, normalize_axes, plan
 from ._masked import is_masked, reduce_masked
 from ._results import cast, keep_dims
 
-_NORMS = {1: "norm_l1", 2: "norm_l2", None: "norm_l2", np.inf: "norm_inf", float("inf"): "norm_inf"}
 _FLOAT_MODES = ("deterministic", "atomic", "compensated", "correctly_rounded")
-_SEGMENTED = ("rows", "columns", "batch", "offsets")
+# Operations whose value depends on the order of a group's elements (the first index of the
+# extreme): their reduced axes are read in C order.
+_ORDERED = ("argmin", "argmax", "argminmax")
 # Element types a float32 cannot hold every value of: a float32 statistics state rounds their
 # extremes.
 _WIDER_THAN_FLOAT32 = ("int32", "uint32", "float64")
@@ -76,13 +77,15 @@ class Reducer:
         return self._native.pinned_bytes(count * dtype.itemsize).view(dtype).reshape(shape)
 
     def reduce(self, op, a, axis=None, dtype=None, float_mode=None, overflow=None, keepdims=False):
-        """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``.
+        """Operation ``op`` (a name: "sum", "min", ..., see clreduce.operations()) over ``a``,
+        with the engine's semantics (its result types: float64 sums, NaN skipped by the
+        extremes; the numpy-named calls have numpy's).
 
-        ``a``: a numpy array (C-contiguous, or 2-D with strided rows), a PyOpenCL ``Array`` or
-        a :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), 0 or 1
-        for 2-D arrays, -1 for N-D arrays. ``dtype``: the accumulator; ``float_mode``:
+        ``a``: a numpy array (any strides), a PyOpenCL ``Array`` or a
+        :class:`clreduce.DeviceArray` on this reducer's context. ``axis``: None (all), an
+        integer or a tuple (negative: from the end). ``dtype``: the accumulator; ``float_mode``:
         "deterministic", "atomic", "compensated" or "correctly_rounded"; ``overflow``: "check"
-        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays per row/batch. A
+        (raise clreduce.Overflow) or "wrap". Returns numpy scalars, arrays along axes. A
         numpy.ma masked array is filled (a copy) so that masked elements count for nothing, for
         the operations that allow it (sum, product, min, max, mean, ...); others raise TypeError.
         """
@@ -91,58 +94,71 @@ class Reducer:
         return self._call(op, None, a, axis, _options(dtype, float_mode, overflow), keepdims)
 
     def _call(self, op, transform, a, axis, options, keepdims, offsets=None):
-        if is_device_input(a):
+        if offsets is not None:
+            return self._segments(op, transform, a, options, offsets)
+        device = is_device_input(a)
+        if device:
             queue, buffer, dt, offset, shape = device_view(a)
             element = element_dtype(dt)
-            if offsets is not None:  # the values stay on the device; the offsets are host data
-                form, removed = "offsets", 0
-                offsets = offsets_array(offsets)
-            else:
-                form, removed = form_for(shape, axis, True, True)
-                if form == "image":
-                    form = "flat"
-            native_shape = list(shape) if shape else [1]
-            if transform is None:
-                raw = self._native.reduce_buffer(op, buffer.int_ptr, element, offset, native_shape, form,
-                                                 offsets=offsets, **options)
-            else:
-                raw = self._native.transform_reduce_buffer(transform[0], transform[1], buffer.int_ptr, element,
-                                                           offset, native_shape, form, offsets=offsets, **options)
-            ndim = len(shape)
+            axes = normalize_axes(axis, len(shape))
+            layout = device_plan(shape, dt, axes, op in _ORDERED)
+            if layout is None:
+                raise InvalidArgument(
+                    f"axis={axis!r} of a device array of shape {tuple(shape)}: clreduce reads device arrays in "
+                    "place, and the reduced axes must be the innermost or the outermost ones; move them there "
+                    "first (e.g. a PyOpenCL transpose into a new array)")
         else:
             h = host_array(a)
             element = element_dtype(h.dtype)
-            if offsets is not None:
-                form, removed = "offsets", 0
-                offsets = offsets_array(offsets)
-            else:
-                form, removed = host_layout(h, axis)
-            groups = _group_count(form, h.shape, offsets)
-            if h.size == 0 and groups and form in _SEGMENTED:
-                raw = None  # every group is empty: see _empty_groups
-            elif transform is None:
-                raw = self._native.reduce(op, h, form, offsets=offsets, **options)
-            else:
-                raw = self._native.transform_reduce(transform[0], transform[1], h, form, offsets=offsets, **options)
-            ndim = h.ndim
-            if a is not h and getattr(a, "dtype", None) == np.bool_ and op in ("min", "max", "minmax"):
-                element = "bool"
-        segmented = form in _SEGMENTED
-        if raw is None:
-            result = self._empty_groups(op, transform, h.dtype, options, groups)
+            shape = h.shape
+            axes = normalize_axes(axis, h.ndim)
+            layout = plan(h, axes, op in _ORDERED, image_ok=transform is None)
+            if getattr(a, "dtype", None) == np.bool_:
+                element = "bool"  # read as uint8; values in the element type (extremes, bits) are bool
+        if layout.form == "empty":
+            empty_type = dt if device else (a.dtype if getattr(a, "dtype", None) == np.bool_ else h.dtype)
+            reduced = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+            result = self._empty_groups(op, transform, np.dtype(empty_type), options, layout.out_shape, reduced)
         else:
-            result = cast("transform" if transform else op, raw, element, options["accumulator"], segmented,
-                          wrap=options["overflow"] == "wrap")
-        if form == "batch":
-            result = _reshape(result, shape[:-1] if is_device_input(a) else h.shape[:-1])
-        if keepdims and form != "offsets":
-            result = keep_dims(result, ndim, removed)
+            engine = layout.array
+            if device:
+                native = (buffer.int_ptr, element, offset, list(engine.shape), layout.form)
+                raw = (self._native.reduce_buffer(op, *native, **options) if transform is None else
+                       self._native.transform_reduce_buffer(*transform, *native, **options))
+            else:
+                raw = (self._native.reduce(op, engine, layout.form, **options) if transform is None else
+                       self._native.transform_reduce(*transform, engine, layout.form, **options))
+            result = cast("transform" if transform else op, raw, element, options["accumulator"],
+                          layout.form in ("rows", "columns"), wrap=options["overflow"] == "wrap")
+            result = _each(result, layout.arrange)
+        if keepdims:
+            result = keep_dims(result, shape, axes)
         if op == "statistics" and self._rounds_extremes(element, options["accumulator"]):
             # A float32 statistics state rounds the extremes of these types: they come from a
             # minmax pass instead, exact in the element type (docs/python.md).
-            lo, hi = self._call("minmax", None, a, axis, _options(None, None, None), keepdims, offsets)
+            lo, hi = self._call("minmax", None, a, axis, _options(None, None, None), keepdims)
             result = result._replace(min=lo, max=hi)
         return result
+
+    def _segments(self, op, transform, a, options, offsets):
+        """The CSR segments call: one value per segment of 1-D values (host or device)."""
+        offsets = offsets_array(offsets)
+        groups = max(0, len(offsets) - 1)
+        if is_device_input(a):
+            queue, buffer, dt, offset, shape = device_view(a)
+            element = element_dtype(dt)
+            native = (buffer.int_ptr, element, offset, list(shape) if shape else [1], "offsets")
+            raw = (self._native.reduce_buffer(op, *native, offsets=offsets, **options) if transform is None else
+                   self._native.transform_reduce_buffer(*transform, *native, offsets=offsets, **options))
+        else:
+            h = host_array(a)
+            element = element_dtype(h.dtype)
+            if h.size == 0 and groups:
+                return self._empty_groups(op, transform, h.dtype, options, (groups,))  # every segment is empty
+            raw = (self._native.reduce(op, h, "offsets", offsets=offsets, **options) if transform is None else
+                   self._native.transform_reduce(*transform, h, "offsets", offsets=offsets, **options))
+        return cast("transform" if transform else op, raw, element, options["accumulator"], True,
+                    wrap=options["overflow"] == "wrap")
 
     def _rounds_extremes(self, element, accumulator):
         """Whether statistics of `element` data keeps its extremes in a float32 that cannot hold
@@ -151,16 +167,22 @@ class Reducer:
             return False
         return accumulator == "float32" or (accumulator is None and not self._native.device["has_fp64"])
 
-    def _empty_groups(self, op, transform, dtype, options, groups):
-        """The values of `groups` groups of no element (host data of no element, grouped): the
-        call's value over no element for each, or InvalidArgument where it has none. (The core
-        would wrap the zero bytes of host data in an OpenCL buffer, which OpenCL refuses.)"""
-        try:
-            value = self._call(op, transform, np.zeros(0, dtype), None, options, False)
-        except InvalidArgument:
-            raise InvalidArgument(f"{transform[1] if transform else op} of segment 0, which is empty, "
-                                  "is undefined") from None
-        return np.full(groups, value)
+    def _empty_groups(self, op, transform, dtype, options, shape, reduced=0):
+        """The values over data of no element, in numpy's result ``shape``: each group's value
+        over its ``reduced`` elements when there are none, or InvalidArgument where there is no
+        such value (also where there is no group, as numpy); no group of elements: an empty
+        array of the call's type. (Nothing is read: the core would wrap the zero bytes of host
+        data in an OpenCL buffer, which OpenCL refuses.)"""
+        groups = int(np.prod(shape, dtype=np.int64))
+        if groups == 0 and reduced > 0:  # the type of the value over one element
+            value = self._call(op, transform, np.zeros(1, dtype), None, options, False)
+        else:
+            try:
+                value = self._call(op, transform, np.zeros(0, dtype), None, options, False)
+            except InvalidArgument:
+                raise InvalidArgument(f"{transform[1] if transform else op} of an empty group (segment 0) "
+                                      "is undefined") from None
+        return _each(value, lambda v: np.full(shape, v)[()] if shape else v)
 
     def plan(self, op, dtype, count, accumulator=None, float_mode=None, overflow=None):
         """The plan (work-group size, vector width, groups, ...) a call of ``op`` over ``count``
@@ -190,21 +212,9 @@ class Reducer:
         return Partial(self._native.partial(op, h, **options))
 
 
-def _group_count(form, shape, offsets):
-    """How many results a segmented call of `form` over host data of `shape` gives."""
-    if form == "rows":
-        return shape[0]
-    if form == "columns":
-        return shape[1]
-    if form == "batch":
-        return int(np.prod(shape[:-1], dtype=np.int64))
-    if form == "offsets":
-        return max(0, len(offsets) - 1)
-    return 1  # flat, image: one
-
-
-def _reshape(result, shape):
+def _each(result, f):
+    """``f`` applied to each field of a structured result (minmax's tuple, Statistics)."""
     if isinstance(result, tuple):
-        return type(result)(*(np.reshape(v, shape) for v in result)) if hasattr(result, "_fields") else tuple(
-            np.reshape(v, shape) for v in result)
-    return np.reshape(result, shape)
+        values = (f(v) for v in result)
+        return type(result)(*values) if hasattr(result, "_fields") else tuple(values)
+    return f(result)

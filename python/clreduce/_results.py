@@ -1,12 +1,15 @@
 """The native results as the documented numpy types (docs/python.md, "Results")."""
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
 
+from . import _clreduce
 from ._clreduce import Overflow
 
-_INTEGER_SUM_OPS = ("sum", "product", "sum_of_squares", "transform")
+# Operations whose value takes the accumulator's type where dtype= names one.
+_INTEGER_SUM_OPS = ("sum", "product", "sum_of_squares")
 
 
 class Statistics(NamedTuple):
@@ -25,27 +28,33 @@ class Statistics(NamedTuple):
         return np.sqrt(self.variance)
 
 
+@functools.lru_cache(maxsize=None)
+def value_kind(op, element):
+    """The kind of value the core's operation ``op`` gives over ``element`` data (a dtype name;
+    bool read as uint8), read from the core's operation list at run time: a numpy type name, or
+    minmax, arg, argminmax, statistics."""
+    return _clreduce.operation_result(op, "uint8" if element == "bool" else element)
+
+
 def result_dtype(op, element, accumulator):
     """The numpy type of `op`'s value over elements of `element` (a dtype name), with the
-    accumulator `accumulator` (a name or None)."""
+    accumulator `accumulator` (a name or None): the core's result type (counts as int64, as
+    numpy's; bool data's element-typed values as bool), or the accumulator's for sums."""
     e = np.dtype(element)
-    if op in _INTEGER_SUM_OPS:
+    if op == "transform":
         if accumulator is not None:
             return np.dtype(accumulator)
         if e.kind == "f":
             return np.dtype(np.float64)
-        if op == "sum_of_squares":
-            return np.dtype(np.uint64)
-        if op == "transform":
-            return np.dtype(np.uint64 if e == np.uint64 else np.int64)
-        return np.dtype(np.int64 if e.kind == "i" else np.uint64)
-    if op in ("min", "max", "minmax", "bit_and", "bit_or", "bit_xor"):
-        return e
-    if op in ("argmin", "argmax", "argminmax", "count_nonzero"):
+        return np.dtype(np.uint64 if e == np.uint64 else np.int64)
+    if accumulator is not None and op in _INTEGER_SUM_OPS:
+        return np.dtype(accumulator)
+    kind = value_kind(op, element)
+    if op == "count_nonzero":  # a count: numpy's intp
         return np.dtype(np.int64)
-    if op in ("all", "any"):
+    if element == "bool" and kind == "uint8":  # bool data read as uint8: its extremes and bits are bool
         return np.dtype(np.bool_)
-    return np.dtype(np.float64)  # mean, norms
+    return np.dtype(kind)
 
 
 def _check_fits(values, dtype):
@@ -94,14 +103,15 @@ def cast(op, raw, element, accumulator, segmented, wrap=False):
     def convert(value, dtype):
         return _array(value, dtype, wrap) if segmented else _scalar(value, dtype, wrap)
 
-    if op == "minmax":
+    kind = "scalar" if op == "transform" else value_kind(op, element)
+    if kind == "minmax":
         e = np.dtype(element)
         return convert(raw[0], e), convert(raw[1], e)
-    if op in ("argmin", "argmax"):
+    if kind == "arg":
         return convert(raw[1], np.dtype(np.int64))
-    if op == "argminmax":
+    if kind == "argminmax":
         return convert(raw[0][1], np.dtype(np.int64)), convert(raw[1][1], np.dtype(np.int64))
-    if op == "statistics":
+    if kind == "statistics":
         e = np.dtype(element)
         f = np.dtype(np.float64)
         return Statistics(convert(raw["count"], np.dtype(np.int64)), convert(raw["min"], e), convert(raw["max"], e),
@@ -109,11 +119,13 @@ def cast(op, raw, element, accumulator, segmented, wrap=False):
     return convert(raw, result_dtype(op, element, accumulator))
 
 
-def keep_dims(result, ndim, axis):
-    """`result` with the reduced axis kept as length 1 (keepdims=True)."""
+def keep_dims(result, shape, axes):
+    """``result`` with the reduced ``axes`` of an array of ``shape`` kept as length 1
+    (keepdims=True)."""
+    kept = tuple(1 if d in axes else n for d, n in enumerate(shape))
+
     def one(v):
-        v = np.asarray(v)
-        return v.reshape((1,) * ndim) if axis is None else np.expand_dims(v, axis)
+        return np.asarray(v).reshape(kept)
     if isinstance(result, Statistics):
         return Statistics(*(one(v) for v in result))
     if isinstance(result, tuple):

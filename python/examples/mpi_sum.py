@@ -33,7 +33,7 @@ def main():
         for k in range(2):
             total[k].merge(clreduce.Partial.from_bytes(parts[k]))
     int_sum, float_sum = total[0].value(), total[1].value()
-    one_process = clreduce.sum(floats, float_mode="correctly_rounded")
+    one_process = clreduce.sum(floats, dtype=np.float64, float_mode="correctly_rounded")
     same = np.float64(float_sum).tobytes() == np.float64(one_process).tobytes()
     print(f"{size} ranks: sum {int_sum} ({'exact' if int_sum == n * (n - 1) // 2 else 'WRONG'}), "
           f"correctly rounded float sum {float(float_sum)!r}, the same bits as one process's: {'yes' if same else 'no'}")

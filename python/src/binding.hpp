@@ -71,6 +71,7 @@ void bind_errors(nb::module_& m);
 void bind_reducer(nb::module_& m);
 void bind_partial(nb::module_& m);
 void bind_multi(nb::module_& m);
+void bind_operations(nb::module_& m);
 // Reducer.partial and Reducer.partial_buffer (partial.cpp), added by bind_reducer.
 void add_partial_methods(nb::class_<clreduce::Reducer>& reducer);
 

@@ -1,6 +1,6 @@
 // clreduce._clreduce: the native part of the Python package (python/clreduce/ is the
 // numpy-shaped layer over it). Each concern binds itself: errors, the Reducer and its core
-// call, Partial, MultiReducer.
+// call, Partial, MultiReducer, the operation list.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -17,15 +17,7 @@ NB_MODULE(_clreduce, m) {
     bind_partial(m);
     bind_reducer(m);
     bind_multi(m);
-    m.def(
-        "operations",
-        [] {
-        std::vector<std::string> names;
-        for (int i = 0; i < clreduce::operation_count; ++i)
-            names.emplace_back(clreduce::operation_name(static_cast<clreduce::Operation>(i)));
-        return names;
-        },
-        "The operations' names, in the library's order.");
+    bind_operations(m);
     // The disk caches' folder (compiled programs, the tuning file): the process-wide setting of
     // include/clreduce/cache.hpp, for reducers made afterwards.
     m.def(

@@ -18,40 +18,51 @@ using M = ElementMap;
 using O = Operation;
 using Fam = OperationFamily;
 
-// One row per operation: name, family, plug-in, element map, accumulator rule, whether the
-// plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize,
-// real result, integers only, identity state is the empty result.
+// One row per operation: name, summary (one line: what its value is), family, plug-in, element map, accumulator rule,
+// whether the plug-in follows the float mode, correctly rounded offered, empty range's identity, finalize, real result,
+// integers only, identity state is the empty result.
 constexpr std::array<OperationInfo, operation_count> kOperations{{
-    {O::sum, "sum", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none, false, false, true},
-    {O::product, "product", Fam::product, KernelOp::multiply, M::identity, A::sum, false, false, true, F::none, false,
-     false, true},
-    {O::min, "min", Fam::extremum, KernelOp::min, M::identity, A::compare, false, false, false, F::none},
-    {O::max, "max", Fam::extremum, KernelOp::max, M::identity, A::compare, false, false, false, F::none},
-    {O::minmax, "minmax", Fam::extremum, KernelOp::minmax, M::identity, A::compare, false, false, false, F::none},
-    {O::argmin, "argmin", Fam::extremum, KernelOp::argmin, M::identity, A::compare, false, false, false, F::none},
-    {O::argmax, "argmax", Fam::extremum, KernelOp::argmax, M::identity, A::compare, false, false, false, F::none},
-    {O::argminmax, "argminmax", Fam::extremum, KernelOp::argminmax, M::identity, A::compare, false, false, false,
-     F::none},
-    {O::count_nonzero, "count_nonzero", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none,
-     false, false, true},
-    {O::mean, "mean", Fam::additive, KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count, true},
-    {O::sum_of_squares, "sum_of_squares", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true,
-     F::none, false, false, true},
-    {O::norm_l1, "norm_l1", Fam::additive, KernelOp::add, M::abs, A::non_negative, true, true, true, F::none, true,
-     false, true},
-    {O::norm_l2, "norm_l2", Fam::additive, KernelOp::add, M::square, A::non_negative, true, false, true, F::square_root,
-     true, false, true},
-    {O::norm_inf, "norm_inf", Fam::extremum, KernelOp::max, M::abs, A::magnitude, false, false, true, F::none},
-    {O::statistics, "statistics", Fam::additive, KernelOp::moments, M::identity, A::real, false, false, false, F::none,
-     true},
-    {O::bit_and, "bit_and", Fam::extremum, KernelOp::bit_and, M::identity, A::compare, false, false, true, F::none,
-     false, true, true},
-    {O::bit_or, "bit_or", Fam::extremum, KernelOp::bit_or, M::identity, A::compare, false, false, true, F::none, false,
-     true, true},
-    {O::bit_xor, "bit_xor", Fam::extremum, KernelOp::bit_xor, M::identity, A::compare, false, false, true, F::none,
-     false, true, true},
-    {O::all, "all", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none},
-    {O::any, "any", Fam::additive, KernelOp::add, M::nonzero, A::count, false, false, true, F::none},
+    {O::sum, "sum",
+     "Sum of the elements: exact for integers (int64, uint64), float64 for floats (float_mode: how it is rounded).",
+     Fam::additive, KernelOp::add, M::identity, A::sum, true, true, true, F::none, false, false, true},
+    {O::product, "product", "Product of the elements, in the sum's type (integers modulo 2^64).", Fam::product,
+     KernelOp::multiply, M::identity, A::sum, false, false, true, F::none, false, false, true},
+    {O::min, "min", "Smallest element, in the element type; NaN ignored (all NaN: NaN).", Fam::extremum, KernelOp::min,
+     M::identity, A::compare, false, false, false, F::none},
+    {O::max, "max", "Largest element, in the element type; NaN ignored (all NaN: NaN).", Fam::extremum, KernelOp::max,
+     M::identity, A::compare, false, false, false, F::none},
+    {O::minmax, "minmax", "(min, max) of one pass, in the element type; NaN ignored.", Fam::extremum, KernelOp::minmax,
+     M::identity, A::compare, false, false, false, F::none},
+    {O::argmin, "argmin", "Index of the first smallest element; NaN ignored.", Fam::extremum, KernelOp::argmin,
+     M::identity, A::compare, false, false, false, F::none},
+    {O::argmax, "argmax", "Index of the first largest element; NaN ignored.", Fam::extremum, KernelOp::argmax,
+     M::identity, A::compare, false, false, false, F::none},
+    {O::argminmax, "argminmax", "(argmin, argmax) of one pass: both indices; NaN ignored.", Fam::extremum,
+     KernelOp::argminmax, M::identity, A::compare, false, false, false, F::none},
+    {O::count_nonzero, "count_nonzero", "How many elements are nonzero (NaN counts, -0.0 does not).", Fam::additive,
+     KernelOp::add, M::nonzero, A::count, false, false, true, F::none, false, false, true},
+    {O::mean, "mean", "Mean, float64 (integers: the correctly rounded mean of the exact sum).", Fam::additive,
+     KernelOp::add, M::identity, A::sum, true, true, false, F::divide_by_count, true},
+    {O::sum_of_squares, "sum_of_squares", "Sum of x*x: exact for integers (uint64), float64 for floats.", Fam::additive,
+     KernelOp::add, M::square, A::non_negative, true, false, true, F::none, false, false, true},
+    {O::norm_l1, "norm_l1", "Sum of |x|, float64.", Fam::additive, KernelOp::add, M::abs, A::non_negative, true, true,
+     true, F::none, true, false, true},
+    {O::norm_l2, "norm_l2", "Square root of the sum of x*x, float64.", Fam::additive, KernelOp::add, M::square,
+     A::non_negative, true, false, true, F::square_root, true, false, true},
+    {O::norm_inf, "norm_inf", "Largest |x|, float64; NaN ignored.", Fam::extremum, KernelOp::max, M::abs, A::magnitude,
+     false, false, true, F::none},
+    {O::statistics, "statistics", "Count, min, max, sum, mean and population variance of one pass.", Fam::additive,
+     KernelOp::moments, M::identity, A::real, false, false, false, F::none, true},
+    {O::bit_and, "bit_and", "Bitwise and of integer elements, in the element type (no element: every bit set).",
+     Fam::extremum, KernelOp::bit_and, M::identity, A::compare, false, false, true, F::none, false, true, true},
+    {O::bit_or, "bit_or", "Bitwise or of integer elements, in the element type (no element: 0).", Fam::extremum,
+     KernelOp::bit_or, M::identity, A::compare, false, false, true, F::none, false, true, true},
+    {O::bit_xor, "bit_xor", "Bitwise xor of integer elements, in the element type (no element: 0).", Fam::extremum,
+     KernelOp::bit_xor, M::identity, A::compare, false, false, true, F::none, false, true, true},
+    {O::all, "all", "Whether every element is nonzero (no element: true).", Fam::additive, KernelOp::add, M::nonzero,
+     A::count, false, false, true, F::none},
+    {O::any, "any", "Whether some element is nonzero (no element: false).", Fam::additive, KernelOp::add, M::nonzero,
+     A::count, false, false, true, F::none},
 }};
 
 // Row k is Operation k, so that the list's order (operation.hpp) and the table's agree.
@@ -122,6 +133,8 @@ std::vector<std::string_view> plugin_files() {
 }
 
 std::string_view operation_name(Operation op) { return operation_info(op).name; }
+
+std::string_view operation_summary(Operation op) { return operation_info(op).summary; }
 
 Operation parse_operation(std::string_view name) {
     for (const auto& row : kOperations)

@@ -84,6 +84,7 @@ struct PluginInfo {
 struct OperationInfo {
     Operation op;
     std::string_view name;
+    std::string_view summary;  // operation_summary(): what its value is, one line
     OperationFamily family;
     KernelOp plugin;  // with FloatMode::deterministic; additive rows follow the float mode
     ElementMap map;

@@ -30,7 +30,7 @@ void check_numbered(const partial_ids::Id<E> (&table)[N], int values) {
 
 }  // namespace
 
-TEST_CASE("every operation of the list has its row, its name and its number", "[unit][operations]") {
+TEST_CASE("every operation of the list has its row, its name, its summary and its number", "[unit][operations]") {
     std::set<std::string_view> names;
     for (int k = 0; k < operation_count; ++k) {
         const Operation op = static_cast<Operation>(k);
@@ -38,6 +38,10 @@ TEST_CASE("every operation of the list has its row, its name and its number", "[
         CHECK(operation_info(op).op == op);
         CHECK(names.insert(operation_name(op)).second);
         CHECK(parse_operation(operation_name(op)) == op);
+        // Its summary (the Python call's docstring): one line, a sentence.
+        CHECK(!operation_summary(op).empty());
+        CHECK(operation_summary(op).back() == '.');
+        CHECK(operation_summary(op).find('\n') == std::string_view::npos);
         // visit_operation gives the same operation as a constant.
         CHECK(visit_operation(op, [](auto c) { return static_cast<int>(decltype(c)::value); }) == k);
         // An identity state that is the empty result needs an empty result.
