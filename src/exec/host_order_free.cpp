@@ -60,14 +60,26 @@ CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n
 
 // An exact sum of a part's 64-bit terms (ops/add_wide.cl's two limbs: 128-bit two's
 // complement, which fewer than 2^64 terms cannot overflow), signed or unsigned terms as the
-// accumulator is.
+// accumulator is. Each term's two 32-bit halves are summed apart in 64-bit lanes, which the
+// compiler vectorises and which cannot overflow within blocks of 2^31 terms; each block's two
+// sums join the 128-bit total.
 template <class T, ElementMap M, bool Signed>
 CLREDUCE_HOST_CLONES unsigned __int128 fold_wide(const unsigned char* in, std::uint64_t n) {
+    using High = std::conditional_t<Signed, std::int64_t, std::uint64_t>;
+    constexpr std::uint64_t kBlock = std::uint64_t(1) << 31;
     unsigned __int128 acc = 0;
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t v = mapped<T, M>(load_at<T>(in, i));
-        acc += Signed ? static_cast<unsigned __int128>(static_cast<__int128>(static_cast<std::int64_t>(v)))
-                      : static_cast<unsigned __int128>(v);
+    for (std::uint64_t b = 0; b < n; b += kBlock) {
+        const std::uint64_t m = std::min(kBlock, n - b);
+        const unsigned char* block = in + b * sizeof(T);
+        std::uint64_t low = 0;
+        High high = 0;
+        for (std::uint64_t i = 0; i < m; ++i) {
+            const std::uint64_t v = mapped<T, M>(load_at<T>(block, i));
+            low += v & 0xffffffffu;
+            high += static_cast<High>(v) >> 32;  // arithmetic for signed terms
+        }
+        acc += static_cast<unsigned __int128>(low) +
+               static_cast<unsigned __int128>(static_cast<__int128>(high) * (static_cast<__int128>(1) << 32));
     }
     return acc;
 }
