@@ -35,12 +35,7 @@ public:
     std::string unavailable() const override {
         if (params_.overflow && is_floating(setup_.type)) return "integer types only (IntegerOverflow::wrap)";
         if (params_.float_mode && !is_floating(setup_.type)) return "float types only (LaunchParams::float_mode)";
-        try {
-            require_support(setup_.type, setup_.reducer->device_info());
-        } catch (const Unsupported& e) {
-            return e.what();
-        }
-        return {};
+        return unsupported_type(setup_);
     }
     std::string detail() const override {
         if (source_ == Source::host && params_.host_path_bytes == std::uint64_t(0))

@@ -66,6 +66,10 @@ public:
     virtual Measurement measure(const Workload& workload) = 0;
 };
 
+// Why the setup's device cannot hold the setup's element type (require_support's message), or
+// empty: what a clreduce competitor's unavailable() starts from.
+std::string unsupported_type(const CompareSetup& setup);
+
 // A competitor this build or machine does not have: it only says why.
 std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why);
 

@@ -84,12 +84,7 @@ public:
     std::string name() const override { return "clreduce-host " + std::string(operation_name(op_)); }
     std::string unavailable() const override {
         if (setup_.type == ElementType::float16) return "no host arithmetic for half here";
-        try {
-            require_support(setup_.type, setup_.reducer->device_info());
-        } catch (const Unsupported& e) {
-            return e.what();
-        }
-        return {};
+        return unsupported_type(setup_);
     }
     std::string detail() const override {
         return fmt::format(

@@ -19,6 +19,15 @@ private:
 
 }  // namespace
 
+std::string unsupported_type(const CompareSetup& setup) {
+    try {
+        require_support(setup.type, setup.reducer->device_info());
+    } catch (const Unsupported& e) {
+        return e.what();
+    }
+    return {};
+}
+
 std::unique_ptr<Competitor> make_unavailable(std::string name, std::string why) {
     return std::make_unique<Unavailable>(std::move(name), std::move(why));
 }

@@ -38,8 +38,8 @@ def value_kind(op, element):
 
 def result_dtype(op, element, accumulator):
     """The numpy type of `op`'s value over elements of `element` (a dtype name), with the
-    accumulator `accumulator` (a name or None): the core's result type (counts as int64, as
-    numpy's; bool data's element-typed values as bool), or the accumulator's for sums."""
+    accumulator `accumulator` (a name or None): the core's result type (counts and indices as
+    int64, as numpy's; bool data's element-typed values as bool), or the accumulator's for sums."""
     e = np.dtype(element)
     if op == "transform":
         if accumulator is not None:
@@ -50,8 +50,10 @@ def result_dtype(op, element, accumulator):
     if accumulator is not None and op in _INTEGER_SUM_OPS:
         return np.dtype(accumulator)
     kind = value_kind(op, element)
-    if op == "count_nonzero":  # a count: numpy's intp
+    if op == "count_nonzero" or kind in ("arg", "argminmax"):  # a count or an index: numpy's intp
         return np.dtype(np.int64)
+    if kind == "minmax":  # the element's own type, twice
+        return e
     if element == "bool" and kind == "uint8":  # bool data read as uint8: its extremes and bits are bool
         return np.dtype(np.bool_)
     return np.dtype(kind)
