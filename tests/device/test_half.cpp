@@ -146,6 +146,22 @@ TEST_CASE("half: transform_reduce, all and any against the references; bit opera
     std::vector<half> zeros(100, half::from_bits(0x8000));  // -0.0 does not
     CHECK(!r.any(zeros));
 
+    // Asynchronous minima and maxima through a second pass, whose kernel reads float states and
+    // writes the half result.
+    const cl::Buffer result(r.context(), CL_MEM_READ_WRITE, 64);
+    LaunchParams second;
+    second.inter_group = InterGroup::second_pass;
+    second.work_group_size = 16;
+    for (const bool is_min : {true, false}) {
+        if (is_min)
+            r.min_async<half>(buffer, 0, n, {result}, second).wait();
+        else
+            r.max_async<half>(buffer, 0, n, {result}, second).wait();
+        half got;
+        check(r.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof got, &got), "clEnqueueReadBuffer");
+        CHECK(static_cast<float>(got) == (is_min ? -highest_negated : -lowest_negated));
+    }
+
     CHECK_THROWS_AS(r.bit_and(values), Error);
     CHECK_THROWS_AS(r.bit_or<half>(buffer, 0, n), Error);
     CHECK_THROWS_AS(r.bit_xor(values), Error);
