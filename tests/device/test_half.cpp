@@ -114,7 +114,7 @@ TEST_CASE("half: every operation matches the exact references under launch shape
     CHECK(missing_pair(levels, rows).empty());
 }
 
-TEST_CASE("half: transform_reduce, all and any against the references; bit operations refused", "[half]") {
+TEST_CASE("half: transform_reduce, all and any against the references, bit operations refused", "[half]") {
     Reducer& r = reducer();
     if (!r.device_info().has_fp16) return skip_case("no cl_khr_fp16 on device '" + r.device_info().name + "'");
     auto values = half_values(5003, seed_for(0x4a1f, 4));
