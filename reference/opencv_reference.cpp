@@ -5,6 +5,8 @@
 #include <climits>
 #include <vector>
 
+#include <clreduce/element_type.hpp>
+
 #ifdef CLREDUCE_HAVE_OPENCV
 #include <opencv2/core.hpp>
 #include <opencv2/core/ocl.hpp>
@@ -189,6 +191,7 @@ CLREDUCE_CV_INSTANTIATE(std::int64_t)
 CLREDUCE_CV_INSTANTIATE(std::uint64_t)
 CLREDUCE_CV_INSTANTIATE(float)
 CLREDUCE_CV_INSTANTIATE(double)
+CLREDUCE_CV_INSTANTIATE(clreduce::half)  // std::nullopt: OpenCV has no binary16 Mat this compares with
 #undef CLREDUCE_CV_INSTANTIATE
 
 }  // namespace clreduce::testing

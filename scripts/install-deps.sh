@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
-# and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh;
+# and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh; clang-19
+# and llvm-spirv-14: the kernels compiled for AMD GPUs and to SPIR-V by the tests;
 # clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh; Open MPI: the
 # clreduce_mpi component and its tests; Python's headers and, from PyPI, nanobind,
 # scikit-build-core, numpy, pytest, pyopencl (with mako, for its reductions), mpi4py and dask[array]
 # with distributed (clreduce.dask and its tests): the Python package, its tests and benchmark).
-# Idempotent: packages already present are skipped by apt-get.
+# Idempotent: packages already present are skipped by apt-get. Intel's CPU OpenCL runtime, a
+# second implementation to test on, is scripts/install-intel-opencl.sh's (800 MB from PyPI).
 set -euo pipefail
 
 packages=(
@@ -16,7 +18,7 @@ packages=(
   libopencv-core-dev
   nlohmann-json3-dev libclblast-dev
   libxml2-utils
-  oclgrind clang libclang-rt-dev
+  oclgrind clang libclang-rt-dev clang-19 llvm-spirv-14
   clang-format clang-tidy cppcheck
   libopenmpi-dev openmpi-bin
   python3-dev python3-venv python3-pip

@@ -83,7 +83,10 @@ std::string KernelSpec::build_options() const {
     o += " -DCLREDUCE_ACC_LOWEST=" + std::string(lowest);
     o += " -DCLREDUCE_ACC_HIGHEST=" + std::string(highest);
     o += " -DCLREDUCE_FP64=" + std::string(fp64 ? "1" : "0");
-    o += " -DCLREDUCE_FP16=" + std::string(element == ElementType::float16 ? "1" : "0");
+    // half needs cl_khr_fp16 enabled where it is read, and where a device result is written as
+    // half (a min_async or max_async of half data whose last pass reads float states).
+    const bool fp16 = element == ElementType::float16 || (device_result && result_type == ElementType::float16);
+    o += " -DCLREDUCE_FP16=" + std::string(fp16 ? "1" : "0");
     o += " -DCLREDUCE_VEC=" + std::to_string(vector_width);
     o += " -DCLREDUCE_TIMES=" + std::to_string(times);
     o += " -DCLREDUCE_WG=" + std::to_string(work_group_size);

@@ -89,7 +89,7 @@ TEST_CASE("image masks select the pixels that take part", "[image][mask]") {
     }
 }
 
-TEST_CASE("a mask that selects nothing gives the empty range's result; bad masks are refused", "[image][mask]") {
+TEST_CASE("a mask that selects nothing gives the empty range's result, bad masks are refused", "[image][mask]") {
     const Reducer& r = reducer();
     const MaskedImage m = masked_image(seed_for(kRows, kCols, 45), true);
     const cl::Buffer values = device_copy(r, m.values);

@@ -116,7 +116,7 @@ TEMPLATE_TEST_CASE("bitwise and logical reductions over ranges, offsets and leve
     CHECK_FALSE(r.all(zeros_in));
 }
 
-TEST_CASE("bitwise reductions refuse float data; all and any read NaN and -0.0 as count_nonzero does", "[bitwise]") {
+TEST_CASE("bitwise reductions refuse float data, all and any read NaN and -0.0 as count_nonzero does", "[bitwise]") {
     Reducer& r = reducer();
     const std::vector<float> f{1.0f, -0.0f, 2.5f};
     CHECK_THROWS_AS(r.bit_and(f), Unsupported);

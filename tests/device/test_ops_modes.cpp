@@ -179,7 +179,7 @@ TEST_CASE("small integer types: extremes, wrap-around-free sums and exact produc
     CHECK(r.sum(extremes) == 11);  // wraps through INT64_MIN + INT64_MAX = -1
 }
 
-TEST_CASE("half: host conversions are exact round trips; devices without cl_khr_fp16 refuse clearly",
+TEST_CASE("half: host conversions are exact round trips, devices without cl_khr_fp16 refuse clearly",
           "[ops][types][half]") {
     // Every half converts to float and back unchanged (NaNs stay NaN), as refs' reference does.
     for (std::uint32_t bits = 0; bits < 65536; ++bits) {

@@ -424,7 +424,7 @@ TEST_CASE("casts, literals and built-ins of the transform language compile and m
     CHECK(r.transform_reduce(floats, "(int)fma(x, 2.0f, 0x1p-2f)", Combine::sum) == double(expected));
 }
 
-TEST_CASE("transform text outside the expression language is refused before compiling; type errors carry the log",
+TEST_CASE("transform text outside the expression language is refused before compiling, type errors carry the log",
           "[ops][transform][errors]") {
     Reducer& r = reducer();
     const std::vector<float> v(64, 1.0f);

@@ -295,7 +295,7 @@ TEST_CASE("Partial::from_bytes: random mutations of real partials are refused or
     CHECK(decoded > 0);
 }
 
-TEST_CASE("a Partial of nothing merges with anything; a Partial of an empty range is its operation's",
+TEST_CASE("a Partial of nothing merges with anything, a Partial of an empty range is its operation's",
           "[partial][errors]") {
     const Reducer& r = reducer();
     const std::vector<std::int32_t> v{3, 1, 2};

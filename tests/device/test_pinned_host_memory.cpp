@@ -85,7 +85,7 @@ TEST_CASE("PinnedHostMemory: filled once, then reduced (the usage.md example)", 
     CHECK(s == 3.0 * (n - n % 7) + (n % 7) * (n % 7 - 1) / 2.0);
 }
 
-TEST_CASE("PinnedHostMemory: partly inside or another context streams; ranges end with the memory; 0 bytes refused",
+TEST_CASE("PinnedHostMemory: partly inside or another context streams, ranges end with the memory, 0 bytes refused",
           "[host_staging][pinned]") {
     const Reducer& r = reducer();
     CHECK_THROWS_WITH(PinnedHostMemory(r, 0), Catch::Contains("bytes must be positive"));

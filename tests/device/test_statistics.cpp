@@ -149,7 +149,7 @@ TEST_CASE("statistics: a large mean against a small spread keeps the variance th
     }
 }
 
-TEST_CASE("statistics: NaN is ignored by the extremes and makes mean and variance NaN; infinities", "[statistics]") {
+TEST_CASE("statistics: NaN is ignored by the extremes and makes mean and variance NaN, infinities", "[statistics]") {
     Reducer& r = reducer();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     std::vector<float> v(1000, 2.0f);
@@ -342,7 +342,7 @@ TEST_CASE("statistics in a float32 accumulator keep the extremes of integers exa
     check_float_accumulator_extremes<std::uint8_t>(r);
 }
 
-TEST_CASE("statistics: refusals name the problem; repeated calls allocate nothing", "[statistics][errors]") {
+TEST_CASE("statistics: refusals name the problem, repeated calls allocate nothing", "[statistics][errors]") {
     Reducer& r = reducer();
     const std::vector<std::int64_t> wide(10, 1);
     CHECK_THROWS_WITH(r.statistics(wide), Catch::Contains("would round the extremes"));

@@ -163,23 +163,23 @@ void check_operation(const Reducer& r, const cl::Buffer& buffer, const std::vect
             const auto cv = cv_min_max_loc(data, shape);
             if (op == Operation::min) {
                 const T mn = r.min<T>(buffer, offset, n, params, &info);
-                CHECK(mn == lo.value);
-                if (cv) CHECK(double(mn) == cv->min);
+                CHECK(value_of(mn) == lo.value);
+                if (cv) CHECK(double(value_of(mn)) == cv->min);
             } else if (op == Operation::max) {
                 const T mx = r.max<T>(buffer, offset, n, params, &info);
-                CHECK(mx == hi.value);
-                if (cv) CHECK(double(mx) == cv->max);
+                CHECK(value_of(mx) == hi.value);
+                if (cv) CHECK(double(value_of(mx)) == cv->max);
             } else if (op == Operation::minmax) {
                 const clreduce::MinMax<T> both = r.minmax<T>(buffer, offset, n, params, &info);
-                CHECK(both.min == lo.value);
-                CHECK(both.max == hi.value);
+                CHECK(value_of(both.min) == lo.value);
+                CHECK(value_of(both.max) == hi.value);
             } else if (op == Operation::argminmax) {
                 const clreduce::ArgMinMax<T> both = r.argminmax<T>(buffer, offset, n, params, &info);
                 INFO("indices " << both.min.index << ", " << both.max.index << " (expected " << lo.index << ", "
                                 << hi.index << ")");
-                CHECK(both.min.value == lo.value);
+                CHECK(value_of(both.min.value) == lo.value);
                 CHECK(both.min.index == lo.index);
-                CHECK(both.max.value == hi.value);
+                CHECK(value_of(both.max.value) == hi.value);
                 CHECK(both.max.index == hi.index);
                 if (cv) CHECK(both.min.index == cv->min_index);
                 if (cv) CHECK(both.max.index == cv->max_index);
@@ -189,7 +189,7 @@ void check_operation(const Reducer& r, const cl::Buffer& buffer, const std::vect
                                                           : r.argmax<T>(buffer, offset, n, params, &info);
                 const auto& want = is_min ? lo : hi;
                 INFO("index " << got.index << " (expected " << want.index << ")");
-                CHECK(got.value == want.value);
+                CHECK(value_of(got.value) == want.value);
                 CHECK(got.index == want.index);
                 if (cv) CHECK(got.index == (is_min ? cv->min_index : cv->max_index));
             }

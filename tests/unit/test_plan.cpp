@@ -170,7 +170,7 @@ TEST_CASE("GPU defaults: 256 work-items, 16-byte loads, about 8 groups per compu
     CHECK(d.groups == 2);  // 500 double2 loads over 256 work-items
 }
 
-TEST_CASE("CPU defaults: 64 work-items, 64-byte loads, times capped at 16; small sizes in the host path's shape",
+TEST_CASE("CPU defaults: 64 work-items, 64-byte loads, times capped at 16, small sizes in the host path's shape",
           "[plan]") {
     DeviceInfo cpu = fake_gpu();
     cpu.type = CL_DEVICE_TYPE_CPU;

@@ -58,7 +58,7 @@ TEST_CASE("tuning file: counts that are floats, negative or too large make their
     }
 }
 
-TEST_CASE("tuning file: segment-team entries load beside single-range ones; broken ones are ignored", "[tuning-file]") {
+TEST_CASE("tuning file: segment-team entries load beside single-range ones, broken ones are ignored", "[tuning-file]") {
     const std::string head = R"({"type": "int32", "family": "additive", "n": 65536, )";
     const std::string range = head + R"("times": 4, "work_group_size": 256, "vector_width": 4})";
     const std::string segment = head + R"("segment_length": 64, "segment_team": 8})";
