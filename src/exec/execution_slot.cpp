@@ -98,16 +98,17 @@ const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t
     return grow(result_, result_bytes_, bytes);
 }
 
-const cl::Buffer& ExecutionSlot::done_counter(const cl::CommandQueue& queue) {
+const cl::Buffer& ExecutionSlot::done_counter() {
     if (done_() != nullptr) return done_;
     cl_int err = CL_SUCCESS;
     // One count per channel of an image whose channels share a launch (Channels: 4 at most).
-    const std::array<cl_uint, 4> zeros{};
-    cl::Buffer counter(context_, CL_MEM_READ_WRITE, sizeof zeros, nullptr, &err);
+    // The 0s are the buffer's contents from its creation (CL_MEM_COPY_HOST_PTR), before any
+    // command: a write enqueued for them, even a blocking one, was not always seen by the first
+    // kernel on Intel's CPU runtime with an out-of-order queue.
+    std::array<cl_uint, 4> zeros{};
+    cl::Buffer counter(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zeros, zeros.data(), &err);
     check(err, "clCreateBuffer");
     counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
-    // Blocking, once per slot: on an out-of-order queue too, every kernel sees the 0s.
-    check(queue.enqueueWriteBuffer(counter, CL_TRUE, 0, sizeof zeros, zeros.data()), "clEnqueueWriteBuffer");
     done_ = std::move(counter);
     return done_;
 }

@@ -70,8 +70,8 @@ public:
     // finish) the partials. A new buffer forgets prepared_for.
     const cl::Buffer& result(std::uint64_t state_bytes, std::uint64_t states = 2);
     // The last-group finish's count of groups done: 0 between calls (each call leaves it 0);
-    // made and zeroed on first use, with `queue`.
-    const cl::Buffer& done_counter(const cl::CommandQueue& queue);
+    // made on first use, holding 0s from its creation.
+    const cl::Buffer& done_counter();
     // Pinned host memory of at least `bytes` (mapped once), where results are read to: a
     // read into pinned memory skips the driver's staging copy.
     unsigned char* host_result(std::uint64_t bytes);

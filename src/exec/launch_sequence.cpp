@@ -73,7 +73,7 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
         check(kernel.setArg(4, word), "clSetKernelArg");
         check(kernel.setArg(5, result_out), "clSetKernelArg");
         check(kernel.setArg(6, result_offset), "clSetKernelArg");
-        check(kernel.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
+        check(kernel.setArg(7, slot.done_counter()), "clSetKernelArg");
         if (pitch != nullptr) {
             check(kernel.setArg(8, cl_ulong(pitch->cols)), "clSetKernelArg");
             check(kernel.setArg(9, cl_ulong(pitch->pitch)), "clSetKernelArg");
@@ -100,7 +100,7 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             check(combine.setArg(4, word), "clSetKernelArg");
             check(combine.setArg(5, result_out), "clSetKernelArg");
             check(combine.setArg(6, result_offset), "clSetKernelArg");
-            check(combine.setArg(7, slot.done_counter(queue)), "clSetKernelArg");
+            check(combine.setArg(7, slot.done_counter()), "clSetKernelArg");
             check(queue.enqueueNDRangeKernel(combine, cl::NullRange, cl::NDRange(plan.work_group_size),
                                              cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
                   "clEnqueueNDRangeKernel");
