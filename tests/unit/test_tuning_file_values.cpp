@@ -95,7 +95,7 @@ TEST_CASE("tuning file: segment-team entries load beside single-range ones, brok
     }
 }
 
-TEST_CASE("tuning file: an entry's host_data placement loads; other values make it malformed", "[tuning-file]") {
+TEST_CASE("tuning file: an entry's host_data placement loads, and other values make it malformed", "[tuning-file]") {
     const std::string head = R"({"type": "int32", "family": "additive", "n": 65536, "times": 4, )";
     {
         const fs::path file =
