@@ -1,3 +1,6 @@
+// The order-free host passes (host_order_free.hpp). One file over 500 lines: every operation
+// here shares the split into parts, run_parts and the element-type dispatch (reduce_typed),
+// which a split by operation would have to export from an anonymous namespace.
 #include "exec/host_order_free.hpp"
 
 #include <algorithm>

@@ -54,8 +54,8 @@ std::uint64_t filling_groups(const DeviceInfo& device) { return std::max<std::ui
 // same times would leave the device short of filling_groups: the same times over fewer
 // elements would leave a few groups looping where the bucket had many in parallel (int32 at
 // 2^10 with the 2^12 entry would run one group). A launch that fills the device keeps the
-// tuned times: halving it there only adds groups, which costs time and saves none (a piece of
-// half the 2^28 bucket's size at times 4 instead of 8 was slower on an H200).
+// tuned times: halving it there only adds groups, which costs time and saves none
+// (docs/performance.md, "Tuning").
 std::uint32_t scaled_down_times(std::uint32_t times, std::uint64_t bucket_n, std::uint64_t n,
                                 std::uint32_t vector_width, std::uint32_t work_group_size, std::uint64_t fill_groups) {
     const std::uint64_t per_group = std::uint64_t(work_group_size) * times;
