@@ -4,9 +4,7 @@
 // result is checked here, not against the sum's reference: against the same call kept on the
 // device (LaunchParams::host_path_bytes = 0), bit for bit, which is the host path's promise;
 // and for min, argmax and count_nonzero against an exact loop over the data too.
-#include <cmath>
 #include <cstring>
-#include <limits>
 
 #include <fmt/format.h>
 

@@ -12,7 +12,6 @@
 #include <clreduce/reducer.hpp>
 #include <clreduce/tuning.hpp>
 
-#include "exec/host_reduction.hpp"
 #include "tuning/tuner_final_stage.hpp"
 #include "tuning/tuning_data.hpp"
 
