@@ -5,6 +5,10 @@ typedef struct {
     CLREDUCE_ACC c;
 } clreduce_state;
 #define clreduce_value(a) ((a).s + (a).c)  // the result a state stands for (asynchronous calls)
+// The host adds the two parts in double (src/ops/state_value.hpp); so does result.cl, where
+// the device has doubles.
+#define clreduce_value_double(a) ((double)(a).s + (double)(a).c)
+#define CLREDUCE_VALUE_IN_DOUBLE 1
 
 inline clreduce_state clreduce_init(void) {
     clreduce_state z = {0, 0};

@@ -16,8 +16,8 @@
 typedef struct {
     ulong limb[CLREDUCE_WIDE_LIMBS];
 } clreduce_state;
-// The value an asynchronous call would write: the low 64 bits (the host never plans an
-// asynchronous call with this state: it could not report an overflow).
+// The low 64 bits: what an asynchronous sum with IntegerOverflow::wrap writes (a checked one
+// is finished on the host; means and norms round all the limbs, result.cl).
 #define clreduce_value(s) ((s).limb[0])
 
 // Whether the terms are signed (CLREDUCE_ACC long): their high half is then their sign.

@@ -286,22 +286,24 @@ public:
     CLREDUCE_NAMED_OPERATION(any)
 #undef CLREDUCE_NAMED_OPERATION
 
-    // Asynchronous sum, min and max of a cl::Buffer range (Op: sum, min or max; the other
-    // operations finish on the host and have no asynchronous form): they enqueue and return,
-    // the host waits for nothing and nothing is read back. The reduction's last kernel writes
-    // the value, result_t<Op, T>, where `target` says (AsyncTarget, async_target.hpp), after
-    // the events it lists. The returned event completes when the value is there (an empty
-    // event with AsyncEvent::none on an in-order queue); on the reducer's in-order queue, later
-    // commands see the value without waiting on it. Level 3 is the last-group finish (one
-    // launch), or a second pass where the device lacks it, so the result is deterministic in
-    // every float mode but correctly_rounded, which is refused for floating-point sums (their
-    // rounding is done on the host; integer sums, exact in every mode, take it); asking for
-    // InterGroup::atomic is refused too. Sum of an empty range writes 0;
-    // min/max of one throw InvalidArgument.
+    // Asynchronous reductions of a cl::Buffer range, every operation: they enqueue and return,
+    // the host waits for nothing and nothing is read back. The reduction's last kernel finishes
+    // the result on the device (a mean's division, a norm's root, argmin's index, the
+    // statistics' structure: cl_kernels/result.cl) and writes it, result_t<Op, T>, where `target`
+    // says (AsyncTarget, async_target.hpp), after the events it lists: the same bits as the
+    // synchronous call with the same parameters. The returned event completes when the value is
+    // there (an empty event with AsyncEvent::none on an in-order queue); on the reducer's in-order
+    // queue, later commands see the value without waiting on it. Level 3 is the last-group finish
+    // (one launch), or a second pass where the device lacks it, so the result is deterministic in
+    // every float mode. Refused (Unsupported, saying why): what only the host can finish, that is
+    // FloatMode::correctly_rounded of floats (rounded on the host) and an integer sum or product
+    // whose overflow is checked (IntegerOverflow::wrap gives it modulo 2^64); InterGroup::atomic;
+    // a mean, norm_l2 or statistics on a device without doubles. An operation that is undefined
+    // for no element (min, max, minmax, arg*, mean, statistics) throws InvalidArgument for an
+    // empty range; the others write their empty value (sum 0, all true, ...).
     template <Operation Op, class T>
     cl::Event reduce_async(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                            const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        static_assert(has_async_form(Op), "reduce_async: sum, min and max (the others finish on the host)");
         return enqueue_async<T>(Op, buffer, offset, count, target, params, info);
     }
     // Per segment, one value each, written from target.result_offset on in segment order.
@@ -311,7 +313,6 @@ public:
     template <Operation Op, class T>
     cl::Event reduce_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                            const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
-        static_assert(has_async_form(Op), "reduce_async: sum, min and max (the others finish on the host)");
         return enqueue_async<T>(Op, values, offset, segments, target, params, info);
     }
 #define CLREDUCE_NAMED_ASYNC(NAME)                                                                                \

@@ -12,6 +12,7 @@
 #include "api/reducer_state.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/image_layout.hpp"
+#include "ops/result_kind.hpp"
 #include "transform/expression.hpp"
 
 namespace clreduce {
@@ -58,7 +59,8 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
 template <class T, class R>
 cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                     const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* call) {
+                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* call,
+                                    ElementType result_type) {
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
     if (result_offset >= result_bytes / sizeof(R))
@@ -66,12 +68,18 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
                               "-byte results) is past the end of the result buffer, which holds " +
                               std::to_string(result_bytes / sizeof(R)) + " of them (" + std::to_string(result_bytes) +
                               " bytes)");
+    const ResultKind kind = result_kind(job.op);
+    if ((result_type == ElementType::float64 || result_computes_in_double(kind)) && !info.has_fp64)
+        throw Unsupported("an asynchronous " + std::string(operation_name(job.op)) +
+                          " computes its result in double on the device, and this device has no cl_khr_fp64");
+    // (Planned first: what the operation refuses for the type, it refuses for no element too.)
+    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
     if (count == 0 && !operation_info(job.op).empty_has_identity)
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
-    Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
     KernelSpec first = first_spec(job, out);
     first.device_result = true;
-    first.result_type = element_traits<R>::type;
+    first.result_type = result_type;
+    first.result_kind = kind;
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
     chain.wait_for(wait);
@@ -262,14 +270,13 @@ Partial Reducer::partial(Operation op, const T* data, std::uint64_t count, const
 template <class T>
 cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                                  const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
-    const bool event = target.event == AsyncEvent::returned;
-    if (op == Operation::sum)
-        return state().run_async<T, sum_type_t<T>>(job_of(op), buffer, offset, count, target.result,
-                                                   target.result_offset, params, target.wait, event, info);
-    if (op == Operation::min || op == Operation::max)
-        return state().run_async<T, T>(job_of(op), buffer, offset, count, target.result, target.result_offset, params,
-                                       target.wait, event, info);
-    throw Unsupported(std::string(operation_name(op)) + " has no asynchronous form (sum, min and max have)");
+    return visit_operation(op, [&](auto constant) {
+        constexpr Operation Op = decltype(constant)::value;
+        return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target.result,
+                                                    target.result_offset, params, target.wait,
+                                                    target.event == AsyncEvent::returned, info,
+                                                    result_element_type<Op, T>());
+    });
 }
 
 Job Reducer::State::transform_job(std::string_view expression, Combine combine, ElementType element,

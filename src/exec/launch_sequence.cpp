@@ -74,15 +74,16 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
         check(kernel.setArg(5, result_out), "clSetKernelArg");
         check(kernel.setArg(6, result_offset), "clSetKernelArg");
         check(kernel.setArg(7, slot.done_counter()), "clSetKernelArg");
+        check(kernel.setArg(8, cl_ulong(count)), "clSetKernelArg");  // the elements a device result stands for
         if (pitch != nullptr) {
-            check(kernel.setArg(8, cl_ulong(pitch->cols)), "clSetKernelArg");
-            check(kernel.setArg(9, cl_ulong(pitch->pitch)), "clSetKernelArg");
-            check(kernel.setArg(10, cl_uint(pitch->channels)), "clSetKernelArg");
-            check(kernel.setArg(11, cl_uint(pitch->channel)), "clSetKernelArg");
+            check(kernel.setArg(9, cl_ulong(pitch->cols)), "clSetKernelArg");
+            check(kernel.setArg(10, cl_ulong(pitch->pitch)), "clSetKernelArg");
+            check(kernel.setArg(11, cl_uint(pitch->channels)), "clSetKernelArg");
+            check(kernel.setArg(12, cl_uint(pitch->channel)), "clSetKernelArg");
             if (pitch->mask != nullptr) {
-                check(kernel.setArg(12, *pitch->mask), "clSetKernelArg");
-                check(kernel.setArg(13, cl_ulong(pitch->mask_offset)), "clSetKernelArg");
-                check(kernel.setArg(14, cl_ulong(pitch->mask_pitch)), "clSetKernelArg");
+                check(kernel.setArg(13, *pitch->mask), "clSetKernelArg");
+                check(kernel.setArg(14, cl_ulong(pitch->mask_offset)), "clSetKernelArg");
+                check(kernel.setArg(15, cl_ulong(pitch->mask_pitch)), "clSetKernelArg");
             }
         }
         check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
@@ -101,6 +102,7 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             check(combine.setArg(5, result_out), "clSetKernelArg");
             check(combine.setArg(6, result_offset), "clSetKernelArg");
             check(combine.setArg(7, slot.done_counter()), "clSetKernelArg");
+            check(combine.setArg(8, cl_ulong(count)), "clSetKernelArg");
             check(queue.enqueueNDRangeKernel(combine, cl::NullRange, cl::NDRange(plan.work_group_size),
                                              cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
                   "clEnqueueNDRangeKernel");

@@ -72,7 +72,8 @@ bool indices_fit_32_bits(const LaunchPlan& plan, KernelOp op) {
 std::string KernelSpec::build_options() const {
     // The correctly rounded sum's expansion route: doubles, and the term count the planner sizes.
     const bool expansions = op == KernelOp::add_exact && finish == Finish::exact_atomic;
-    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 || expansions;
+    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 || expansions ||
+                      (device_result && (result_type == ElementType::float64 || result_computes_in_double(result_kind)));
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));
@@ -127,8 +128,12 @@ std::string KernelSpec::build_options() const {
     if (op == KernelOp::moments && moments_extremes == ElementType::uint32)
         o += " -DCLREDUCE_MOMENTS_X=uint -DCLREDUCE_MOMENTS_X_LOWEST=0 -DCLREDUCE_MOMENTS_X_HIGHEST=UINT_MAX";
     if (dp4a) o += std::string(" -DCLREDUCE_DP4A=1 -DCLREDUCE_DP4A_SIGNED=") + (is_signed(element) ? "1" : "0");
-    if (device_result)
+    if (device_result) {
         o += " -DCLREDUCE_DEVICE_RESULT=1 -DCLREDUCE_RESULT_T=" + std::string(opencl_type_name(result_type));
+        o += " -DCLREDUCE_RESULT_KIND=" + std::to_string(static_cast<int>(result_kind));
+        if (result_type == ElementType::float64) o += " -DCLREDUCE_RESULT_IS_DOUBLE=1";
+        if (result_type == ElementType::float32) o += " -DCLREDUCE_RESULT_IS_FLOAT32=1";
+    }
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
     if (exact_passes != ExactLanePasses::tested)
@@ -330,6 +335,7 @@ KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, con
     spec.nvidia = takes_inline_ptx(device);
     spec.device_result = first.device_result;
     spec.result_type = first.result_type;
+    spec.result_kind = first.result_kind;
     return spec;
 }
 

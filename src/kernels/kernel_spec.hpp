@@ -12,6 +12,7 @@
 #include "device/vendor.hpp"
 #include "kernels/kernel_source.hpp"
 #include "ops/operation_table.hpp"
+#include "ops/result_kind.hpp"
 
 namespace clreduce {
 
@@ -69,6 +70,7 @@ struct KernelSpec {
     // `result_type` into the caller's buffer instead of the result word.
     bool device_result = false;
     ElementType result_type = ElementType::int64;
+    ResultKind result_kind = ResultKind::value;  // how the result is made of the state (ops/result_kind.hpp)
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
     // The correctly rounded sum's expansion route: how level 1 takes the vectors
@@ -94,7 +96,7 @@ struct KernelSpec {
         return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
                         all_channels, dense_pixels, channels, element, accumulator, moments_extremes, vector_width,
                         times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, index32,
-                        device_result, result_type, exact_copies, exact_passes, exact_bins, segmented, segment_team,
+                        device_result, result_type, result_kind, exact_copies, exact_passes, exact_bins, segmented, segment_team,
                         segment_loads, segment_list, segment_columns, segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }

@@ -169,7 +169,13 @@ void accumulator_and_exactness(LaunchPlan& plan, const PlanRequest& request, con
 
 // Whether a result left on the device (asynchronous calls, segmented ones into a device
 // buffer) could need the host: an overflow check or the correctly rounded sum's rounding.
+// (Not the operations whose result is a double of the exact value, a mean or a norm: the
+// device rounds that itself, cl_kernels/result.cl.)
 bool overflow_checked_on_host(const LaunchPlan& plan) {
+    const Operation op = plan.operation;
+    if (op == Operation::mean || op == Operation::norm_l1 || op == Operation::norm_l2 || op == Operation::norm_inf ||
+        op == Operation::statistics)
+        return false;
     return plan.overflow == IntegerOverflow::check &&
            (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator)));
 }
