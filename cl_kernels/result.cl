@@ -160,6 +160,19 @@ inline CLREDUCE_RESULT_T clreduce_quiet(CLREDUCE_RESULT_T v) {
 }
 #endif
 
+// The bytes of one result (segmented calls write one per segment, back to back).
+#if CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_PAIR
+#define CLREDUCE_RESULT_SIZE (2 * sizeof(CLREDUCE_RESULT_T))
+#elif CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_INDEXED
+#define CLREDUCE_RESULT_SIZE 16
+#elif CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_INDEXED_PAIR
+#define CLREDUCE_RESULT_SIZE 32
+#elif CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_STATISTICS
+#define CLREDUCE_RESULT_SIZE ((8 + 2 * sizeof(CLREDUCE_RESULT_T) + 7) / 8 * 8 + 24)
+#else
+#define CLREDUCE_RESULT_SIZE sizeof(CLREDUCE_RESULT_T)
+#endif
+
 // Writes the result `s` stands for at `at`; `count`: the elements the state took.
 __attribute__((always_inline)) inline void clreduce_write_result(__global uchar* at, clreduce_state s, ulong count) {
 #if CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_VALUE && defined(CLREDUCE_VALUE_IN_DOUBLE) && CLREDUCE_FP64

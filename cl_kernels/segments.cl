@@ -46,6 +46,22 @@
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
+// Where a device result finds its segment's element count (a mean's divisor, all()'s count,
+// no element's norm_inf) in the launch that combines the groups' partials (CLREDUCE_STATES_IN),
+// whose own segments are runs of states: elements_length where the segments are regular, else
+// the listed segments' ends minus begins (0 for one out of order or past elements_extent). The
+// other launches count the elements they read.
+#define CLREDUCE_ELEMENTS_PARAMS                                                                    \
+    __global const ulong *elements_begins, ulong elements_begins_at, __global const ulong *elements_ends, \
+        ulong elements_ends_at, ulong elements_length, ulong elements_extent, uint elements_listed
+#if CLREDUCE_STATES_IN
+__attribute__((always_inline)) inline ulong clreduce_segment_elements(ulong s, CLREDUCE_ELEMENTS_PARAMS) {
+    if (!elements_listed) return elements_length;
+    const ulong b = elements_begins[elements_begins_at + s], e = elements_ends[elements_ends_at + s];
+    return b <= e && e <= elements_extent ? e - b : 0;
+}
+#endif
+
 // The arguments of the kernels over the segments (teams, columns, medium teams): one list,
 // set by one function on the host (segment_launch.cpp).
 #define CLREDUCE_SEGMENT_PARAMS                                                                      \
@@ -53,7 +69,7 @@
         __global const ulong *begins, ulong begins_at, __global const ulong *ends, ulong ends_at,   \
         ulong step, ulong length, uint parts, __global clreduce_state *out, __global uchar *result_out, \
         ulong result_offset, volatile __global uint *bad, ulong bad_at, ulong cap, __global ulong *long_list, \
-        __global ulong *chunk_table, uint long_room, uint chunk_room
+        __global ulong *chunk_table, uint long_room, uint chunk_room, CLREDUCE_ELEMENTS_PARAMS
 
 // Loads in flight a lane (LaunchPlan::segment_loads): a lane loads CLREDUCE_SEGMENT_UNROLL of
 // its vectors before it takes any (a loop that loads and takes one vector at a time waits a
@@ -171,13 +187,14 @@ __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__loca
 #endif
 }
 
-// Segment s's final state: its value into the caller's buffer, or its state.
+// Segment s's final state (of `elements` elements): its result into the caller's buffer, or
+// its state.
 __attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clreduce_state acc,
                                                                  __global clreduce_state* out,
-                                                                 __global uchar* result_out, ulong result_offset) {
+                                                                 __global uchar* result_out, ulong result_offset,
+                                                                 ulong elements) {
 #if CLREDUCE_DEVICE_RESULT
-    *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + s * sizeof(CLREDUCE_RESULT_T)) =
-        (CLREDUCE_RESULT_T)clreduce_value(acc);
+    clreduce_write_result(result_out + result_offset + s * CLREDUCE_RESULT_SIZE, acc, elements);
 #else
     out[s] = acc;
 #endif
@@ -187,11 +204,12 @@ __attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clredu
 // clreduce_finish_long.
 __attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clreduce_state acc, bool is_long,
                                                                    __global clreduce_state* out,
-                                                                   __global uchar* result_out, ulong result_offset) {
+                                                                   __global uchar* result_out, ulong result_offset,
+                                                                   ulong elements) {
     if (is_long)
         out[s] = acc;
     else
-        clreduce_segment_emit(s, acc, out, result_out, result_offset);
+        clreduce_segment_emit(s, acc, out, result_out, result_offset, elements);
 }
 
 #if CLREDUCE_SEGMENT_LIST  // (CLREDUCE_CHUNK is 0 for other segments)
@@ -305,8 +323,7 @@ void clreduce_reduce_columns(CLREDUCE_SEGMENT_PARAMS)
     for (uint j = 0; j < width; ++j) {
         const ulong column = first + j;
 #if CLREDUCE_DEVICE_RESULT
-        *(__global CLREDUCE_RESULT_T*)(result_out + result_offset + column * sizeof(CLREDUCE_RESULT_T)) =
-            (CLREDUCE_RESULT_T)clreduce_value(acc[j]);
+        clreduce_write_result(result_out + result_offset + column * CLREDUCE_RESULT_SIZE, acc[j], length);
 #else
         out[column * parts + part] = acc[j];
 #endif
@@ -328,7 +345,7 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
     const uint lane = lid % CLREDUCE_TEAM;
     const ulong segment = (group / parts) * (CLREDUCE_WG / CLREDUCE_TEAM) + lid / CLREDUCE_TEAM;
     const uint part = group % parts;
-    ulong begin = 0, count = 0;
+    ulong begin = 0, count = 0, elements = 0;
     bool is_long = false, medium = false;
     if (segment < segments) {
 #if CLREDUCE_SEGMENT_LIST
@@ -340,6 +357,7 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
         } else if (lane == 0 && part == 0) {
             atomic_or(bad + bad_at, 1u);
         }
+        elements = count;
 #if CLREDUCE_SEGMENT_MEDIUM
         medium = count > CLREDUCE_SEGMENT_MEDIUM;  // clreduce_reduce_medium's
         if (medium) count = 0;
@@ -351,13 +369,19 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
 #else
         begin = segment * step;
         count = length;
+#if CLREDUCE_STATES_IN
+        elements = clreduce_segment_elements(segment, elements_begins, elements_begins_at, elements_ends,
+                                             elements_ends_at, elements_length, elements_extent, elements_listed);
+#else
+        elements = length;
+#endif
 #endif
     }
     clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, (ulong)part * CLREDUCE_TEAM + lane,
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
     if (lane == 0 && segment < segments && !medium) {
-        clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset);
+        clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset, elements);
     }
 }
 
@@ -395,12 +419,13 @@ void clreduce_reduce_medium(CLREDUCE_SEGMENT_PARAMS)
     for (uint round = 0; round < listed; round += teams) {
         const uint k = round + lid / CLREDUCE_MEDIUM_TEAM;
 #endif
-        ulong segment = 0, begin = 0, count = 0;
+        ulong segment = 0, begin = 0, count = 0, elements = 0;
         bool is_long = false;
         if (k < listed) {
             segment = first + picked[k];
             begin = begins[begins_at + segment];
             count = ends[ends_at + segment] - begin;
+            elements = count;
             is_long = cap != 0 && count > cap;
             if (is_long && lane == 0) clreduce_register_long(segment, count, cap, bad, bad_at, long_list, chunk_table, long_room,
                                    chunk_room);
@@ -408,7 +433,8 @@ void clreduce_reduce_medium(CLREDUCE_SEGMENT_PARAMS)
         }
         clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, lane, CLREDUCE_MEDIUM_TEAM, 0);
         acc = clreduce_lanes_level2(scratch, acc, lid, CLREDUCE_MEDIUM_TEAM);
-        if (lane == 0 && k < listed) clreduce_segment_finish(segment, acc, is_long, out, result_out, result_offset);
+        if (lane == 0 && k < listed)
+            clreduce_segment_finish(segment, acc, is_long, out, result_out, result_offset, elements);
     }
 }
 #endif
@@ -454,7 +480,7 @@ void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global
             if (b > e || e > extent || e - b <= cap) continue;  // the same for the whole group
             clreduce_state acc = clreduce_segment_level1(in + offset + b, e - b, lid, CLREDUCE_WG, 0);
             acc = clreduce_level2(scratch, acc, lid);
-            if (lid == 0) clreduce_segment_emit(s, acc, out, result_out, result_offset);
+            if (lid == 0) clreduce_segment_emit(s, acc, out, result_out, result_offset, e - b);
             barrier(CLK_LOCAL_MEM_FENCE);  // scratch is used again
         }
         return;
@@ -466,7 +492,8 @@ void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global
         for (ulong c = lid; c < chunks; c += CLREDUCE_WG) acc = clreduce_combine(acc, partials[base + c]);
         acc = clreduce_level2(scratch, acc, lid);
         if (lid == 0) {
-            clreduce_segment_emit(s, clreduce_combine(out[s], acc), out, result_out, result_offset);
+            clreduce_segment_emit(s, clreduce_combine(out[s], acc), out, result_out, result_offset,
+                                  ends[ends_at + s] - begins[begins_at + s]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -7,20 +7,13 @@
 
 namespace clreduce {
 
-// The operations with an asynchronous form: their value is finished on the device. The others
-// (argmin's index pair, mean's division, the correctly rounded and exact integer states) are
-// finished on the host.
-constexpr bool has_async_form(Operation op) {
-    return op == Operation::sum || op == Operation::min || op == Operation::max;
-}
-
 // Whether an asynchronous call returns an event. `none` spares the driver creating one, for
 // chains that the reducer's in-order queue orders by itself; on an out-of-order queue the
 // call returns one anyway.
 enum class AsyncEvent { returned, none };
 
-// Where an asynchronous call (Reducer::reduce_async, sum_async, min_async, max_async) leaves its
-// value, and what it waits for. Written as {result}, {result, 3} or {result, 0, {upload}}.
+// Where an asynchronous call (Reducer::reduce_async of any operation, or sum_async, min_async,
+// max_async) leaves its value, and what it waits for. Written as {result}, {result, 3} or {result, 0, {upload}}.
 struct AsyncTarget {
     // The value goes into element `result_offset` of `result` read as an array of the call's
     // result type (bytes [result_offset * sizeof(R), (result_offset + 1) * sizeof(R))); a

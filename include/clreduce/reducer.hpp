@@ -306,10 +306,11 @@ public:
                            const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         return enqueue_async<T>(Op, buffer, offset, count, target, params, info);
     }
-    // Per segment, one value each, written from target.result_offset on in segment order.
-    // min/max of an empty segment write the identity there (the type's largest/smallest value;
-    // NaN for floats), and device offsets that are out of order cannot be reported (those
-    // segments read as empty).
+    // Per segment, one result each, written from target.result_offset on in segment order.
+    // An empty segment of an operation undefined there (min, max, minmax, arg*, mean,
+    // statistics) gets what its empty state stands for (the identity, e.g. the type's
+    // largest value or NaN for min; an index of 2^64 - 1; a NaN mean), and device offsets
+    // that are out of order cannot be reported (those segments read as empty).
     template <Operation Op, class T>
     cl::Event reduce_async(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                            const AsyncTarget& target, const LaunchParams& params = {}, CallInfo* info = nullptr) const {
@@ -402,7 +403,7 @@ public:
 private:
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
-    // reduce_async's two forms, for Op sum, min or max.
+    // reduce_async's two forms.
     template <class T>
     cl::Event enqueue_async(Operation op, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                             const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const;

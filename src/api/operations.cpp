@@ -68,10 +68,6 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
                               "-byte results) is past the end of the result buffer, which holds " +
                               std::to_string(result_bytes / sizeof(R)) + " of them (" + std::to_string(result_bytes) +
                               " bytes)");
-    const ResultKind kind = result_kind(job.op);
-    if ((result_type == ElementType::float64 || result_computes_in_double(kind)) && !info.has_fp64)
-        throw Unsupported("an asynchronous " + std::string(operation_name(job.op)) +
-                          " computes its result in double on the device, and this device has no cl_khr_fp64");
     // (Planned first: what the operation refuses for the type, it refuses for no element too.)
     Outcome out = prepare(job, element_traits<T>::type, count, params, CallForm::async, call);
     if (count == 0 && !operation_info(job.op).empty_has_identity)
@@ -79,7 +75,7 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     KernelSpec first = first_spec(job, out);
     first.device_result = true;
     first.result_type = result_type;
-    first.result_kind = kind;
+    first.result_kind = result_kind(job.op);
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
     chain.wait_for(wait);

@@ -15,6 +15,7 @@
 #include "exec/host_order_free.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/segment_launch.hpp"
+#include "ops/result_kind.hpp"
 #include "transform/expression.hpp"
 
 namespace clreduce {
@@ -271,6 +272,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     try {
         if (device != nullptr) {
             first.result_type = result_type;
+            first.result_kind = result_kind(job.op);
             launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, device);
             if (out_of_order) slot->pending = chain.last();
             if (last != nullptr) *last = chain.take_last();
@@ -397,20 +399,20 @@ void require_result_room(std::uint64_t bytes, std::uint64_t result_size, std::ui
 template <class T>
 cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                                  const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
-    if (!has_async_form(op))
-        throw Unsupported(std::string(operation_name(op)) + " has no asynchronous form (sum, min and max have)");
     State& s = state();
-    const ElementType result_type =
-        op == Operation::sum ? element_traits<sum_type_t<T>>::type : element_traits<T>::type;
-    const std::uint64_t result_size = type_size(result_type);
-    require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
-    const DeviceResult destination{&target.result, target.result_offset * result_size};
-    cl::Event last;
-    s.run_segments<T>(
-        job_of(op), SegmentValues{&values, nullptr, offset}, segments, params, info,
-        [](std::uint64_t, const StateView&) {}, &destination, result_type, target.wait,
-        target.event == AsyncEvent::returned, &last);
-    return last;
+    return visit_operation(op, [&](auto constant) {
+        constexpr Operation Op = decltype(constant)::value;
+        const ElementType result_type = result_element_type<Op, T>();
+        const std::uint64_t result_size = sizeof(result_t<Op, T>);
+        require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
+        const DeviceResult destination{&target.result, target.result_offset * result_size};
+        cl::Event last;
+        s.run_segments<T>(
+            job_of(Op), SegmentValues{&values, nullptr, offset}, segments, params, info,
+            [](std::uint64_t, const StateView&) {}, &destination, result_type, target.wait,
+            target.event == AsyncEvent::returned, &last);
+        return last;
+    });
 }
 
 #define CLREDUCE_INSTANTIATE_SEGMENTED(T, NAME, R)                                                                     \

@@ -48,12 +48,14 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     const cl::Buffer& longs = slot.segment_buffer(Buffer::longs, max_longs * 3 * sizeof(cl_ulong));
     const cl::Buffer& chunks = slot.segment_buffer(Buffer::chunks, max_chunks * 2 * sizeof(cl_ulong));
     const std::uint64_t length = list.length;
-    // The segments kernel's arguments, which the medium kernel takes too.
+    // The segments kernel's arguments, which the medium kernel takes too (the elements' ones
+    // unused: those launches count the elements they read).
     const auto segment_args = [&](cl::Kernel& k) {
         set_args(k, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
                  cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
                  cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs,
-                 chunks, cl_uint(max_longs), cl_uint(max_chunks));
+                 chunks, cl_uint(max_longs), cl_uint(max_chunks), begins, cl_ulong(0), ends, cl_ulong(0), cl_ulong(0),
+                 cl_ulong(0), cl_uint(0));
     };
     cl::Kernel& kernel = slot.kernel(first);
     segment_args(kernel);
@@ -89,10 +91,15 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         KernelSpec spec = segment_spec(plan, {first.op, first.map}, info, false, true);
         spec.device_result = device_result;
         spec.result_type = first.result_type;
+        spec.result_kind = first.result_kind;
         cl::Kernel& combine = slot.kernel(spec);
+        // Its segments are runs of `parts` states; a device result counts the segments' own
+        // elements (listed: from their begins and ends).
         set_args(combine, first_out, cl_ulong(0), cl_ulong(segments * parts), cl_ulong(segments), states, cl_ulong(0),
                  states, cl_ulong(0), cl_ulong(parts), cl_ulong(parts), cl_uint(1), states, result_out, result_offset,
-                 states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0));
+                 states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0), begins,
+                 cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(length), cl_ulong(list.extent),
+                 cl_uint(list.listed() ? 1 : 0));
         enqueue(queue, combine, segments, wg, chain);
     }
 }

@@ -180,9 +180,34 @@ bool overflow_checked_on_host(const LaunchPlan& plan) {
            (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator)));
 }
 
+// Whether a result left on the device is a double, or computed in double there
+// (cl_kernels/result.cl): means, norms, statistics, and the sums and products of floats.
+bool device_result_needs_fp64(Operation op, ElementType element) {
+    switch (op) {
+        case Operation::mean:
+        case Operation::norm_l1:
+        case Operation::norm_l2:
+        case Operation::norm_inf:
+        case Operation::statistics: return true;
+        case Operation::sum:
+        case Operation::product:
+        case Operation::sum_of_squares: return is_floating(element);
+        default: return false;
+    }
+}
+
+void check_device_result_fp64(const LaunchPlan& plan, const DeviceInfo& device) {
+    if (!device.has_fp64 && device_result_needs_fp64(plan.operation, plan.element))
+        throw Unsupported("an asynchronous " + std::string(operation_name(plan.operation)) + " of " +
+                          std::string(type_name(plan.element)) +
+                          " data writes a double made on the device, and this device has no cl_khr_fp64");
+}
+
 // The refusals stage 2 implies for an asynchronous call's result.
-void check_async_result(const LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& request) {
+void check_async_result(const LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& request,
+                        const DeviceInfo& device) {
     if (request.form != CallForm::async) return;
+    check_device_result_fp64(plan, device);
     if (overflow_checked_on_host(plan))
         throw Unsupported("an asynchronous " + std::string(operation_name(plan.operation)) + " of " +
                           std::string(type_name(plan.element)) + " data leaves its result on the device, where an " +
@@ -291,6 +316,7 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
                                 kernel.op != KernelOp::add_exact;
     }
     if (request.form == CallForm::segments && request.device_results) {
+        check_device_result_fp64(plan, device);
         if (kernel.op == KernelOp::add_exact)
             throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
         if (overflow_checked_on_host(plan))
@@ -307,7 +333,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const LaunchParams params = semantics(plan, request, device, overrides);
     accumulator_and_exactness(plan, request, device, params);
     const OpKernel kernel = plan_kernel(plan);
-    check_async_result(plan, kernel, request);
+    check_async_result(plan, kernel, request, device);
     const StateFootprint state = state_footprint(plan, kernel, request, device, params);
     TunedChoice chosen = applicable_tuned(plan, kernel, request, device, state, tuned);
     if (!plan_launch_shape(plan, request, device, params, state, chosen)) {
