@@ -34,11 +34,11 @@ public:
 
     std::string text(const Node& node) const {
         const auto& o = node.operands;
-        const std::string name(node.text);
+        std::string name(node.text);
         switch (node.kind) {
             case Node::Kind::variable:
-                if (!swapped_) return name;
-                return name == "a" ? "b" : name == "b" ? "a" : name;
+                if (swapped_ && (name == "a" || name == "b")) return name == "a" ? "b" : "a";
+                return name;
             case Node::Kind::number: return name;
             case Node::Kind::unary: return "(" + name + text(*o[0]) + ")";
             case Node::Kind::cast: return "((" + name + ")" + text(*o[0]) + ")";
