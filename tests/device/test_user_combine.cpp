@@ -230,6 +230,8 @@ TEST_CASE("user combines are cached by their text and identity", "[combine][reus
     CHECK(r.transform_reduce(v, "x", CombineExpression{"max(a, b)", "-100"}) == 9);
     CHECK(r.transform_reduce(v, "x", CombineExpression{"max(a, b)", "100"}) == 100);
     CHECK(r.transform_reduce(v, "x", CombineExpression{"a * b", "1"}) == -135);
+    // The map and the combine both divide long values: their guard helper is defined once.
+    CHECK(r.transform_reduce(v, "x / (x - 4)", CombineExpression{"a + b + (a + b) / (a * b + 7) * 0", "0"}) == 6);
 }
 
 }  // namespace clreduce::test
