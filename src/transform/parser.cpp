@@ -44,18 +44,18 @@ const std::array<std::vector<std::string_view>, 10> kLevels = {{
     throw SyntaxError("more than " + std::to_string(kMaxParentheses) + " parentheses nested at " + where(t));
 }
 [[noreturn]] void unknown_identifier(const Token& t, Variables variables) {
-    const char* allowed = variables == Variables::map       ? "x, casts"
-                          : variables == Variables::combine ? "a, b, casts"
-                                                            : "a literal, casts";
+    if (variables == Variables::none)  // (combine.cpp names the type)
+        throw SyntaxError("unknown identifier " + where(t) +
+                          ": an identity is one literal, optionally signed (no name; no literal is an infinity or "
+                          "NaN)");
     std::string why;
     if (variables == Variables::combine && t.text == "x")
         why = ": x is the element in the map expression; a combine takes two partial results, a and b";
     if (variables == Variables::map && (t.text == "a" || t.text == "b"))
         why = ": a and b are a combine's operands; the map expression takes the element, x";
-    if (variables == Variables::none && (t.text == "a" || t.text == "b" || t.text == "x"))
-        why = ": an identity is a constant";
-    throw SyntaxError("unknown identifier " + where(t) + why + " (allowed: " + allowed +
-                      " to scalar types and the built-in functions listed in docs/expression-language.md)");
+    throw SyntaxError("unknown identifier " + where(t) + why +
+                      " (allowed: " + (variables == Variables::map ? "x" : "a, b") +
+                      ", casts to scalar types and the built-in functions listed in docs/expression-language.md)");
 }
 [[noreturn]] void without_arguments(const Token& name, const Token& found) {
     throw SyntaxError("function " + where(name) + " without its arguments in ( ): found " + where(found));

@@ -151,7 +151,10 @@ TEST_CASE("a combine's identity is a literal of the accumulation type", "[combin
     CHECK(identity_refusal("1 + 1") ==
           "combine identity '1 + 1': not a literal: '+' at column 3 (an identity is one literal of the accumulation "
           "type, long here, optionally signed, such as 0, -1 or 1.5)");
-    CHECK(identity_refusal("a").find("unknown identifier 'a' at column 1: an identity is a constant") !=
+    CHECK(identity_refusal("a") ==
+          "combine identity 'a': unknown identifier 'a' at column 1: an identity is one literal, optionally signed "
+          "(no name; no literal is an infinity or NaN)");
+    CHECK(identity_refusal("-inf", "double").find("unknown identifier 'inf' at column 2: an identity is one literal") !=
           std::string::npos);
     CHECK(identity_refusal("1.5h", "double").find("is a half literal") != std::string::npos);
     CHECK(identity_refusal("1e999", "double").find("malformed number '1e999' at column 1") != std::string::npos);
