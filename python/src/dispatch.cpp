@@ -60,7 +60,10 @@ clreduce::Combine parse_combine(const std::string& name) {
     if (name == "product") return clreduce::Combine::product;
     if (name == "min") return clreduce::Combine::min;
     if (name == "max") return clreduce::Combine::max;
-    throw clreduce::InvalidArgument("combine must be 'sum', 'product', 'min' or 'max'; got '" + name + "'");
+    throw clreduce::InvalidArgument(
+        "combine must be 'sum', 'product', 'min' or 'max', or an expression in a and b "
+        "with its identity (identity=...); got '" +
+        name + "' without an identity");
 }
 
 }  // namespace

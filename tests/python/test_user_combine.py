@@ -48,3 +48,5 @@ def test_refusals_name_the_rule_and_column():
         clreduce.transform_reduce(a, "x", "a + b", identity=1.5)
     with pytest.raises(clreduce.InvalidArgument, match="empty"):
         clreduce.transform_reduce(a, "x", "", identity=0)
+    with pytest.raises(clreduce.InvalidArgument, match="with its identity"):
+        clreduce.transform_reduce(a, "x", "a + b")
