@@ -18,6 +18,13 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
         printf '%s\n' '#define CLREDUCE_X CLREDUCE_ACC' '#define CLREDUCE_TO_X(v) CLREDUCE_TO_ACC(v)' \
             'inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((x > 0 ? x : 0)); }' >>"$work/k.cl" ;;
     esac
+    if [ "$op" = user_combine ]; then  # the host's combine and identity (kernel_spec.cpp)
+        case " $* " in *" -DCLREDUCE_MAP=4 "*) ;; *)
+            printf '%s\n' '#define CLREDUCE_X CLREDUCE_ACC' '#define CLREDUCE_TO_X(v) CLREDUCE_TO_ACC(v)' >>"$work/k.cl" ;;
+        esac
+        printf '%s\n' 'inline CLREDUCE_X clreduce_user_combine(CLREDUCE_X a, CLREDUCE_X b) { return CLREDUCE_TO_X((max(a, b) + min(a, b))); }' \
+            '#define CLREDUCE_USER_IDENTITY ((CLREDUCE_X)0)' >>"$work/k.cl"
+    fi
     cat "$dir/ops/$op.cl" "$dir/reduce.cl" >>"$work/k.cl"
     total=$((total + 1))
     # asm is spelled __asm__ for clang; NVIDIA's compiler takes asm.
@@ -129,6 +136,11 @@ for row in "half 1 float 4" "char 0 char 1" "ushort 0 ushort 2" "int 0 int 4" "u
     compile extremum -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$acc -DCLREDUCE_ACC_SIZE=8 \
         -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_ACC_LOWEST=LONG_MIN -DCLREDUCE_ACC_HIGHEST=LONG_MAX -DCLREDUCE_MAP=4 \
         -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=0
+    # A combine of the user's own (ops/user_combine.cl): the last group's finish, the second pass.
+    compile user_combine -DCLREDUCE_T=$t -DCLREDUCE_T_FLOAT=$tf -DCLREDUCE_FP16=$fp16 -DCLREDUCE_ACC=$acc \
+        -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_MAP=4 -DCLREDUCE_VEC=4 $last
+    compile user_combine -DCLREDUCE_T=$acc -DCLREDUCE_T_FLOAT=$accf -DCLREDUCE_ACC=$acc -DCLREDUCE_ACC_SIZE=8 \
+        -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_VEC=1 -DCLREDUCE_FINISH=2 -DCLREDUCE_STATES_IN=1
 done
 echo "$((total - fail)) of $total NVIDIA specialisations compiled"
 [ "$fail" -eq 0 ]

@@ -1,16 +1,17 @@
 // clreduce-kernel-specs <device> <folder>: the kernel specialisations the library would build on
 // a described device, for compiling them with another vendor's compiler
-// (tests/compile_kernels_amd_spirv.sh). The planner plans every operation and transform over
-// every element type in every call form (range, asynchronous, image: one and three channels,
-// pitched and dense, with and without a mask; segments: batches, listed, columns, into a device
-// buffer), under the defaults, each level 3, each float mode and a few launch shapes; each plan's
-// specs are what the library makes of it (kernel_spec.cpp, which takes the vendor's choices from
-// device/vendor.cpp). Of the distinct specialisations (about 10,000; those differing only in
-// counts that size loops, times, exact copies, chunk and medium lengths, count once) it keeps a
-// covering set, chosen greedily: every program text with every element and accumulator type it
-// is built for, and every value of every other -D option with every program text and with every
-// element and accumulator type (about 550). Writes <folder>/source<K>.cl (the program texts) and
-// <folder>/specs.txt, a line per kept specialisation: K, a tab, the build options.
+// (tests/compile_kernels_amd_spirv.sh). The planner plans every operation and transform (with a
+// built-in combine, or one of the user's own) over every element type in every call form
+// (range, asynchronous, image: one and three channels, pitched and dense, with and without a
+// mask; segments: batches, listed, columns, into a device buffer), under the defaults, each
+// level 3, each float mode and a few launch shapes; each plan's specs are what the library makes
+// of it (kernel_spec.cpp, which takes the vendor's choices from device/vendor.cpp). Of the
+// distinct specialisations (about 10,000; those differing only in counts that size loops, times,
+// exact copies, chunk and medium lengths, count once) it keeps a covering set, chosen greedily:
+// every program text with every element and accumulator type it is built for, and every value of
+// every other -D option with every program text and with every element and accumulator type
+// (about 580). Writes <folder>/source<K>.cl (the program texts) and <folder>/specs.txt, a line
+// per kept specialisation: K, a tab, the build options.
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -27,6 +28,7 @@
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
 #include "plan/planner.hpp"
+#include "transform/combine.hpp"
 
 using namespace clreduce;
 
@@ -167,6 +169,17 @@ std::vector<std::pair<int, std::string>> covering(const std::vector<std::pair<in
 }
 
 const char* kTransform = "x * x + 1";
+// A combine of the user's own (ops/user_combine.cl), valid in every accumulation type.
+const char* kCombine = "max(a, b) + min(a, b)";
+
+// The first launch's spec of a user combine's plan, as reducer.cpp makes it.
+void add_user_combine(KernelSpec& first, const LaunchPlan& plan) {
+    const std::string_view x = opencl_type_name(plan.expression_type);
+    first.transform = kTransform;
+    first.expression_type = plan.expression_type;
+    first.combine = combine_source(kCombine, x);
+    first.combine_identity = combine_identity("0", x).kernel_text;
+}
 
 // The type an asynchronous call writes (Reducer::sum_async: sum_type_t<T>; min_async, max_async:
 // T), the only operations that have one.
@@ -278,6 +291,37 @@ int main(int argc, char** argv) {
                             });
                         }
                     }
+                }
+            }
+        }
+        // Combines of the user's own (planned as a product): ranges, batches and listed segments.
+        for (int e = 0; e <= static_cast<int>(ElementType::float16); ++e) {
+            const ElementType element = static_cast<ElementType>(e);
+            for (std::uint64_t n : {std::uint64_t(1000), std::uint64_t(1) << 24}) {
+                PlanRequest range{Operation::product, element, n, CallForm::sync, true};
+                range.user_combine = true;
+                each_plan(range, [&](const LaunchPlan& plan, const OpKernel& kernel) {
+                    KernelSpec first = first_pass_spec(plan, kernel, device);
+                    add_user_combine(first, plan);
+                    out.add(first);
+                    if (first.finish == Finish::second_pass) out.add(second_pass_spec(plan, first, device));
+                });
+                for (const bool listed : {false, true}) {
+                    PlanRequest segments{Operation::product, element, n, CallForm::segments, true};
+                    segments.user_combine = true;
+                    segments.segments = listed ? 3 : n / 100;
+                    segments.listed = listed;
+                    each_plan(segments, [&](const LaunchPlan& plan, const OpKernel& kernel) {
+                        KernelSpec first = segment_spec(plan, kernel, device, listed, false);
+                        add_user_combine(first, plan);
+                        out.add(first);
+                        if (plan.groups_per_segment > 1) {
+                            KernelSpec combine = segment_spec(plan, kernel, device, false, true);
+                            combine.combine = first.combine;
+                            combine.combine_identity = first.combine_identity;
+                            out.add(combine);
+                        }
+                    });
                 }
             }
         }

@@ -218,6 +218,28 @@ CLREDUCE_C_API clreduce_status clreduce_reduce_buffer(const clreduce_reducer* re
                                                       uint64_t count, const clreduce_options* options,
                                                       clreduce_value* value);
 
+/* ---- transform_reduce with a combine of one's own (docs/expression-language.md): `expression`,
+ * one expression in x of the transform language, for every element, combined by `combine`, one
+ * expression in a and b of the same language (commutative as written; its associativity is the
+ * caller's promise), from `identity`, one literal of the accumulation type: the value of an
+ * empty range. The built-in combines are "a + b" with "0", "a * b" with "1", "min(a, b)" and
+ * "max(a, b)" with the type's extremes (integers), "fmin(a, b)" and "fmax(a, b)" (floats).
+ * NUL-terminated strings. x, a, b and the value are CLREDUCE_INT64 for integer elements but
+ * uint64, CLREDUCE_UINT64 for uint64, CLREDUCE_FLOAT64 for floats (float32 on a device without
+ * fp64), or options->accumulator; the value is a CLREDUCE_VALUE_SCALAR of that type. A refused
+ * expression or identity gives CLREDUCE_INVALID_ARGUMENT with its column in the message; level 3
+ * is never atomic, and float modes other than deterministic are refused. ---- */
+CLREDUCE_C_API clreduce_status clreduce_transform_reduce(const clreduce_reducer* reducer, clreduce_type type,
+                                                         const void* data, uint64_t count, const char* expression,
+                                                         const char* combine, const char* identity,
+                                                         const clreduce_options* options, clreduce_value* value);
+/* The same over elements [offset, offset + count) of a buffer of the reducer's context. */
+CLREDUCE_C_API clreduce_status clreduce_transform_reduce_buffer(const clreduce_reducer* reducer, clreduce_type type,
+                                                                cl_mem buffer, uint64_t offset, uint64_t count,
+                                                                const char* expression, const char* combine,
+                                                                const char* identity, const clreduce_options* options,
+                                                                clreduce_value* value);
+
 /* ---- The core call by name, from host data: clreduce_sum(r, type, data, count, options,
  * value) is clreduce_reduce(r, CLREDUCE_SUM, type, data, count, options, value). ---- */
 #define CLREDUCE_NAMED_DECLARATION(name)                                                                              \

@@ -164,6 +164,9 @@ struct LaunchPlan {
     std::uint64_t groups = 1;  // work-groups of the first launch
     CallForm form = CallForm::sync;
     bool transform = false;  // transform_reduce: the user's expression is the element map
+    // transform_reduce with a CombineExpression: the user's combine joins the states (planned as
+    // a product: `operation` is Operation::product; level 3 last_group or second_pass).
+    bool user_combine = false;
     // transform_reduce: the type `x` and the expression compute in (docs/expression-language.md):
     // the accumulator named, else transform_type_t's, also where an exact integer sum is kept
     // in a wider state (exact_integer_bits), which adds the expression's values.

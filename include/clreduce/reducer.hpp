@@ -106,6 +106,10 @@ public:
     // The parameters transform_reduce(..., combine, params) would use.
     LaunchPlan plan_transform(ElementType type, Combine combine, std::uint64_t count,
                               const LaunchParams& params = {}) const;
+    // ... and with a combine of the user's own (the expression and its identity are checked
+    // as the call checks them).
+    LaunchPlan plan_transform(ElementType type, const CombineExpression& combine, std::uint64_t count,
+                              const LaunchParams& params = {}) const;
 
     // Tuning (README, "Tuning"). The reducer reads its database once, at construction.
     // tune() measures the launch space on this device, uses the best entries at once and, with
@@ -374,6 +378,31 @@ public:
                                    params, info);
     }
 
+    // transform_reduce with a combine of the user's own (CombineExpression, results.hpp): the
+    // map expression's values combined by the user's expression in a and b, starting from its
+    // identity (which an empty range returns). The combine is parsed and typed like the map,
+    // in the accumulation type, and refused (InvalidArgument naming the column) where it is not
+    // one expression in a and b, not commutative by the written rule of
+    // docs/expression-language.md, or where the identity is not a literal of that type. It runs
+    // on the device, host data included, finishing with a last group or a second pass (never
+    // atomically: InterGroup::atomic and exact_atomic, and float modes other than
+    // deterministic, throw InvalidArgument).
+    template <class T>
+    transform_type_t<T> transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                         std::string_view expression, const CombineExpression& combine,
+                                         const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    template <class T>
+    transform_type_t<T> transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                         const CombineExpression& combine, const LaunchParams& params = {},
+                                         CallInfo* info = nullptr) const;
+    template <class Range, class T = range_value_t<Range>>
+    transform_type_t<T> transform_reduce(const Range& range, std::string_view expression,
+                                         const CombineExpression& combine, const LaunchParams& params = {},
+                                         CallInfo* info = nullptr) const {
+        return transform_reduce<T>(std::data(range), static_cast<std::uint64_t>(std::size(range)), expression, combine,
+                                   params, info);
+    }
+
     // The norm of a whole image, all channels together, like cv::norm.
     // norm_op: Operation::norm_l1, norm_l2 or norm_inf (else InvalidArgument).
     template <class T>
@@ -393,6 +422,12 @@ public:
     void transform_reduce(const cl::Buffer& values, std::uint64_t offset, const Segments& segments,
                           std::string_view expression, Combine combine, std::vector<transform_type_t<T>>& results,
                           const LaunchParams& params = {}, CallInfo* info = nullptr) const;
+    // ... with a combine of the user's own: an empty segment gives the identity.
+    template <class T>
+    std::vector<transform_type_t<T>> transform_reduce(const cl::Buffer& values, std::uint64_t offset,
+                                                      const Segments& segments, std::string_view expression,
+                                                      const CombineExpression& combine, const LaunchParams& params = {},
+                                                      CallInfo* info = nullptr) const;
     // The plan of a segmented call of `op` over `segments` of `type` values; `form`
     // CallForm::async plans the segmented reduce_async/sum_async/min_async/max_async (results
     // into a device buffer), which refuse what needs the host (an overflow check, a correctly

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace clreduce {
 
@@ -75,5 +76,18 @@ struct Image {
 
 // The combine of transform_reduce(), applied after the user's element-wise expression.
 enum class Combine { sum, product, min, max };
+
+// A combine of the user's own for transform_reduce() (docs/expression-language.md, "A combine
+// of one's own"): `expression` in a and b, two partial results of the accumulation type (the
+// type the map expression computes in: transform_type_t's, or LaunchParams::accumulator),
+// and `identity`, one literal of that type, optionally signed, that the combine leaves every
+// value unchanged with (an empty range's result). The user promises that the combine is
+// associative; it must be commutative as written (swapping a and b gives the same expression
+// up to the order of a commutative operator's operands), since the kernels combine partial
+// results out of the elements' order. One value only: no pairs or structures.
+struct CombineExpression {
+    std::string expression;  // "a + b", "max(a, b)", "max(a, b) + log(1 + exp(-fabs(a - b)))"
+    std::string identity;    // "0", "1", "-9223372036854775808", "-0x1.fffffffffffffp1023"
+};
 
 }  // namespace clreduce

@@ -85,13 +85,19 @@ _METHODS.update({f.__name__: f for f in _functions.METHODS + _statistics.METHODS
 
 
 def transform_reduce(self, a, expression, combine="sum", axis=None, dtype=None, float_mode=None, overflow=None,
-                     keepdims=False):
+                     keepdims=False, identity=None):
     """``expression`` (in ``x``, the transform language of docs/expression-language.md, e.g.
     "x > 0 ? x : 0") for every element, combined with ``combine`` ("sum", "product", "min",
-    "max"). ``x`` is the element in int64 (integers up to 32 bits and int64), uint64 (uint64) or
-    float64 (floats), or the accumulator ``dtype``; so is the result."""
-    return self._call(None, (str(expression), str(combine)), a, axis, _options(dtype, float_mode, overflow),
-                      keepdims)
+    "max"), or, with ``identity``, with ``combine`` as an expression of one's own in ``a`` and
+    ``b`` (e.g. "max(a, b)" with identity "-9223372036854775808"; commutative as written, its
+    associativity the caller's promise; an empty group gives ``identity``, a literal of the
+    accumulation type). ``x`` is the element in int64 (integers up to 32 bits and int64), uint64
+    (uint64) or float64 (floats), or the accumulator ``dtype``; so are ``a``, ``b`` and the
+    result."""
+    if identity is not None and not isinstance(identity, str):
+        identity = str(identity)  # a number as its literal: 0, -1, 1.5, 1e-300
+    return self._call(None, (str(expression), str(combine), identity), a, axis,
+                      _options(dtype, float_mode, overflow), keepdims)
 
 
 def segment_reduce(self, op, values, offsets, dtype=None, float_mode=None, overflow=None):

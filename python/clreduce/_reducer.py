@@ -26,6 +26,13 @@ def _options(dtype, float_mode, overflow):
     return {"accumulator": accumulator_name(dtype), "float_mode": float_mode, "overflow": overflow}
 
 
+def _transform(native, transform, *args, **kwargs):
+    """A native transform call: ``transform`` is (expression, combine), or (expression, combine,
+    identity) for a combine expression of one's own."""
+    expression, combine, *identity = transform
+    return native(expression, combine, *args, identity=identity[0] if identity else None, **kwargs)
+
+
 class Reducer:
     """Reductions on one OpenCL device.
 
@@ -124,10 +131,10 @@ class Reducer:
             if device:
                 native = (buffer.int_ptr, element, offset, list(engine.shape), layout.form)
                 raw = (self._native.reduce_buffer(op, *native, **options) if transform is None else
-                       self._native.transform_reduce_buffer(*transform, *native, **options))
+                       _transform(self._native.transform_reduce_buffer, transform, *native, **options))
             else:
                 raw = (self._native.reduce(op, engine, layout.form, **options) if transform is None else
-                       self._native.transform_reduce(*transform, engine, layout.form, **options))
+                       _transform(self._native.transform_reduce, transform, engine, layout.form, **options))
             result = cast("transform" if transform else op, raw, element, options["accumulator"],
                           layout.form in ("rows", "columns"), wrap=options["overflow"] == "wrap")
             result = _each(result, layout.arrange)
@@ -149,14 +156,14 @@ class Reducer:
             element = element_dtype(dt)
             native = (buffer.int_ptr, element, offset, list(shape) if shape else [1], "offsets")
             raw = (self._native.reduce_buffer(op, *native, offsets=offsets, **options) if transform is None else
-                   self._native.transform_reduce_buffer(*transform, *native, offsets=offsets, **options))
+                   _transform(self._native.transform_reduce_buffer, transform, *native, offsets=offsets, **options))
         else:
             h = host_array(a)
             element = element_dtype(h.dtype)
             if h.size == 0 and groups:
                 return self._empty_groups(op, transform, h.dtype, options, (groups,))  # every segment is empty
             raw = (self._native.reduce(op, h, "offsets", offsets=offsets, **options) if transform is None else
-                   self._native.transform_reduce(*transform, h, "offsets", offsets=offsets, **options))
+                   _transform(self._native.transform_reduce, transform, h, "offsets", offsets=offsets, **options))
         return cast("transform" if transform else op, raw, element, options["accumulator"], True,
                     wrap=options["overflow"] == "wrap")
 

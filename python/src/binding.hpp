@@ -60,9 +60,12 @@ clreduce::LaunchParams make_params(const std::optional<std::string>& accumulator
 // image, one per segment otherwise (numpy arrays). Releases the GIL while the device works.
 nb::object reduce(const clreduce::Reducer& reducer, clreduce::Operation op, const Source& source, Form form,
                   const clreduce::LaunchParams& params);
-// transform_reduce: `expression` combined with `combine` ("sum", "product", "min", "max").
+// transform_reduce: `expression` combined with `combine` ("sum", "product", "min", "max"), or,
+// where `identity` is given, with `combine` as an expression in a and b of the user's own
+// (clreduce::CombineExpression) starting from `identity`.
 nb::object transform_reduce(const clreduce::Reducer& reducer, const std::string& expression, const std::string& combine,
-                            const Source& source, Form form, const clreduce::LaunchParams& params);
+                            const std::optional<std::string>& identity, const Source& source, Form form,
+                            const clreduce::LaunchParams& params);
 
 // The value a Partial gives, through the same conversion as the calls.
 nb::object partial_value(const clreduce::Partial& partial);

@@ -60,7 +60,10 @@ clreduce::Combine parse_combine(const std::string& name) {
     if (name == "product") return clreduce::Combine::product;
     if (name == "min") return clreduce::Combine::min;
     if (name == "max") return clreduce::Combine::max;
-    throw clreduce::InvalidArgument("combine must be 'sum', 'product', 'min' or 'max'; got '" + name + "'");
+    throw clreduce::InvalidArgument(
+        "combine must be 'sum', 'product', 'min' or 'max', or an expression in a and b "
+        "with its identity (identity=...); got '" +
+        name + "' without an identity");
 }
 
 }  // namespace
@@ -75,12 +78,10 @@ nb::object reduce(const clreduce::Reducer& reducer, Operation op, const Source& 
     });
 }
 
-nb::object transform_reduce(const clreduce::Reducer& r, const std::string& expression, const std::string& combine_name,
-                            const Source& s, Form form, const clreduce::LaunchParams& p) {
-    const clreduce::Combine combine = parse_combine(combine_name);
-    if (form == Form::image)
-        throw clreduce::InvalidArgument(
-            "transform_reduce over a whole strided matrix: pass a C-contiguous array, or axis=1 and sum the rows");
+// transform_reduce with `combine`, a clreduce::Combine or a clreduce::CombineExpression.
+template <class C>
+nb::object transform_reduce_with(const clreduce::Reducer& r, const std::string& expression, const C& combine,
+                                 const Source& s, Form form, const clreduce::LaunchParams& p) {
     return clreduce::visit_type(s.type, [&](auto element) -> nb::object {
         using T = decltype(element);
         const T* host = static_cast<const T*>(s.host);
@@ -106,10 +107,22 @@ nb::object transform_reduce(const clreduce::Reducer& r, const std::string& expre
                                     bytes, s.extent_bytes > 0 ? const_cast<void*>(s.host) : nullptr, &err);
                 clreduce::check(err, "clCreateBuffer (transform_reduce of host segments)");
             }
-            r.transform_reduce<T>(buffer, host ? 0 : s.offset, segments, expression, combine, values, p);
+            values = r.transform_reduce<T>(buffer, host ? 0 : s.offset, segments, expression, combine, p);
         }
         return to_numpy(std::move(values));
     });
+}
+
+nb::object transform_reduce(const clreduce::Reducer& r, const std::string& expression, const std::string& combine_text,
+                            const std::optional<std::string>& identity, const Source& s, Form form,
+                            const clreduce::LaunchParams& p) {
+    if (form == Form::image)
+        throw clreduce::InvalidArgument(
+            "transform_reduce over a whole strided matrix: pass a C-contiguous array, or axis=1 and sum the rows");
+    // A built-in combine by its name, or the user's expression with its identity: one call each.
+    if (identity)
+        return transform_reduce_with(r, expression, clreduce::CombineExpression{combine_text, *identity}, s, form, p);
+    return transform_reduce_with(r, expression, parse_combine(combine_text), s, form, p);
 }
 
 }  // namespace clreduce_python

@@ -190,28 +190,30 @@ void bind_reducer(nb::module_& m) {
         .def(
             "transform_reduce",
             [](const Reducer& r, const std::string& expression, const std::string& combine, const HostArray& a,
-               const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets) {
+               const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets, Opt identity) {
         const Form f = parse_form(form);
         Source s = host_source(a, f);
         if (offsets) set_offsets(s, *offsets);
-        return transform_reduce(r, expression, combine, s, f, make_params(acc, mode, overflow));
+        return transform_reduce(r, expression, combine, identity, s, f, make_params(acc, mode, overflow));
             },
             "expression"_a, "combine"_a, "array"_a, "form"_a, "accumulator"_a = nb::none(), "float_mode"_a = nb::none(),
-            "overflow"_a = nb::none(), "offsets"_a = nb::none(),
-            "`expression` in x for every element, combined with `combine`, over a host array.")
+            "overflow"_a = nb::none(), "offsets"_a = nb::none(), "identity"_a = nb::none(),
+            "`expression` in x for every element, combined with `combine` (a name, or with `identity` an "
+            "expression in a and b), over a host array.")
         .def(
             "transform_reduce_buffer",
             [](const Reducer& r, const std::string& expression, const std::string& combine, std::uintptr_t mem,
                const std::string& dtype, std::uint64_t offset, const std::vector<std::uint64_t>& shape,
-               const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets) {
+               const std::string& form, Opt acc, Opt mode, Opt overflow, std::optional<Offsets> offsets, Opt identity) {
         const Form f = parse_form(form);
         Source s = buffer_source(r, mem, dtype, offset, shape, f);
         if (offsets) set_offsets(s, *offsets);
-        return transform_reduce(r, expression, combine, s, f, make_params(acc, mode, overflow));
+        return transform_reduce(r, expression, combine, identity, s, f, make_params(acc, mode, overflow));
             },
             "expression"_a, "combine"_a, "mem"_a, "dtype"_a, "offset"_a, "shape"_a, "form"_a,
             "accumulator"_a = nb::none(), "float_mode"_a = nb::none(), "overflow"_a = nb::none(),
-            "offsets"_a = nb::none(), "transform_reduce over a cl_mem of the reducer's context.")
+            "offsets"_a = nb::none(), "identity"_a = nb::none(),
+            "transform_reduce over a cl_mem of the reducer's context.")
         .def(
             "plan",
             [](const Reducer& r, const std::string& op, const std::string& dtype, std::uint64_t count, Opt acc,

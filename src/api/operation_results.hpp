@@ -93,5 +93,24 @@ transform_type_t<T> transform_result(const O& o, Combine combine) {
     }
     return o.template value<transform_type_t<T>>();
 }
+// ... with a combine of the user's own: an empty range gives its identity.
+template <class T, class O>
+transform_type_t<T> transform_result(const O& o, const CombineIdentity& identity) {
+    using R = transform_type_t<T>;
+    if (o.count != 0) return o.template value<R>();
+    if (identity.floating) {
+        if constexpr (std::is_floating_point_v<R>)
+            return identity.real;
+        else
+            return integer_from_float<R>(identity.real, IntegerOverflow::check, Operation::product, o.plan.element);
+    }
+    if (is_signed(o.plan.accumulator)) return static_cast<R>(static_cast<std::int64_t>(identity.bits));
+    return static_cast<R>(identity.bits);
+}
+// Either, as the job says.
+template <class T, class O>
+transform_type_t<T> transform_result(const O& o, const Job& job) {
+    return job.combine ? transform_result<T>(o, *job.combine) : transform_result<T>(o, job.user_identity);
+}
 
 }  // namespace clreduce

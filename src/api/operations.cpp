@@ -130,7 +130,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     if (mask != nullptr && needs_mask_count(job.op)) {
         const Image plane{image.rows, image.cols, 1, mask_geometry.step, mask_in_buffer ? mask->offset : 0};
         const std::array<Outcome, 4> counted =
-            run_image<std::uint8_t>(Job{Operation::count_nonzero, std::nullopt, {}},
+            run_image<std::uint8_t>(Job{Operation::count_nonzero, std::nullopt, {}, {}, {}},
                                     mask_in_buffer ? &mask->buffer : nullptr, mask_in_buffer ? nullptr : mask->data,
                                     plane, LaunchParams{}, nullptr);
         selected = counted[0].value<std::uint64_t>();
@@ -196,7 +196,7 @@ Channels<V> per_channel(const std::array<Outcome, 4>& outcomes, std::uint32_t ch
     return out;
 }
 
-Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
+Job job_of(Operation op) { return Job{op, std::nullopt, {}, {}, {}}; }
 
 }  // namespace
 
@@ -278,7 +278,18 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::ui
 Job Reducer::State::transform_job(std::string_view expression, Combine combine, ElementType element,
                                   const LaunchParams& params) const {
     const ElementType x = params.accumulator.value_or(transform_accumulator(element, info));
-    return Job{combine_operation(combine), combine, transform_source(expression, opencl_type_name(x))};
+    return Job{combine_operation(combine), combine, transform_source(expression, opencl_type_name(x)), {}, {}};
+}
+
+Job Reducer::State::transform_job(std::string_view expression, const CombineExpression& combine, ElementType element,
+                                  const LaunchParams& params) const {
+    // The map, the combine and the identity in one type: the accumulator the plan will keep
+    // (a product's plan keeps no wider exact state; planner.cpp).
+    const std::string_view x = opencl_type_name(params.accumulator.value_or(transform_accumulator(element, info)));
+    Job job{Operation::product, std::nullopt, transform_source(expression, x), {}, {}};
+    job.user_combine = combine_source(combine.expression, x);
+    job.user_identity = combine_identity(combine.identity, x);
+    return job;
 }
 
 template <class T>
@@ -293,6 +304,20 @@ transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count
                                               Combine combine, const LaunchParams& params, CallInfo* info) const {
     const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
     return transform_result<T>(state().run<T>(job, data, count, params, info), combine);
+}
+template <class T>
+transform_type_t<T> Reducer::transform_reduce(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
+                                              std::string_view expression, const CombineExpression& combine,
+                                              const LaunchParams& params, CallInfo* info) const {
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
+    return transform_result<T>(state().run<T>(job, buffer, offset, count, params, info), job.user_identity);
+}
+template <class T>
+transform_type_t<T> Reducer::transform_reduce(const T* data, std::uint64_t count, std::string_view expression,
+                                              const CombineExpression& combine, const LaunchParams& params,
+                                              CallInfo* info) const {
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
+    return transform_result<T>(state().run<T>(job, data, count, params, info), job.user_identity);
 }
 
 namespace {
@@ -349,6 +374,12 @@ double Reducer::norm(const T* data, const Image& image, Operation norm_op, const
                                                               CallInfo*) const;                                     \
     template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view, Combine,   \
                                                               const LaunchParams&, CallInfo*) const;                \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, std::uint64_t,      \
+                                                              std::string_view, const CombineExpression&,           \
+                                                              const LaunchParams&, CallInfo*) const;                \
+    template transform_type_t<T> Reducer::transform_reduce<T>(const T*, std::uint64_t, std::string_view,            \
+                                                              const CombineExpression&, const LaunchParams&,        \
+                                                              CallInfo*) const;                                     \
     template double Reducer::norm<T>(const cl::Buffer&, const Image&, Operation, const LaunchParams&, CallInfo*)    \
         const;                                                                                                      \
     template double Reducer::norm<T>(const T*, const Image&, Operation, const LaunchParams&, CallInfo*) const;      \

@@ -65,6 +65,8 @@ KernelSpec Reducer::State::first_spec(const Job& job, const Outcome& out) const 
     KernelSpec first = first_pass_spec(out.plan, out.kernel, info);
     first.transform = job.transform;
     first.expression_type = out.plan.expression_type;
+    first.combine = job.user_combine;
+    first.combine_identity = job.user_identity.kernel_text;
     return first;
 }
 
@@ -124,6 +126,12 @@ LaunchPlan Reducer::plan(ElementType type, Operation op, std::uint64_t count, co
 LaunchPlan Reducer::plan_transform(ElementType type, Combine combine, std::uint64_t count,
                                    const LaunchParams& params) const {
     return state().plan(PlanRequest{combine_operation(combine), type, count, CallForm::sync, true}, params);
+}
+
+LaunchPlan Reducer::plan_transform(ElementType type, const CombineExpression& combine, std::uint64_t count,
+                                   const LaunchParams& params) const {
+    const Job job = state().transform_job("x", combine, type, params);
+    return state().plan(job.request(type, count, CallForm::sync), params);
 }
 
 TuneResult Reducer::tune(const TuneOptions& options) {

@@ -26,6 +26,7 @@
 #include "ops/integer_result.hpp"
 #include "ops/state_value.hpp"
 #include "plan/planner.hpp"
+#include "transform/combine.hpp"
 #include "tuning/reducer_tuning.hpp"
 
 namespace clreduce {
@@ -125,14 +126,19 @@ struct Outcome {
     double finalized() const { return view().finalized(); }
 };
 
-// What to reduce: the operation it is planned as, and transform_reduce's expression.
+// What to reduce: the operation it is planned as, and transform_reduce's expression and combine
+// (a built-in one, or the user's: its printed source and its identity).
 struct Job {
     Operation op = Operation::sum;
-    std::optional<Combine> combine;  // transform_reduce
+    std::optional<Combine> combine;  // transform_reduce with a built-in combine
     std::string transform;
+    std::string user_combine;  // transform_reduce with a CombineExpression (op: product)
+    CombineIdentity user_identity;
 
+    bool is_transform() const { return combine.has_value() || !user_combine.empty(); }
     PlanRequest request(ElementType element, std::uint64_t n, CallForm form, std::uint32_t channels = 1) const {
-        PlanRequest r{op, element, n, form, combine.has_value()};
+        PlanRequest r{op, element, n, form, is_transform()};
+        r.user_combine = !user_combine.empty();
         r.channels = channels;
         return r;
     }
@@ -173,6 +179,9 @@ struct Reducer::State {
     // transform_reduce's job: the expression parsed and checked where x is of the type it
     // computes in (the accumulator named, else transform_type_t's; operations.cpp).
     Job transform_job(std::string_view expression, Combine combine, ElementType element,
+                      const LaunchParams& params) const;
+    // ... with a combine of the user's own, parsed, typed and checked in the same type.
+    Job transform_job(std::string_view expression, const CombineExpression& combine, ElementType element,
                       const LaunchParams& params) const;
     std::uint64_t buffer_bytes(const cl::Buffer& buffer) const;
     // A segmented call's description against its buffers (segment_operations.cpp), with

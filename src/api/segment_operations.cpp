@@ -83,7 +83,7 @@ std::vector<std::uint64_t> read_uint64s(cl::CommandQueue& queue, const cl::Buffe
     return out;
 }
 
-Job job_of(Operation op) { return Job{op, std::nullopt, {}}; }
+Job job_of(Operation op) { return Job{op, std::nullopt, {}, {}, {}}; }
 
 }  // namespace
 
@@ -214,6 +214,8 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     KernelSpec first = segment_spec(plan, kernel, info, kind != Segments::Kind::batch && !is_matrix(segments), false);
     first.transform = job.transform;
     first.expression_type = plan.expression_type;
+    first.combine = job.user_combine;
+    first.combine_identity = job.user_identity.kernel_text;
     if (device != nullptr && plan.groups_per_segment == 1) first.device_result = true;
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, make_event);
@@ -382,6 +384,18 @@ std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& val
     transform_reduce<T>(values, offset, segments, expression, combine, out, params, info);
     return out;
 }
+template <class T>
+std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset,
+                                                           const Segments& segments, std::string_view expression,
+                                                           const CombineExpression& combine, const LaunchParams& params,
+                                                           CallInfo* info) const {
+    const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
+    state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
+    std::vector<transform_type_t<T>> results(segments.count());
+    state().run_segments<T>(job, SegmentValues{&values, nullptr, offset}, segments, params, info,
+                            [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, job); });
+    return results;
+}
 
 namespace {
 
@@ -428,6 +442,10 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::ui
     template void Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t, const Segments&, std::string_view,    \
                                                Combine, std::vector<transform_type_t<T>>&, const LaunchParams&,        \
                                                CallInfo*) const;                                                       \
+    template std::vector<transform_type_t<T>> Reducer::transform_reduce<T>(const cl::Buffer&, std::uint64_t,           \
+                                                                           const Segments&, std::string_view,          \
+                                                                           const CombineExpression&,                   \
+                                                                           const LaunchParams&, CallInfo*) const;      \
     template cl::Event Reducer::enqueue_async<T>(Operation, const cl::Buffer&, std::uint64_t, const Segments&,         \
                                                  const AsyncTarget&, const LaunchParams&, CallInfo*) const;
 CLREDUCE_FOR_EACH_ELEMENT_TYPE(CLREDUCE_INSTANTIATE)

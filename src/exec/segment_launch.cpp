@@ -89,6 +89,8 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     }
     if (combined) {
         KernelSpec spec = segment_spec(plan, {first.op, first.map}, info, false, true);
+        spec.combine = first.combine;
+        spec.combine_identity = first.combine_identity;
         spec.device_result = device_result;
         spec.result_type = first.result_type;
         spec.result_kind = first.result_kind;

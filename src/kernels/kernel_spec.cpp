@@ -3,6 +3,7 @@
 #include "device/vendor.hpp"
 #include "ops/exact_state.hpp"
 #include "ops/state_value.hpp"
+#include "transform/combine.hpp"
 #include "transform/expression.hpp"
 
 #include <algorithm>
@@ -151,20 +152,27 @@ std::string KernelSpec::build_options() const {
 
 std::string KernelSpec::source(const KernelSources& sources) const {
     std::string text = sources.get("prelude.cl") + sources.get("fixed_point.cl");
-    if (map == ElementMap::transform) {
-        // The expression was parsed and printed back from its tree (src/transform/); the
-        // parentheses keep it inside its slot. `x` is the element converted to the expression's
-        // type, CLREDUCE_X (prelude.cl's clreduce_map): the accumulator named or
+    const bool user_combine = op == KernelOp::user_combine;
+    if (map == ElementMap::transform || user_combine) {
+        // The expressions were parsed and printed back from their trees (src/transform/); the
+        // parentheses keep them inside their slots. `x` is the element converted to the
+        // expression's type, CLREDUCE_X (prelude.cl's clreduce_map): the accumulator named or
         // transform_type_t's, also where the sum is kept in a wider exact state, whose
-        // accumulator takes the expression's value.
-        const std::string x(opencl_type_name(expression_type));
-        const std::string body = transform_kernel_text(transform, x);
+        // accumulator takes the expression's value. A user's combine computes in the same type,
+        // which is then the accumulator (a second pass's launch has no map but the combine).
+        const std::string x(opencl_type_name(map == ElementMap::transform ? expression_type : accumulator));
+        const std::string body = map == ElementMap::transform ? transform_kernel_text(transform, x) : "";
+        const std::string combined = user_combine ? combine_kernel_text(combine, x) : "";
         text += "\n#define CLREDUCE_X " + x + "\n#define CLREDUCE_TO_X(v) convert_" + x +
                 "(v)\n"
                 "#if CLREDUCE_ACC_FLOAT\n#define CLREDUCE_WEAK_FLOAT(v) ((CLREDUCE_X)(v))\n#else\n"
                 "#define CLREDUCE_WEAK_FLOAT(v) (v)\n#endif\n" +
-                transform_kernel_helpers(body) +
-                "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" + body + ")); }\n";
+                transform_kernel_helpers(body + combined);
+        if (map == ElementMap::transform)
+            text += "inline CLREDUCE_X clreduce_transform(CLREDUCE_X x) { return CLREDUCE_TO_X((" + body + ")); }\n";
+        if (user_combine)
+            text += "inline CLREDUCE_X clreduce_user_combine(CLREDUCE_X a, CLREDUCE_X b) { return CLREDUCE_TO_X((" +
+                    combined + ")); }\n#define CLREDUCE_USER_IDENTITY " + combine_identity + "\n";
     }
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
@@ -318,6 +326,8 @@ KernelSpec segment_spec(const LaunchPlan& plan, const OpKernel& kernel, const De
 KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, const DeviceInfo& device) {
     KernelSpec spec;
     spec.op = first.op;
+    spec.combine = first.combine;
+    spec.combine_identity = first.combine_identity;
     spec.moments_extremes = first.moments_extremes;
     // The partials are states: the map and the transform were applied in the first pass.
     spec.map = ElementMap::identity;

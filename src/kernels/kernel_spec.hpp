@@ -34,6 +34,11 @@ struct KernelSpec {
     std::string transform;  // the user's expression, ElementMap::transform only
     // The type the expression computes in (LaunchPlan::expression_type), ElementMap::transform only.
     ElementType expression_type = ElementType::int64;
+    // KernelOp::user_combine only: the user's combine in a and b (transform/combine.hpp's
+    // combine_source) and its identity as the kernel's constant (CombineIdentity::kernel_text).
+    // Every launch of the plan carries them (a second pass combines with them too).
+    std::string combine;
+    std::string combine_identity;
     bool float_atomic = false;   // CAS finish of a float add
     bool int64_min_max = false;  // atom_min/max/and/or/xor finish (cl_khr_int64_extended_atomics)
     bool states_in = false;      // the second pass: the input is the first pass's states
@@ -93,11 +98,12 @@ struct KernelSpec {
     enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
 
     auto key() const {
-        return std::tie(op, map, transform, expression_type, float_atomic, int64_min_max, states_in, pitched, masked,
-                        all_channels, dense_pixels, channels, element, accumulator, moments_extremes, vector_width,
-                        times, work_group_size, stride, finish, wavefront, nvidia, lanes32, dp4a, index32,
-                        device_result, result_type, result_kind, exact_copies, exact_passes, exact_bins, segmented, segment_team,
-                        segment_loads, segment_list, segment_columns, segment_chunk, segment_medium, segment_kernel);
+        return std::tie(op, map, transform, expression_type, combine, combine_identity, float_atomic, int64_min_max,
+                        states_in, pitched, masked, all_channels, dense_pixels, channels, element, accumulator,
+                        moments_extremes, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
+                        lanes32, dp4a, index32, device_result, result_type, result_kind, exact_copies, exact_passes,
+                        exact_bins, segmented, segment_team, segment_loads, segment_list, segment_columns,
+                        segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

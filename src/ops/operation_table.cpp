@@ -74,7 +74,7 @@ constexpr bool rows_in_list_order() {
 static_assert(rows_in_list_order(), "kOperations' rows must follow CLREDUCE_OPERATIONS' order");
 
 // One row per plug-in: its file, its state's layout, its atomic finish.
-constexpr std::array<PluginInfo, 16> kPlugins{{
+constexpr std::array<PluginInfo, 17> kPlugins{{
     {KernelOp::add, "ops/add.cl", StateLayout::value, AtomicKind::add, false},
     {KernelOp::add_compensated, "ops/add_compensated.cl", StateLayout::compensated, AtomicKind::none, false},
     {KernelOp::add_exact, "ops/add_exact.cl", StateLayout::exact, AtomicKind::none, false},
@@ -91,6 +91,8 @@ constexpr std::array<PluginInfo, 16> kPlugins{{
     {KernelOp::bit_and, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 1},
     {KernelOp::bit_or, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 2},
     {KernelOp::bit_xor, "ops/bitwise.cl", StateLayout::value, AtomicKind::bitwise, false, 3},
+    // No atomic finish: an atomic cannot run the user's expression.
+    {KernelOp::user_combine, "ops/user_combine.cl", StateLayout::value, AtomicKind::none, false},
 }};
 
 constexpr std::array<std::pair<OperationFamily, std::string_view>, 3> kFamilies{{

@@ -33,7 +33,8 @@ enum class KernelOp {
     moments,
     bit_and,
     bit_or,
-    bit_xor
+    bit_xor,
+    user_combine  // transform_reduce with a combine of the user's own (ops/user_combine.cl)
 };
 
 // The element map applied before the plug-in combines (CLREDUCE_MAP in prelude.cl).

@@ -71,6 +71,7 @@ FloatMode parse_float_mode(std::string_view name) {
 std::string LaunchPlan::describe() const {
     // The operation and float mode only where they are not the sum's defaults.
     std::string prefix = operation == Operation::sum ? "" : std::string(operation_name(operation)) + " ";
+    if (user_combine) prefix = "user-combine ";
     if (transform) prefix = "transform " + prefix;
     const std::string mode =
         float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));

@@ -97,6 +97,9 @@ namespace {
 // Float min/max are left at same_plan: fmin/fmax may return either zero of -0.0 and +0.0.
 Reproducibility reproducibility_of(const LaunchPlan& plan, const OpKernel& kernel) {
     const bool floating = is_floating(plan.accumulator) || is_floating(plan.element);
+    // A user's combine: its order is the plan's, and only the user knows whether another order
+    // gives the same bits.
+    if (kernel.op == KernelOp::user_combine) return Reproducibility::same_plan;
     if (!floating || kernel.op == KernelOp::add_exact) return Reproducibility::everywhere;
     if (plan.float_mode == FloatMode::atomic && plan.inter_group == InterGroup::atomic) return Reproducibility::none;
     return Reproducibility::same_plan;
@@ -110,6 +113,21 @@ void check_async(const LaunchParams& params) {
                           std::string(to_string(*params.inter_group)));
 }
 
+// A user's combine (docs/expression-language.md, "A combine of one's own"): an atomic cannot run
+// an expression, and the float modes are the sums' (the combine is the user's expression).
+void check_user_combine(const LaunchParams& params) {
+    if (params.inter_group == InterGroup::atomic || params.inter_group == InterGroup::exact_atomic)
+        throw InvalidArgument(
+            "a combine expression of the user's own finishes with InterGroup::last_group or "
+            "second_pass, not " +
+            std::string(to_string(*params.inter_group)) +
+            ": an atomic cannot run the expression (and would need a commutative one too)");
+    if (params.float_mode && *params.float_mode != FloatMode::deterministic)
+        throw InvalidArgument("FloatMode::" + std::string(to_string(*params.float_mode)) +
+                              " is a way of summing; a combine expression of the user's own computes what it says, "
+                              "in the plan's fixed order (FloatMode::deterministic)");
+}
+
 // Stage 1, semantics: what the form and the operation allow, and the parameters the later
 // stages read (`overrides` as the form and the operation imply them); the float mode.
 LaunchParams semantics(LaunchPlan& plan, const PlanRequest& request, const DeviceInfo& device,
@@ -118,6 +136,7 @@ LaunchParams semantics(LaunchPlan& plan, const PlanRequest& request, const Devic
     const ElementType element = request.element;
     const bool async = request.form == CallForm::async;
     const bool segmented = request.form == CallForm::segments;
+    if (request.user_combine) check_user_combine(overrides);
     if (async) check_async(overrides);
     if (segmented) check_segment_level3(overrides);
     require_support(element, device);
@@ -141,6 +160,7 @@ LaunchParams semantics(LaunchPlan& plan, const PlanRequest& request, const Devic
     plan.element = element;
     plan.form = request.form;
     plan.transform = request.transform;
+    plan.user_combine = request.user_combine;
     plan.float_mode = params.float_mode.value_or(FloatMode::deterministic);
     return params;
 }
@@ -355,6 +375,7 @@ OpKernel plan_kernel(const LaunchPlan& plan) {
     OpKernel kernel = op_kernel(plan.operation, plan.float_mode, plan.accumulator);
     if (plan.transform) kernel.map = ElementMap::transform;
     if (plan.exact_integer_bits != 0) kernel.op = exact_integer_plugin(plan.exact_integer_bits);
+    if (plan.user_combine) kernel.op = KernelOp::user_combine;
     return kernel;
 }
 

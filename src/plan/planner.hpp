@@ -30,7 +30,10 @@ struct PlanRequest {
     ElementType element = ElementType::int32;
     std::uint64_t n = 0;
     CallForm form = CallForm::sync;
-    bool transform = false;         // transform_reduce: accumulates in the sum's accumulator
+    bool transform = false;  // transform_reduce: accumulates in the sum's accumulator
+    // transform_reduce with a combine of the user's own (CombineExpression): planned as a
+    // product (`op`), run by ops/user_combine.cl, never finished atomically.
+    bool user_combine = false;
     std::uint64_t segments = 0;     // CallForm::segments: how many (n: the elements they address)
     std::uint64_t column_rows = 0;  // column segments (Segments::columns): the rows, else 0
     bool columns = false;

@@ -11,11 +11,9 @@
 #include "typing.hpp"
 
 namespace clreduce {
-namespace {
 
-// The expression as messages quote it: bytes outside printable ASCII as \xNN, at most 200 of
-// them (the column still locates the fault).
-std::string quoted(std::string_view expression) {
+// (The column still locates a fault past the 200 characters shown.)
+std::string quoted_expression(std::string_view expression) {
     constexpr std::size_t kShown = 200;
     std::string out = "'";
     for (char c : expression.substr(0, kShown)) {
@@ -32,12 +30,10 @@ std::string quoted(std::string_view expression) {
     return out;
 }
 
-}  // namespace
-
 std::string transform_source(std::string_view expression) { return transform_source(expression, {}); }
 
 std::string transform_source(std::string_view expression, std::string_view x_type) {
-    const std::string what = "transform expression " + quoted(expression) + ": ";
+    const std::string what = "transform expression " + quoted_expression(expression) + ": ";
     if (expression.size() > kMaxTransformLength)
         throw InvalidArgument(what + std::to_string(expression.size()) + " characters, more than " +
                               std::to_string(kMaxTransformLength));

@@ -20,6 +20,10 @@ std::string transform_source(std::string_view expression);
 // ("function 'exp' at column 1 takes floating-point arguments ..."; typing.hpp).
 std::string transform_source(std::string_view expression, std::string_view x_type);
 
+// The expression as messages quote it: bytes outside printable ASCII and backslashes as \xNN,
+// at most 200 of them, in single quotes.
+std::string quoted_expression(std::string_view expression);
+
 // What the kernel compiles of a transform_source() text, where x is of OpenCL type `x_type`:
 // the same tree with its integer literals cast to x's type and its integer divisions and
 // remainders by anything but a constant they are defined for made calls of

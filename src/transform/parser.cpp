@@ -27,16 +27,35 @@ const std::array<std::vector<std::string_view>, 10> kLevels = {{
 }};
 
 [[noreturn]] void unexpected(const Token& t) { throw SyntaxError("unexpected " + where(t)); }
+// In a combine, the tokens that would build a state of several values (a pair, a member, an
+// array) get the rule with the fault.
+[[noreturn]] void unexpected(const Token& t, Variables variables) {
+    const bool state = t.kind == TokenKind::punctuator &&
+                       (t.text == "," || t.text == "." || t.text == "->" || t.text == "[" || t.text == "{");
+    if (variables != Variables::combine || !state) unexpected(t);
+    throw SyntaxError("unexpected " + where(t) +
+                      ": a combine's state is one value of the accumulation type (a, b and the result), not a pair, "
+                      "structure or array such as a maximum with its count");
+}
 [[noreturn]] void too_deep(const Token& t) {
     throw SyntaxError("more than " + std::to_string(kMaxDepth) + " operations nested at " + where(t));
 }
 [[noreturn]] void too_many_parentheses(const Token& t) {
     throw SyntaxError("more than " + std::to_string(kMaxParentheses) + " parentheses nested at " + where(t));
 }
-[[noreturn]] void unknown_identifier(const Token& t) {
-    throw SyntaxError("unknown identifier " + where(t) +
-                      " (allowed: x, casts to scalar types and the built-in functions listed in "
-                      "docs/expression-language.md)");
+[[noreturn]] void unknown_identifier(const Token& t, Variables variables) {
+    if (variables == Variables::none)  // (combine.cpp names the type)
+        throw SyntaxError("unknown identifier " + where(t) +
+                          ": an identity is one literal, optionally signed (no name; no literal is an infinity or "
+                          "NaN)");
+    std::string why;
+    if (variables == Variables::combine && t.text == "x")
+        why = ": x is the element in the map expression; a combine takes two partial results, a and b";
+    if (variables == Variables::map && (t.text == "a" || t.text == "b"))
+        why = ": a and b are a combine's operands; the map expression takes the element, x";
+    throw SyntaxError("unknown identifier " + where(t) + why +
+                      " (allowed: " + (variables == Variables::map ? "x" : "a, b") +
+                      ", casts to scalar types and the built-in functions listed in docs/expression-language.md)");
 }
 [[noreturn]] void without_arguments(const Token& name, const Token& found) {
     throw SyntaxError("function " + where(name) + " without its arguments in ( ): found " + where(found));
@@ -82,11 +101,11 @@ private:
 // them on a 128 KiB thread).
 class Parser {
 public:
-    explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens) {}
+    Parser(const std::vector<Token>& tokens, Variables variables) : tokens_(tokens), variables_(variables) {}
 
     NodePtr whole() {
         NodePtr tree = conditional();
-        if (peek().kind != TokenKind::end) unexpected(peek());
+        if (peek().kind != TokenKind::end) unexpected(peek(), variables_);
         return tree;
     }
 
@@ -101,7 +120,7 @@ private:
         return peek(ahead).kind == TokenKind::punctuator && peek(ahead).text == punctuator;
     }
     void expect(std::string_view punctuator) {
-        if (!at(punctuator)) unexpected(peek());
+        if (!at(punctuator)) unexpected(peek(), variables_);
         ++pos_;
     }
     bool starts_type(std::size_t ahead) const {
@@ -187,10 +206,10 @@ private:
         const Token& t = take();
         if (t.kind == TokenKind::number) return std::make_unique<Node>(Node{Kind::number, t.text, {}});
         if (t.kind == TokenKind::identifier) {
-            if (t.text == "x") return std::make_unique<Node>(Node{Kind::variable, t.text, {}});
+            if (is_variable(t.text)) return std::make_unique<Node>(Node{Kind::variable, t.text, {}});
             if (const auto arity = builtin_arity(t.text)) return call(t, *arity);
             if (is_scalar_type(t.text) || t.text == "unsigned") unexpected(t);
-            unknown_identifier(t);
+            unknown_identifier(t, variables_);
         }
         if (t.kind == TokenKind::punctuator && t.text == "(") {
             const Nest nest(parentheses_, kMaxParentheses, t, too_many_parentheses);
@@ -198,7 +217,16 @@ private:
             expect(")");
             return inner;
         }
-        unexpected(t);
+        unexpected(t, variables_);
+    }
+
+    bool is_variable(std::string_view name) const {
+        switch (variables_) {
+            case Variables::map: return name == "x";
+            case Variables::combine: return name == "a" || name == "b";
+            case Variables::none: break;
+        }
+        return false;
     }
 
     NodePtr call(const Token& name, int arity) {
@@ -218,6 +246,7 @@ private:
     }
 
     const std::vector<Token>& tokens_;
+    Variables variables_;
     std::size_t pos_ = 0;
     int parentheses_ = 0;
     int ternaries_ = 0;
@@ -225,6 +254,6 @@ private:
 
 }  // namespace
 
-NodePtr parse(const std::vector<Token>& tokens) { return Parser(tokens).whole(); }
+NodePtr parse(const std::vector<Token>& tokens, Variables variables) { return Parser(tokens, variables).whole(); }
 
 }  // namespace clreduce::expr

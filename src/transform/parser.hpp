@@ -28,9 +28,14 @@ constexpr int kMaxDepth = 64;
 // printed text of a tree kMaxDepth deep nests at most kMaxDepth parentheses.
 constexpr int kMaxParentheses = 64;
 
+// Which expression of the language is parsed: the map, in `x`; a user's combine, in `a` and
+// `b` (one value each: a pair or structure is refused with a word on why); a combine's
+// identity, with no variable.
+enum class Variables { map, combine, none };
+
 // Parses tokens (from tokenize()) as one expression of the transform language
-// (docs/expression-language.md); throws SyntaxError naming the first token that does not fit.
-// The tree views the tokens' text: the expression must outlive it.
-NodePtr parse(const std::vector<Token>& tokens);
+// (docs/expression-language.md) in `variables`; throws SyntaxError naming the first token that
+// does not fit. The tree views the tokens' text: the expression must outlive it.
+NodePtr parse(const std::vector<Token>& tokens, Variables variables = Variables::map);
 
 }  // namespace clreduce::expr

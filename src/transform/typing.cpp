@@ -53,7 +53,11 @@ int bits_of(std::string_view type) {
     const std::string_view base = is_unsigned(type) ? type.substr(1) : type;
     return base == "char" ? 8 : base == "short" ? 16 : base == "int" ? 32 : 64;
 }
-std::string_view unsigned_of(std::string_view type) { return is_unsigned(type) ? type : unsigned_type(type); }
+// (A floating type stays itself: abs and abs_diff take integers, and the compiler refuses them
+// over floats; typed as their argument, the call does not look like an integer to its caller.)
+std::string_view unsigned_of(std::string_view type) {
+    return is_floating_type(type) || is_unsigned(type) ? type : unsigned_type(type);
+}
 
 // The integer promotions: char and short types become int.
 std::string_view promoted(std::string_view type) {
@@ -146,8 +150,11 @@ bool is_zero(const Constant& c) { return is_floating_type(c.type) ? c.real == 0 
 
 class Typing {
 public:
-    Typing(std::string_view expression, std::string_view x_type)
-        : expression_(expression), x_type_(canonical(x_type)), x_floating_(is_floating_type(x_type_)) {}
+    Typing(std::string_view expression, std::string_view x_type, std::string_view variables)
+        : expression_(expression),
+          x_type_(canonical(x_type)),
+          x_floating_(is_floating_type(x_type_)),
+          variables_(variables) {}
 
     // The node's type, every node below it typed first; refuses a float-only call over
     // integers and an integer division by a constant 0 below it.
@@ -179,6 +186,7 @@ public:
     }
 
     GuardedDivisions guarded() && { return std::move(guarded_); }
+    NodeTypes types() const { return types_; }
 
 private:
     std::string_view call(const Node& node, const std::vector<std::string_view>& arguments) const {
@@ -319,30 +327,37 @@ private:
 
     [[noreturn]] void refuse_call(const Node& node) const {
         const std::string name(node.text);
-        const std::string fix = name + (node.operands.size() == 1 ? "((double)x)" : "((double)x, ...)");
+        const std::string v(variables_.substr(0, 1));
+        const std::string fix = name + (node.operands.size() == 1 ? "((double)" + v + ")" : "((double)" + v + ", ...)");
         throw SyntaxError("function '" + name + "' at column " + std::to_string(column(node)) +
-                          " takes floating-point arguments, and these are integers (x is " + std::string(x_type_) +
-                          " here): convert one first, as in " + fix + " (or (float)x)");
+                          " takes floating-point arguments, and these are integers (" + are() + std::string(x_type_) +
+                          " here): convert one first, as in " + fix + " (or (float)" + v + ")");
     }
 
     [[noreturn]] void refuse_division(const Node& node, std::string_view type) const {
         throw SyntaxError("integer division by zero: the divisor of '" + std::string(node.text) + "' at column " +
                           std::to_string(column(node)) + " is a constant 0 (the operands are " + std::string(type) +
-                          ", x is " + std::string(x_type_) + " here; OpenCL C leaves it undefined)");
+                          ", " + are() + std::string(x_type_) + " here; OpenCL C leaves it undefined)");
     }
+
+    // "x is ", "a and b are ".
+    std::string are() const { return std::string(variables_) + (variables_ == "x" ? " is " : " are "); }
 
     std::string_view expression_;
     std::string_view x_type_;
     bool x_floating_;
-    std::unordered_map<const Node*, std::string_view> types_;
+    std::string_view variables_;
+    NodeTypes types_;
     GuardedDivisions guarded_;
 };
 
 }  // namespace
 
-GuardedDivisions check_types(const Node& tree, std::string_view expression, std::string_view x_type) {
-    Typing typing(expression, x_type);
+GuardedDivisions check_types(const Node& tree, std::string_view expression, std::string_view x_type, NodeTypes* types,
+                             std::string_view variables) {
+    Typing typing(expression, x_type, variables);
     typing.type(tree);
+    if (types != nullptr) *types = typing.types();
     return std::move(typing).guarded();
 }
 

@@ -23,7 +23,11 @@ using GuardedDivisions = std::unordered_map<const Node*, std::string_view>;
 //    "x / (char)256"): undefined in OpenCL C. The divisor is folded as the compiler folds it
 //    where it is made of literals, operators and casts (a call is not folded; its value is
 //    guarded at run time like x's).
-// Returns the divisions the kernel guards.
-GuardedDivisions check_types(const Node& tree, std::string_view expression, std::string_view x_type);
+// Returns the divisions the kernel guards; where `types` is given, every node's type there.
+// `variables` names the variables in messages: "x" (the map), "a and b" (a user's combine),
+// both of x_type.
+using NodeTypes = std::unordered_map<const Node*, std::string_view>;
+GuardedDivisions check_types(const Node& tree, std::string_view expression, std::string_view x_type,
+                             NodeTypes* types = nullptr, std::string_view variables = "x");
 
 }  // namespace clreduce::expr

@@ -14,6 +14,7 @@ void test_options_and_empty(const clreduce_reducer* reducer); /* test_options.c 
 void test_segments(const clreduce_reducer* reducer);          /* test_segments.c */
 void test_partials(const clreduce_reducer* reducer);          /* test_partials.c */
 void test_errors(const clreduce_reducer* reducer);            /* test_errors.c */
+void test_transform(const clreduce_reducer* reducer);         /* test_transform.c */
 void test_handles(void);                                      /* test_handles.c */
 
 #endif

@@ -13,6 +13,7 @@ int main(void) {
     test_options_and_empty(reducer);
     test_segments(reducer);
     test_partials(reducer);
+    test_transform(reducer);
     test_errors(reducer);
     clreduce_reducer_release(reducer);
     if (c_test_failures > 0) {

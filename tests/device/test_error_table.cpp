@@ -242,6 +242,21 @@ std::vector<Refusal> refusals(Reducer& r) {
          "the message names the operator and its column",
          [&r] { r.transform_reduce(ints, "x % (1 - 1)", Combine::sum); }},
         {"InvalidArgument",
+         "a combine expression (`CombineExpression`) that is not one expression in `a` and `b` of the language, is "
+         "not symmetric in `a` and `b` by the written rule, or builds a state of several values; or its identity is "
+         "not one literal of the accumulation type within its range (the message names the column)",
+         [&r] {
+        r.transform_reduce(ints, "x", CombineExpression{"a - b", "0"});
+         }},
+        {"InvalidArgument",
+         "a combine expression with `InterGroup::atomic` or `exact_atomic`, or with a float mode other than "
+         "`deterministic`",
+         [&r] {
+        LaunchParams p;
+        p.inter_group = InterGroup::atomic;
+        r.plan_transform(ElementType::int32, CombineExpression{"a + b", "0"}, 1000, p);
+         }},
+        {"InvalidArgument",
          "an image with channels outside 1–4, a step smaller than a row or not a multiple of the element size, data "
          "past the buffer's end, or a non-zero `offset` for host data",
          [&r, row] {
