@@ -264,6 +264,29 @@ TEST_CASE("reduce_by_key's correctly rounded float sums are the exact sums round
     check_same_vectors(got.results, r.sum(values.data(), Segments::offsets(runs.offsets), p));
 }
 
+TEST_CASE("reduce_by_key on an out-of-order queue orders its launches by events", "[by-key]") {
+    const cl::Device device = default_device();
+    cl_command_queue_properties supported = 0;
+    check(device.getInfo(CL_DEVICE_QUEUE_PROPERTIES, &supported), "clGetDeviceInfo");
+    if (!(supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return skip_case("no out-of-order queues on device '" + reducer().device_info().name + "'");
+    cl::Context context(device);
+    cl::CommandQueue queue(context, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    Reducer r(context, queue);
+    const std::uint64_t s = seed_for(5);
+    INFO("data seed " << s << " (seed " << seed() << ")");
+    std::mt19937_64 rng(s);
+    const Runs runs = runs_of(run_lengths("power-law", 100000, rng));
+    const auto want_keys = run_keys<std::int32_t>(runs.offsets.size() - 1, rng);
+    std::vector<std::int32_t> values(100000);
+    std::uniform_int_distribution<std::int32_t> v(-1000, 1000);
+    for (auto& x : values) x = v(rng);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        check_by_key<Operation::sum, std::int32_t, std::int32_t>(r, expand(want_keys, runs), values, runs, want_keys);
+        check_by_key<Operation::mean, std::int32_t, std::int32_t>(r, expand(want_keys, runs), values, runs, want_keys);
+    }
+}
+
 TEST_CASE("reduce_by_key of no keys gives no runs, and refuses bad input by name", "[by-key]") {
     Reducer& r = reducer();
     const std::vector<std::int32_t> none;
