@@ -287,6 +287,24 @@ TEST_CASE("reduce_by_key on an out-of-order queue orders its launches by events"
     }
 }
 
+TEST_CASE("a repeated reduce_by_key allocates no buffers and builds nothing", "[by-key]") {
+    Reducer& r = reducer();
+    std::mt19937_64 rng(seed_for(6));
+    const Runs runs = runs_of(run_lengths("many short", 50000, rng));
+    const auto want_keys = run_keys<std::int32_t>(runs.offsets.size() - 1, rng);
+    const cl::Buffer keys = device_copy(r, expand(want_keys, runs));
+    const cl::Buffer values = device_copy(r, std::vector<float>(50000, 1.5f));
+    KeyedResults<std::int32_t, double> out;
+    r.sum_by_key<float, std::int32_t>(keys, 0, values, 0, 50000, out);
+    const Counters before = r.counters();
+    r.sum_by_key<float, std::int32_t>(keys, 0, values, 0, 50000, out);
+    const Counters after = r.counters();
+    CHECK(after.buffers_allocated == before.buffers_allocated);
+    CHECK(after.kernels_created == before.kernels_created);
+    CHECK(after.programs_built + after.programs_loaded == before.programs_built + before.programs_loaded);
+    CHECK(out.keys == want_keys);
+}
+
 TEST_CASE("reduce_by_key of no keys gives no runs, and refuses bad input by name", "[by-key]") {
     Reducer& r = reducer();
     const std::vector<std::int32_t> none;
