@@ -4,23 +4,28 @@
 //   clreduce_count_heads  group g counts the heads of its chunk [g * chunk, (g + 1) * chunk)
 //   clreduce_scan_heads   one group turns those counts into each chunk's first run (an
 //                         exclusive scan, in place) and writes the number of runs after them
-//   clreduce_write_heads  group g reads its chunk again, numbers its heads in order (a scan in
-//                         local memory for each tile of CLREDUCE_WG x CLREDUCE_ITEMS elements,
-//                         CLREDUCE_ITEMS consecutive ones a work-item) and writes each
-//                         run's first element to offsets[] and its key to run_keys[]; the first
-//                         work-item also writes offsets[runs] = n, the last run's end.
+//   clreduce_write_heads  group g reads its chunk again, numbers its heads in order and writes
+//                         each run's first element to offsets[] and its key to run_keys[]; the
+//                         first work-item also writes offsets[runs] = n, the last run's end.
+// Both passes over the keys go through a chunk in tiles of CLREDUCE_ROWS rows of CLREDUCE_WG
+// keys: work-item l takes element l of each row, so that every load of the group is one
+// contiguous row, and a work-item has CLREDUCE_ROWS loads in flight. The write pass numbers a
+// tile's heads with one scan: each work-item's heads per row, 16-bit fields of a ulong2 (rows
+// 0-3 in .x, 4-7 in .y; a row has at most CLREDUCE_WG <= 2^15 heads), scanned together, give
+// each row's heads before the work-item, and the tile's total each row's heads in all.
 // The host sizes offsets[] and run_keys[] from the number of runs, which it reads between the
 // second launch and the third. Keys compare as bits: CLREDUCE_KEY is the unsigned integer of
 // the key's size (integer keys are equal exactly when their bits are).
 // Defined by the host: CLREDUCE_KEY (uchar, ushort, uint or ulong), CLREDUCE_WG (a power of
-// two: the work-group size of every launch) and CLREDUCE_ITEMS (at most 32); each group's
-// chunk is a multiple of CLREDUCE_WG x CLREDUCE_ITEMS elements.
+// two up to 2^15: the work-group size of every launch) and CLREDUCE_ROWS (8, as the fields
+// above have it); each group's chunk is a multiple of CLREDUCE_WG x CLREDUCE_ROWS elements.
 
-#if (CLREDUCE_WG & (CLREDUCE_WG - 1)) != 0
-#error "CLREDUCE_WG must be a power of two"
+#if CLREDUCE_ROWS != 8
+#error "CLREDUCE_ROWS must be 8 (the write pass packs 8 rows' counts into a ulong2)"
 #endif
-#if CLREDUCE_ITEMS < 1 || CLREDUCE_ITEMS > 32
-#error "CLREDUCE_ITEMS must be 1 to 32"
+
+#if (CLREDUCE_WG & (CLREDUCE_WG - 1)) != 0 || CLREDUCE_WG > 32768
+#error "CLREDUCE_WG must be a power of two up to 2^15"
 #endif
 
 // Whether element i (of the call: keys from key_offset on) heads a run.
@@ -31,19 +36,22 @@ inline bool clreduce_is_head(__global const CLREDUCE_KEY *keys, ulong i) {
 // The inclusive scan of the group's values v (one a work-item) in `tmp` (CLREDUCE_WG of them):
 // returns this work-item's inclusive prefix; tmp[CLREDUCE_WG - 1] holds the total afterwards,
 // until the next call. Hillis-Steele: log2(CLREDUCE_WG) steps, a barrier either side of each
-// read so that no work-item reads a value being replaced.
-inline ulong clreduce_group_scan(ulong v, __local ulong *tmp) {
-    const uint lid = (uint)get_local_id(0);
-    tmp[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint step = 1; step < CLREDUCE_WG; step <<= 1) {
-        const ulong add = lid >= step ? tmp[lid - step] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tmp[lid] += add;
-        barrier(CLK_LOCAL_MEM_FENCE);
+// read so that no work-item reads a value being replaced. For ulong and ulong2.
+#define CLREDUCE_GROUP_SCAN(NAME, T)                                    \
+    inline T NAME(T v, __local T *tmp) {                                \
+        const uint lid = (uint)get_local_id(0);                         \
+        tmp[lid] = v;                                                   \
+        barrier(CLK_LOCAL_MEM_FENCE);                                   \
+        for (uint step = 1; step < CLREDUCE_WG; step <<= 1) {           \
+            const T add = lid >= step ? tmp[lid - step] : (T)(0);       \
+            barrier(CLK_LOCAL_MEM_FENCE);                               \
+            tmp[lid] += add;                                            \
+            barrier(CLK_LOCAL_MEM_FENCE);                               \
+        }                                                               \
+        return tmp[lid];                                                \
     }
-    return tmp[lid];
-}
+CLREDUCE_GROUP_SCAN(clreduce_group_scan, ulong)
+CLREDUCE_GROUP_SCAN(clreduce_group_scan2, ulong2)
 
 // The group's sum of v.
 inline ulong clreduce_group_sum(ulong v, __local ulong *tmp) {
@@ -57,6 +65,11 @@ inline ulong clreduce_group_sum(ulong v, __local ulong *tmp) {
     return tmp[0];
 }
 
+// Row k's 16-bit field of a tile's packed counts.
+inline ulong clreduce_row_field(ulong2 packed, uint k) {
+    return ((k < 4 ? packed.x : packed.y) >> (16 * (k % 4))) & 0xffff;
+}
+
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1))) void clreduce_count_heads(
     __global const CLREDUCE_KEY *keys_buffer, ulong key_offset, ulong n, ulong chunk, __global ulong *counts) {
     __local ulong tmp[CLREDUCE_WG];
@@ -65,7 +78,11 @@ __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1))) void clreduce_
     const ulong begin = g * chunk;
     const ulong end = min(n, begin + chunk);
     ulong heads = 0;
-    for (ulong i = begin + get_local_id(0); i < end; i += CLREDUCE_WG) heads += clreduce_is_head(keys, i) ? 1 : 0;
+    for (ulong tile = begin; tile < end; tile += CLREDUCE_WG * CLREDUCE_ROWS)
+        for (uint k = 0; k < CLREDUCE_ROWS; ++k) {
+            const ulong i = tile + k * CLREDUCE_WG + get_local_id(0);
+            heads += i < end && clreduce_is_head(keys, i) ? 1 : 0;
+        }
     const ulong total = clreduce_group_sum(heads, tmp);
     if (get_local_id(0) == 0) counts[g] = total;
 }
@@ -93,32 +110,41 @@ __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1))) void clreduce_
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1))) void clreduce_write_heads(
     __global const CLREDUCE_KEY *keys_buffer, ulong key_offset, ulong n, ulong chunk, __global const ulong *firsts,
     ulong runs, __global ulong *offsets, __global CLREDUCE_KEY *run_keys) {
-    __local ulong tmp[CLREDUCE_WG];
+    __local ulong2 tmp[CLREDUCE_WG];
     __global const CLREDUCE_KEY *keys = keys_buffer + key_offset;
     const ulong g = get_group_id(0);
     const ulong begin = g * chunk;
     const ulong end = min(n, begin + chunk);
     ulong next = firsts[g];  // the run number of the tile's first head
     // Every work-item takes every tile (the loop's bound is the group's), for the barriers.
-    // A work-item takes CLREDUCE_ITEMS consecutive elements of a tile, so that one scan numbers
-    // that many elements a work-item.
-    for (ulong tile = begin; tile < end; tile += CLREDUCE_WG * CLREDUCE_ITEMS) {
-        const ulong first = tile + get_local_id(0) * CLREDUCE_ITEMS;
-        uint flags = 0;  // bit k: element first + k heads a run
-        ulong heads = 0;
-        for (uint k = 0; k < CLREDUCE_ITEMS; ++k)
-            if (first + k < end && clreduce_is_head(keys, first + k)) {
+    for (ulong tile = begin; tile < end; tile += CLREDUCE_WG * CLREDUCE_ROWS) {
+        uint flags = 0;  // bit k: this work-item's element of row k heads a run
+        ulong2 packed = (ulong2)(0);
+        for (uint k = 0; k < CLREDUCE_ROWS; ++k) {
+            const ulong i = tile + k * CLREDUCE_WG + get_local_id(0);
+            if (i < end && clreduce_is_head(keys, i)) {
                 flags |= 1u << k;
-                ++heads;
+                if (k < 4)
+                    packed.x += 1ul << (16 * k);
+                else
+                    packed.y += 1ul << (16 * (k - 4));
             }
-        ulong run = next + clreduce_group_scan(heads, tmp) - heads;
-        for (uint k = 0; k < CLREDUCE_ITEMS; ++k)
+        }
+        const ulong2 before_me = clreduce_group_scan2(packed, tmp) - packed;
+        const ulong2 in_tile = tmp[CLREDUCE_WG - 1];
+        ulong row_first = next;  // the run number of row k's first head
+        for (uint k = 0; k < CLREDUCE_ROWS; ++k) {
             if ((flags >> k) & 1u) {
-                offsets[run] = first + k;
-                run_keys[run] = keys[first + k];
-                ++run;
+                const ulong i = tile + k * CLREDUCE_WG + get_local_id(0);
+                const ulong run = row_first + clreduce_row_field(before_me, k);
+                if (run < runs) {  // always, as both passes read the same keys; never past the buffers
+                    offsets[run] = i;
+                    run_keys[run] = keys[i];
+                }
             }
-        next += tmp[CLREDUCE_WG - 1];
+            row_first += clreduce_row_field(in_tile, k);
+        }
+        next = row_first;
         barrier(CLK_LOCAL_MEM_FENCE);  // before the next tile's scan writes tmp
     }
     if (get_global_id(0) == 0) offsets[runs] = n;

@@ -20,9 +20,10 @@ const char* key_type_name(std::uint32_t key_size) {
     }
 }
 
-// Consecutive keys a work-item of clreduce_write_heads numbers between two scans of its group:
-// the scan's barriers are paid once for that many keys a work-item.
-constexpr std::uint32_t kItems = 8;
+// The rows of CLREDUCE_WG keys of a tile (CLREDUCE_ROWS, run_heads.cl): a work-item's loads in
+// flight, and the keys a work-item numbers between two scans of its group (the scan's barriers
+// are paid once for that many).
+constexpr std::uint32_t kRows = 8;
 
 // The work-group size of the three launches: 256, or the device's largest power of two below.
 std::uint32_t heads_work_group(const DeviceInfo& info) {
@@ -35,7 +36,7 @@ std::uint32_t heads_work_group(const DeviceInfo& info) {
 // scans their counts at once), each reading a chunk of whole tiles.
 std::uint64_t heads_groups(const DeviceInfo& info, std::uint64_t count, std::uint32_t wg) {
     const std::uint64_t most = std::clamp<std::uint64_t>(std::uint64_t(info.compute_units) * 8, 1, 8192);
-    return std::min(most, ceil_div(count, std::uint64_t(wg) * kItems));
+    return std::min(most, ceil_div(count, std::uint64_t(wg) * kRows));
 }
 
 }  // namespace
@@ -46,10 +47,9 @@ RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, Executi
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::uint32_t wg = heads_work_group(info);
     const std::string options = std::string("-D CLREDUCE_KEY=") + key_type_name(keys.key_size) +
-                                " -D CLREDUCE_WG=" + std::to_string(wg) +
-                                " -D CLREDUCE_ITEMS=" + std::to_string(kItems);
+                                " -D CLREDUCE_WG=" + std::to_string(wg) + " -D CLREDUCE_ROWS=" + std::to_string(kRows);
     const std::uint64_t n = keys.count;
-    const std::uint64_t tile = std::uint64_t(wg) * kItems;
+    const std::uint64_t tile = std::uint64_t(wg) * kRows;
     const std::uint64_t chunk = ceil_div(ceil_div(n, heads_groups(info, n, wg)), tile) * tile;
     const std::uint64_t groups = ceil_div(n, chunk);
     // The groups' counts, then the number of runs.
