@@ -24,6 +24,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "device/described_device.hpp"
+#include "exec/run_heads.hpp"
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
 #include "plan/planner.hpp"
@@ -281,13 +282,19 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        // reduce_by_key's run heads (exec/run_heads.cpp), a program of its own: every key size.
+        const auto heads = out.source_ids.emplace(out.sources.get("run_heads.cl"), int(out.source_ids.size())).first;
+        std::vector<std::pair<int, std::string>> heads_specs;
+        for (std::uint32_t key_size : {1u, 2u, 4u, 8u})
+            heads_specs.emplace_back(heads->second, run_heads_options(key_size, 256));
         const std::string folder = argv[2];
         for (const auto& [text, id] : out.source_ids) {
             std::ofstream file(folder + "/source" + std::to_string(id) + ".cl");
             file << text;
             if (!file) throw Error("cannot write " + folder + "/source" + std::to_string(id) + ".cl");
         }
-        const auto kept = covering(out.specs);
+        auto kept = covering(out.specs);
+        kept.insert(kept.end(), heads_specs.begin(), heads_specs.end());
         std::ofstream list(folder + "/specs.txt");
         for (const auto& [id, options] : kept) list << id << '\t' << options << '\n';
         if (!list) throw Error("cannot write " + folder + "/specs.txt");

@@ -41,13 +41,17 @@ std::uint64_t heads_groups(const DeviceInfo& info, std::uint64_t count, std::uin
 
 }  // namespace
 
+std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg) {
+    return std::string("-D CLREDUCE_KEY=") + key_type_name(key_size) + " -D CLREDUCE_WG=" + std::to_string(wg) +
+           " -D CLREDUCE_ROWS=" + std::to_string(kRows);
+}
+
 RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
                         const DeviceKeys& keys, const std::function<void*(std::uint64_t)>& key_room, bool out_of_order,
                         cl::Event& keys_read) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::uint32_t wg = heads_work_group(info);
-    const std::string options = std::string("-D CLREDUCE_KEY=") + key_type_name(keys.key_size) +
-                                " -D CLREDUCE_WG=" + std::to_string(wg) + " -D CLREDUCE_ROWS=" + std::to_string(kRows);
+    const std::string options = run_heads_options(keys.key_size, wg);
     const std::uint64_t n = keys.count;
     const std::uint64_t tile = std::uint64_t(wg) * kRows;
     const std::uint64_t chunk = ceil_div(ceil_div(n, heads_groups(info, n, wg)), tile) * tile;

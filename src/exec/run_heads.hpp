@@ -3,6 +3,7 @@
 // consecutive keys as CSR offsets, which the segments engine then reduces, and each run's key.
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include <clreduce/device_info.hpp>
 #include <clreduce/opencl.hpp>
@@ -26,6 +27,10 @@ struct RunHeads {
     std::uint64_t runs = 0;
     const cl::Buffer* offsets = nullptr;
 };
+
+// The build options of run_heads.cl for keys of `key_size` bytes in work-groups of `wg` (also
+// for the tests that compile the library's kernels for other devices).
+std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg);
 
 // Enqueues the three launches of run_heads.cl (count > 0): the groups' counts of heads, their
 // scan, then, after a blocking read of the number of runs (the host sizes the offsets and keys
