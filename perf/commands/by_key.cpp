@@ -70,14 +70,15 @@ std::uint64_t wrong_runs(const std::vector<std::int32_t>& values, std::uint64_t 
     return wrong;
 }
 
-Row measure(std::uint64_t n, std::uint64_t runs, const ByKeyOptions& o, const TimingReducers& reducers,
-            ReadOnlyKernel& read_only) {
+// `values`: random_values(n, o.seed), drawn once per n.
+Row measure(const std::vector<std::int32_t>& values, std::uint64_t runs, const ByKeyOptions& o,
+            const TimingReducers& reducers, ReadOnlyKernel& read_only) {
+    const std::uint64_t n = values.size();
     if (runs == 0 || n % runs != 0)
         throw InvalidArgument("by-key: " + std::to_string(runs) + " runs do not divide " + std::to_string(n) + " keys");
     Row row;
     row.n = n;
     row.runs = runs;
-    const std::vector<std::int32_t> values = testing::random_values<std::int32_t>(n, o.seed);
     std::vector<std::int32_t> keys(n);
     for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<std::int32_t>(i / (n / runs));
     const Reducer& r = reducers.profiling;
@@ -122,11 +123,13 @@ int run_by_key(const ByKeyOptions& o) {
     const cl::Device cl_device = reducers.profiling.queue().getInfo<CL_QUEUE_DEVICE>();
     ReadOnlyKernel read_only(build_perf_program(reducers.profiling.context(), cl_device, "read_only.cl"), device);
     std::vector<Row> rows;
-    for (std::uint64_t n : o.sizes)
+    for (std::uint64_t n : o.sizes) {
+        const std::vector<std::int32_t> values = testing::random_values<std::int32_t>(n, o.seed);
         for (std::uint64_t runs : o.runs) {
             std::cerr << "  n " << n << ", " << runs << " runs\n";
-            rows.push_back(measure(n, runs, o, reducers, read_only));
+            rows.push_back(measure(values, runs, o, reducers, read_only));
         }
+    }
     const nlohmann::json cub = run_cub(o);
     if (cub.contains("results"))
         for (const auto& c : cub.at("results"))

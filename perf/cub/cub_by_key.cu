@@ -78,11 +78,12 @@ std::uint64_t wrong_runs(const std::vector<std::int32_t>& values, std::uint64_t 
     return wrong;
 }
 
-nlohmann::json measure(std::uint64_t n, std::uint64_t runs, int repeats, std::uint64_t seed, int sms) {
+// `values`: random_values(n, seed), drawn once per n.
+nlohmann::json measure(const std::vector<std::int32_t>& values, std::uint64_t runs, int repeats, int sms) {
+    const std::uint64_t n = values.size();
     if (runs == 0 || n % runs != 0 || n % 4 != 0 || runs > (1ull << 31))
         throw std::runtime_error("n must be a multiple of 4 and of the runs (" + std::to_string(n) + ", " +
                                  std::to_string(runs) + ")");
-    const std::vector<std::int32_t> values = clreduce::testing::random_values<std::int32_t>(n, seed);
     std::vector<std::int32_t> keys(n);
     for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<std::int32_t>(i / (n / runs));
     std::int32_t *d_keys = nullptr, *d_values = nullptr, *d_unique = nullptr;
@@ -197,11 +198,13 @@ int main(int argc, char** argv) {
         cudaDeviceProp prop{};
         check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
         nlohmann::json doc = {{"device", prop.name}, {"results", nlohmann::json::array()}};
-        for (std::uint64_t n : sizes)
+        for (std::uint64_t n : sizes) {
+            const std::vector<std::int32_t> values = clreduce::testing::random_values<std::int32_t>(n, seed);
             for (std::uint64_t runs : run_counts) {
                 std::cerr << "  n " << n << ", " << runs << " runs\n";
-                doc["results"].push_back(measure(n, runs, repeats, seed, prop.multiProcessorCount));
+                doc["results"].push_back(measure(values, runs, repeats, prop.multiProcessorCount));
             }
+        }
         std::cout << doc.dump(2) << "\n";
     } catch (const std::exception& e) {
         std::cerr << "clreduce-cub-by-key: " << e.what() << "\n";
