@@ -26,6 +26,15 @@ int main() try {
                            clreduce::Segments::batch(1 << 20, 4))
                      .describe()
               << "\n";
+    // Runs of equal consecutive keys (reduce_by_key): each run's key and the sum of its values.
+    const std::vector<std::int32_t> keys{7, 7, 7, 3, 3, 7, 7, 7, 7, 1, 1, 1};
+    cl::Buffer key_buffer(reducer.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          keys.size() * sizeof(std::int32_t), const_cast<std::int32_t*>(keys.data()));
+    const auto by_key = reducer.sum_by_key<float, std::int32_t>(key_buffer, 0, values, 0, keys.size());
+    const auto from_host = reducer.sum_by_key(keys, host);  // the same from host data
+    std::cout << "by key";
+    for (std::uint64_t r = 0; r < by_key.runs(); ++r) std::cout << " " << by_key.keys[r] << ":" << by_key.results[r];
+    std::cout << (from_host.results == by_key.results ? "\n" : " (host data differs)\n");
     return 0;
 } catch (const clreduce::Error& e) {
     std::cerr << "clreduce: " << e.what() << "\n";

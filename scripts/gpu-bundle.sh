@@ -22,11 +22,11 @@ cp "$build/perf/clreduce-perf" "$build/perf/clreduce-floor" "$build/perf/clreduc
   "$build/tests/unit/clreduce-unit-tests" "$build/examples/clreduce-example" "$out/bin/"
 # The CUB comparator of `clreduce-perf compare`, built where nvcc is found (CUDA runtime linked
 # statically: the target's driver is all it needs).
-for cub in clreduce-cub-sum clreduce-cub-segmented; do
+for cub in clreduce-cub-sum clreduce-cub-segmented clreduce-cub-by-key; do
   if [ -x "$build/perf/$cub" ]; then
     cp "$build/perf/$cub" "$out/bin/"
   else
-    echo "gpu-bundle: no $cub (no CUDA compiler here); compare and segments will skip CUB"
+    echo "gpu-bundle: no $cub (no CUDA compiler here); compare, segments and by-key will skip CUB"
   fi
 done
 # Shared libraries the target has newer or not at all; the OpenCL ICD loader is the target's own.

@@ -19,7 +19,7 @@ summary=$out/summary.txt
 after_step() { tar -czf "$out/results.tar.gz" -C "$work" results; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 # Parts to run (CLREDUCE_GPU_PARTS): tests huge floor accuracy exact-lanes first-result tune tune-check
-# sweeps sweep-plot compare segments opencv. The default, under 10 minutes on an H100 or H200: the test
+# sweeps sweep-plot compare segments by-key opencv. The default, under 10 minutes on an H100 or H200: the test
 # suite, the call floor, the sweeps and the comparisons for int32, float32, int8 and float64
 # (docs/performance.md). "huge tune tune-check" take longer; run them on their own.
 parts=" ${CLREDUCE_GPU_PARTS:-tests floor sweeps compare} "
@@ -120,6 +120,11 @@ for type in ${CLREDUCE_GPU_SEGMENT_TYPES:-int32 float32}; do
   f=$results/segments-$type
   step "segments-$type" "$bin/clreduce-perf" segments -t "$type" -r 15 --json "$f.json" --svg "$f.svg"
 done
+fi
+if want by-key; then
+# reduce_by_key's int32 sums (2^24, 2^26, 2^28 keys in 2^4 to 2^20 equal runs) against CUB's
+# DeviceReduce::ReduceByKey and Thrust's reduce_by_key (clreduce-cub-by-key) and the read-only kernel.
+step by-key "$bin/clreduce-perf" by-key -r 15 --json "$results/by-key.json"
 fi
 tar -czf "$out/results.tar.gz" -C "$work" results && rm -rf "$work"
 ls -l "$out"

@@ -14,7 +14,7 @@ dir=${CLREDUCE_INTEL_OPENCL_DIR:-$root/.intel-opencl}
 # test specs: tags, names ("*..." matches a name's end), "~" leaving a name out.
 tags_a='[ops],[half],[sum][matrix],[float-semantics],[exact-integer],[statistics]'
 # Each case runs in one process only (~ removes overlaps).
-tags_b='[correctly-rounded],[forms]~[half],[argminmax],[last-group],[async]~[exact-integer],[exact-atomic],[segments]~[statistics],[columns]'
+tags_b='[correctly-rounded],[forms]~[half],[by-key],[argminmax],[last-group],[async]~[exact-integer],[exact-atomic],[segments]~[statistics],[columns]'
 
 if ! CLREDUCE_INTEL_OPENCL_DIR=$dir bash "$root/scripts/install-intel-opencl.sh"; then
   if [[ ${CLREDUCE_REQUIRE_INTEL_OPENCL:-0} == 1 ]]; then

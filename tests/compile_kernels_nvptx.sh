@@ -142,5 +142,15 @@ for row in "half 1 float 4" "char 0 char 1" "ushort 0 ushort 2" "int 0 int 4" "u
     compile user_combine -DCLREDUCE_T=$acc -DCLREDUCE_T_FLOAT=$accf -DCLREDUCE_ACC=$acc -DCLREDUCE_ACC_SIZE=8 \
         -DCLREDUCE_ACC_FLOAT=$accf -DCLREDUCE_VEC=1 -DCLREDUCE_FINISH=2 -DCLREDUCE_STATES_IN=1
 done
+# reduce_by_key's run heads (run_heads.cl, a program of its own), every key size.
+for key in uchar ushort uint ulong; do
+    total=$((total + 1))
+    if ! out=$("$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -O1 -S \
+        -o "$work/k.ptx" "$dir/run_heads.cl" -DCLREDUCE_KEY=$key -DCLREDUCE_WG=256 -DCLREDUCE_ROWS=8 2>&1); then
+        echo "FAILED: run_heads.cl -DCLREDUCE_KEY=$key"
+        echo "$out" | head -8
+        fail=$((fail + 1))
+    fi
+done
 echo "$((total - fail)) of $total NVIDIA specialisations compiled"
 [ "$fail" -eq 0 ]

@@ -25,6 +25,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "device/described_device.hpp"
+#include "exec/run_heads.hpp"
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
 #include "plan/planner.hpp"
@@ -183,11 +184,12 @@ void add_user_combine(KernelSpec& first, const LaunchPlan& plan) {
 
 // The type an asynchronous call writes (Reducer::sum_async: sum_type_t<T>; min_async, max_async:
 // T), the only operations that have one.
-bool has_async(Operation op) { return op == Operation::sum || op == Operation::min || op == Operation::max; }
+// The type an asynchronous call's result is written in (ops/result_kind.hpp).
 ElementType async_result(Operation op, ElementType element) {
-    if (op != Operation::sum) return element;
-    if (is_floating(element)) return ElementType::float64;
-    return is_signed(element) ? ElementType::int64 : ElementType::uint64;
+    return visit_type(element, [op](auto tag) {
+        using T = decltype(tag);
+        return visit_operation(op, [](auto constant) { return result_element_type<decltype(constant)::value, T>(); });
+    });
 }
 
 }  // namespace
@@ -234,13 +236,14 @@ int main(int argc, char** argv) {
                                 if (form == CallForm::async) {
                                     first.device_result = true;
                                     first.result_type = async_result(op, element);
+                                    first.result_kind = result_kind(op);
                                 }
                                 out.add(first);
                                 if (first.finish == Finish::second_pass) out.add(second_pass_spec(plan, first, device));
                             });
                         };
                         range_specs(CallForm::sync);
-                        if (!transform && has_async(op)) range_specs(CallForm::async);
+                        if (!transform) range_specs(CallForm::async);
                         if (!transform) {
                             for (std::uint32_t channels : {1u, 3u}) {
                                 PlanRequest image{op, element, n, CallForm::image};
@@ -265,7 +268,7 @@ int main(int argc, char** argv) {
                         // Segments: batches, listed (offsets, ranges), columns, results into a
                         // device buffer.
                         for (int kind = 0; kind < 4; ++kind) {
-                            if (kind == 3 && (transform || !has_async(op))) continue;
+                            if (kind == 3 && transform) continue;
                             PlanRequest segments{op, element, n, CallForm::segments, transform};
                             segments.segments = kind == 0 ? n / 100 : 3;
                             segments.listed = kind == 1 || kind == 3;
@@ -284,10 +287,18 @@ int main(int argc, char** argv) {
                                 if (segments.device_results && plan.groups_per_segment == 1) {
                                     first.device_result = true;
                                     first.result_type = async_result(op, element);
+                                    first.result_kind = result_kind(op);
                                 }
                                 out.add(first);
-                                if (plan.groups_per_segment > 1)
-                                    out.add(segment_spec(plan, kernel, device, false, true));
+                                if (plan.groups_per_segment > 1) {
+                                    KernelSpec combine = segment_spec(plan, kernel, device, false, true);
+                                    if (segments.device_results) {
+                                        combine.device_result = true;
+                                        combine.result_type = async_result(op, element);
+                                        combine.result_kind = result_kind(op);
+                                    }
+                                    out.add(combine);
+                                }
                             });
                         }
                     }
@@ -325,13 +336,19 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        // reduce_by_key's run heads (exec/run_heads.cpp), a program of its own: every key size.
+        const auto heads = out.source_ids.emplace(out.sources.get("run_heads.cl"), int(out.source_ids.size())).first;
+        std::vector<std::pair<int, std::string>> heads_specs;
+        for (std::uint32_t key_size : {1u, 2u, 4u, 8u})
+            heads_specs.emplace_back(heads->second, run_heads_options(key_size, 256));
         const std::string folder = argv[2];
         for (const auto& [text, id] : out.source_ids) {
             std::ofstream file(folder + "/source" + std::to_string(id) + ".cl");
             file << text;
             if (!file) throw Error("cannot write " + folder + "/source" + std::to_string(id) + ".cl");
         }
-        const auto kept = covering(out.specs);
+        auto kept = covering(out.specs);
+        kept.insert(kept.end(), heads_specs.begin(), heads_specs.end());
         std::ofstream list(folder + "/specs.txt");
         for (const auto& [id, options] : kept) list << id << '\t' << options << '\n';
         if (!list) throw Error("cannot write " + folder + "/specs.txt");

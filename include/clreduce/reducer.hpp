@@ -4,13 +4,16 @@
 // asynchronous forms, stands here with its documentation; the definitions are split by concern
 // under src/api/.)
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include <clreduce/async_target.hpp>
+#include <clreduce/by_key.hpp>
 #include <clreduce/device_info.hpp>
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
@@ -192,6 +195,69 @@ public:
         return out;
     }
 
+    // Reduce by key (like CUB's DeviceReduce::ReduceByKey, Thrust's and Boost.Compute's
+    // reduce_by_key): `count` keys and as many values; each run of equal consecutive keys is
+    // one segment, whose values reduce to one result (result_t<Op, T>), and `out` gets, per run
+    // in order, its key and its result (resized to the runs; kept vectors are written in
+    // place). Key: an integer of 8 to 64 bits (is_run_key_v, by_key.hpp). The runs go through
+    // the segmented form: the results are, bit for bit, those of reduce<Op, T>(values,
+    // value_offset, Segments::offsets(run offsets)), every operation, type, float mode and
+    // LaunchParams as there (CallInfo::plan is that call's plan; its kernel_events begin with
+    // the runs' three launches). Device buffers: three launches find the runs on the device
+    // (cl_kernels/run_heads.cl) and the host reads their number between the second and the
+    // third, to size the offsets and the keys; then the segments' launches. Host data: the host
+    // finds the runs as it reads the keys, then the host segments form. No keys: no runs.
+    // InvalidArgument for ranges past their buffers, null host pointers, key and value ranges
+    // of different sizes.
+    template <Operation Op, class T, class Key>
+    void reduce_by_key(const cl::Buffer& keys, std::uint64_t key_offset, const cl::Buffer& values,
+                       std::uint64_t value_offset, std::uint64_t count, KeyedResults<Key, result_t<Op, T>>& out,
+                       const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
+        find_runs(
+            RunInput{&keys, nullptr, key_offset, sizeof(Key), &values, nullptr, value_offset, sizeof(T), count},
+            key_room(out.keys),
+            [&](const Segments& runs, CallInfo* call) {
+            reduce<Op, T>(values, value_offset, runs, out.results, params, call);
+            },
+            info);
+    }
+    template <Operation Op, class T, class Key>
+    KeyedResults<Key, result_t<Op, T>> reduce_by_key(const cl::Buffer& keys, std::uint64_t key_offset,
+                                                     const cl::Buffer& values, std::uint64_t value_offset,
+                                                     std::uint64_t count, const LaunchParams& params = {},
+                                                     CallInfo* info = nullptr) const {
+        KeyedResults<Key, result_t<Op, T>> out;
+        reduce_by_key<Op, T, Key>(keys, key_offset, values, value_offset, count, out, params, info);
+        return out;
+    }
+    template <Operation Op, class T, class Key>
+    void reduce_by_key(const Key* keys, const T* values, std::uint64_t count, KeyedResults<Key, result_t<Op, T>>& out,
+                       const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
+        find_runs(
+            RunInput{nullptr, keys, 0, sizeof(Key), nullptr, values, 0, sizeof(T), count}, key_room(out.keys),
+            [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, out.results, params, call); },
+            info);
+    }
+    template <Operation Op, class T, class Key>
+    KeyedResults<Key, result_t<Op, T>> reduce_by_key(const Key* keys, const T* values, std::uint64_t count,
+                                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        KeyedResults<Key, result_t<Op, T>> out;
+        reduce_by_key<Op, T, Key>(keys, values, count, out, params, info);
+        return out;
+    }
+    template <Operation Op, class KeyRange, class ValueRange, class Key = range_value_t<KeyRange>,
+              class T = range_value_t<ValueRange>>
+    KeyedResults<Key, result_t<Op, T>> reduce_by_key(const KeyRange& keys, const ValueRange& values,
+                                                     const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        if (std::size(keys) != std::size(values))
+            throw InvalidArgument("reduce_by_key: " + std::to_string(std::size(keys)) + " keys and " +
+                                  std::to_string(std::size(values)) + " values");
+        return reduce_by_key<Op, T, Key>(std::data(keys), std::data(values),
+                                         static_cast<std::uint64_t>(std::size(keys)), params, info);
+    }
+
 // The named calls: NAME(...) is reduce<Operation::NAME>(...) in each form above.
 #define CLREDUCE_NAMED_OPERATION(NAME)                                                                                 \
     template <class T>                                                                                                 \
@@ -289,6 +355,42 @@ public:
     CLREDUCE_NAMED_OPERATION(all)
     CLREDUCE_NAMED_OPERATION(any)
 #undef CLREDUCE_NAMED_OPERATION
+
+// NAME_by_key(...) is reduce_by_key<Operation::NAME>(...) (sum_by_key, min_by_key, ...).
+#define CLREDUCE_NAMED_BY_KEY(NAME)                                                                                 \
+    template <class T, class Key>                                                                                   \
+    KeyedResults<Key, result_t<Operation::NAME, T>> NAME##_by_key(const cl::Buffer& keys, std::uint64_t key_offset, \
+                                                                  const cl::Buffer& values,                         \
+                                                                  std::uint64_t value_offset, std::uint64_t count,  \
+                                                                  const LaunchParams& params = {},                  \
+                                                                  CallInfo * info = nullptr) const {                \
+        return reduce_by_key<Operation::NAME, T, Key>(keys, key_offset, values, value_offset, count, params, info); \
+    }                                                                                                               \
+    template <class T, class Key>                                                                                   \
+    void NAME##_by_key(const cl::Buffer& keys, std::uint64_t key_offset, const cl::Buffer& values,                  \
+                       std::uint64_t value_offset, std::uint64_t count,                                             \
+                       KeyedResults<Key, result_t<Operation::NAME, T>>& out, const LaunchParams& params = {},       \
+                       CallInfo * info = nullptr) const {                                                           \
+        reduce_by_key<Operation::NAME, T, Key>(keys, key_offset, values, value_offset, count, out, params, info);   \
+    }                                                                                                               \
+    template <class T, class Key>                                                                                   \
+    KeyedResults<Key, result_t<Operation::NAME, T>> NAME##_by_key(const Key* keys, const T* values,                 \
+                                                                  std::uint64_t count,                              \
+                                                                  const LaunchParams& params = {},                  \
+                                                                  CallInfo * info = nullptr) const {                \
+        return reduce_by_key<Operation::NAME, T, Key>(keys, values, count, params, info);                           \
+    }                                                                                                               \
+    template <class KeyRange, class ValueRange, class Key = range_value_t<KeyRange>,                                \
+              class T = range_value_t<ValueRange>>                                                                  \
+    KeyedResults<Key, result_t<Operation::NAME, T>> NAME##_by_key(const KeyRange& keys, const ValueRange& values,   \
+                                                                  const LaunchParams& params = {},                  \
+                                                                  CallInfo * info = nullptr) const {                \
+        return reduce_by_key<Operation::NAME, KeyRange, ValueRange, Key, T>(keys, values, params, info);            \
+    }
+#define CLREDUCE_NAMED_BY_KEY_ROW(T_, NAME, R_) CLREDUCE_NAMED_BY_KEY(NAME)
+    CLREDUCE_OPERATIONS(CLREDUCE_NAMED_BY_KEY_ROW, void)
+#undef CLREDUCE_NAMED_BY_KEY_ROW
+#undef CLREDUCE_NAMED_BY_KEY
 
     // Asynchronous reductions of a cl::Buffer range, every operation: they enqueue and return,
     // the host waits for nothing and nothing is read back. The reduction's last kernel finishes
@@ -436,6 +538,30 @@ public:
                     CallForm form = CallForm::segments) const;
 
 private:
+    // reduce_by_key's input, its key and value types erased: keys and values in device
+    // buffers (from their offsets) or host memory, `count` of each.
+    struct RunInput {
+        const cl::Buffer* keys;
+        const void* host_keys;
+        std::uint64_t key_offset;
+        std::uint32_t key_size;
+        const cl::Buffer* values;
+        const void* host_values;
+        std::uint64_t value_offset;
+        std::uint32_t value_size;
+        std::uint64_t count;
+    };
+    // reduce_by_key's steps but the typed call (by_key.cpp): checks the input, finds the runs,
+    // writes their keys to key_room(runs) and calls reduce_runs with the runs as segments.
+    void find_runs(const RunInput& input, const std::function<void*(std::uint64_t)>& key_room,
+                   const std::function<void(const Segments&, CallInfo*)>& reduce_runs, CallInfo* info) const;
+    template <class Key>
+    static std::function<void*(std::uint64_t)> key_room(std::vector<Key>& keys) {
+        return [&keys](std::uint64_t runs) -> void* {
+            keys.resize(static_cast<std::size_t>(runs));
+            return keys.data();
+        };
+    }
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
     // reduce_async's two forms.

@@ -144,6 +144,20 @@ struct SegmentsOptions {
 };
 int run_segments(const SegmentsOptions& options);
 
+// clreduce-perf by-key (by_key.cpp): reduce_by_key's int32 sums over int32 keys in equal runs,
+// against CUB's DeviceReduce::ReduceByKey and Thrust's reduce_by_key.
+struct ByKeyOptions {
+    std::string device;
+    std::vector<std::uint64_t> sizes = {1ull << 24, 1ull << 26, 1ull << 28};  // keys (and values)
+    std::vector<std::uint64_t> runs = {1ull << 4, 1ull << 8, 1ull << 12, 1ull << 16, 1ull << 20};
+    int repeats = 15;
+    std::uint64_t seed = 20261121;
+    std::string cub;   // clreduce-cub-by-key; empty: next to clreduce-perf
+    std::string self;  // argv[0]
+    std::string json;
+};
+int run_by_key(const ByKeyOptions& options);
+
 // clreduce-perf statistics (statistics.cpp): the fused statistics against three single passes
 // and OpenCV's cv::meanStdDev + cv::minMaxLoc.
 struct StatisticsOptions {

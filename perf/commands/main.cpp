@@ -133,6 +133,19 @@ int main(int argc, char** argv) {
     segments_cmd->add_option("--cub", segments.cub, "clreduce-cub-segmented (default: next to clreduce-perf)");
     segments_cmd->add_option("--json", segments.json, "Also write the rows as JSON to this file");
     segments_cmd->add_option("--svg", segments.svg, "Also plot GB/s against segment length into this SVG file");
+
+    clreduce::perf::ByKeyOptions by_key;
+    auto* by_key_cmd = app.add_subcommand(
+        "by-key", "Time reduce_by_key (int32 keys in equal runs, int32 sums) against CUB's ReduceByKey and Thrust");
+    by_key_cmd->add_option("-d,--device", by_key.device, "Device (as for sweep)");
+    by_key_cmd->add_option("-n,--n", by_key.sizes, "Keys (and values); repeat for several")->capture_default_str();
+    by_key_cmd->add_option("--runs", by_key.runs, "Runs of equal keys (dividing n); repeat for several")
+        ->capture_default_str();
+    by_key_cmd->add_option("-r,--repeats", by_key.repeats, "Timed calls per point (after one warm-up)")
+        ->capture_default_str();
+    by_key_cmd->add_option("--seed", by_key.seed, "Random seed of the values")->capture_default_str();
+    by_key_cmd->add_option("--cub", by_key.cub, "clreduce-cub-by-key (default: next to clreduce-perf)");
+    by_key_cmd->add_option("--json", by_key.json, "Also write the rows as JSON to this file");
     clreduce::perf::StatisticsOptions statistics;
     std::string statistics_type = "float32";
     auto* statistics_cmd = app.add_subcommand(
@@ -234,6 +247,10 @@ int main(int argc, char** argv) {
             segments.type = clreduce::parse_type(segments_type);
             segments.self = argv[0];
             return clreduce::perf::run_segments(segments);
+        }
+        if (app.got_subcommand("by-key")) {
+            by_key.self = argv[0];
+            return clreduce::perf::run_by_key(by_key);
         }
         if (app.got_subcommand("statistics")) {
             statistics.type = clreduce::parse_type(statistics_type);

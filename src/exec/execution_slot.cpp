@@ -70,6 +70,20 @@ cl::Kernel& ExecutionSlot::kernel(const KernelSpec& spec) {
     return kernels_.emplace(spec, std::move(kernel)).first->second;
 }
 
+cl::Kernel& ExecutionSlot::helper_kernel(const std::string& file, const std::string& options, const char* name,
+                                         std::uint32_t work_group_size) {
+    const std::string key = file + '\n' + options + '\n' + name;
+    auto found = helper_kernels_.find(key);
+    if (found != helper_kernels_.end()) return found->second;
+    const cl::Program program = programs_.get(sources_.get(file), options);
+    cl_int err = CL_SUCCESS;
+    cl::Kernel kernel(program, name, &err);
+    check(err, "clCreateKernel");
+    check_kernel_resources(kernel, queue_.getInfo<CL_QUEUE_DEVICE>(), work_group_size);
+    counters_.kernels_created.fetch_add(1, std::memory_order_relaxed);
+    return helper_kernels_.emplace(key, std::move(kernel)).first->second;
+}
+
 const cl::Buffer& ExecutionSlot::grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes) {
     if (bytes > capacity || buffer() == nullptr) {
         buffer = cl::Buffer();  // release the old one first: device memory may be tight

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -52,6 +53,10 @@ public:
     ExecutionSlot& operator=(const ExecutionSlot&) = delete;
 
     cl::Kernel& kernel(const KernelSpec& spec);
+    // A kernel of a small helper program (a cl_kernels/ file compiled alone with `options`, as
+    // run_heads.cl for reduce_by_key), kept like the reduction's kernels.
+    cl::Kernel& helper_kernel(const std::string& file, const std::string& options, const char* name,
+                              std::uint32_t work_group_size);
     // When this slot's synchronous calls with the first launch `spec` issue their read.
     ReadPacing& pacing(const KernelSpec& spec) { return pacing_[spec]; }
     // The fastest read through this slot, any kernel: how long a read of a finished kernel takes.
@@ -63,8 +68,10 @@ public:
     // An image's mask from host data (host-data image forms with a mask).
     const cl::Buffer& mask_staging(std::uint64_t bytes);
     // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
-    // offsets copied in, the long segments' list and their chunks' table.
-    enum class SegmentBuffer { states, list, longs, chunks };
+    // offsets copied in, the long segments' list and their chunks' table; reduce_by_key's
+    // (run_heads.cpp): the groups' head counts and the runs' number, the runs' CSR offsets and
+    // their keys.
+    enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_offsets, run_keys };
     const cl::Buffer& segment_buffer(SegmentBuffer which, std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
     // finish) the partials. A new buffer forgets prepared_for.
@@ -112,8 +119,9 @@ private:
     cl::Buffer partials_;
     cl::Buffer staging_;
     cl::Buffer mask_staging_;
-    std::array<cl::Buffer, 4> segment_buffers_;
-    std::array<std::uint64_t, 4> segment_buffer_bytes_{};
+    std::map<std::string, cl::Kernel> helper_kernels_;
+    std::array<cl::Buffer, 7> segment_buffers_;
+    std::array<std::uint64_t, 7> segment_buffer_bytes_{};
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;

@@ -7,26 +7,11 @@
 
 #include <clreduce/error.hpp>
 
+#include "exec/enqueue.hpp"
 #include "ops/operation_table.hpp"
 
 namespace clreduce {
 namespace {
-
-// Sets the kernel's arguments in order.
-template <class... Args>
-void set_args(cl::Kernel& kernel, const Args&... args) {
-    cl_uint index = 0;
-    ((check(kernel.setArg(index++, args), "clSetKernelArg")), ...);
-}
-
-void enqueue(cl::CommandQueue& queue, cl::Kernel& kernel, std::uint64_t groups, std::uint32_t wg, Chain& chain) {
-    check(queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(static_cast<size_t>(groups * wg)),
-                                     cl::NDRange(wg), chain.wait(), chain.event()),
-          "clEnqueueNDRangeKernel");
-    chain.done(true);
-}
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // The segments' launch (segments.cl's teams or columns: the kernel is the spec's), the long segments' chunks and their
 // finish where the plan splits them, the combining launch where groups share segments.
@@ -59,7 +44,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     };
     cl::Kernel& kernel = slot.kernel(first);
     segment_args(kernel);
-    enqueue(queue, kernel, plan.groups, wg, chain);
+    enqueue_groups(queue, kernel, plan.groups, wg, chain);
     if (list.listed() && plan.segment_medium != 0) {
         // The segments the first launch left: a group looks at wg of them (before the chunks,
         // to which it gives long ones' rests).
@@ -67,7 +52,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         spec.segment_kernel = KernelSpec::SegmentKernel::medium;
         cl::Kernel& medium = slot.kernel(spec);
         segment_args(medium);
-        enqueue(queue, medium, ceil_div(segments, wg), wg, chain);
+        enqueue_groups(queue, medium, ceil_div(segments, wg), wg, chain);
     }
     if (split != 0) {
         // Every group shares the chunks, then each long segment's pieces are combined in order
@@ -79,13 +64,13 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         cl::Kernel& share = slot.kernel(spec);
         set_args(share, input, cl_ulong(offset), begins, cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at),
                  cl_ulong(split), states, counts_at + 1, chunks, partials);
-        enqueue(queue, share, groups, wg, chain);
+        enqueue_groups(queue, share, groups, wg, chain);
         spec.segment_kernel = KernelSpec::SegmentKernel::finish_long;
         cl::Kernel& finish = slot.kernel(spec);
         set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset, input,
                  cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins, cl_ulong(list.begins_at), ends,
                  cl_ulong(list.ends_at), cl_ulong(split));
-        enqueue(queue, finish, groups, wg, chain);
+        enqueue_groups(queue, finish, groups, wg, chain);
     }
     if (combined) {
         KernelSpec spec = segment_spec(plan, {first.op, first.map}, info, false, true);
@@ -102,7 +87,7 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
                  states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0), begins,
                  cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(length), cl_ulong(list.extent),
                  cl_uint(list.listed() ? 1 : 0));
-        enqueue(queue, combine, segments, wg, chain);
+        enqueue_groups(queue, combine, segments, wg, chain);
     }
 }
 

@@ -1,7 +1,7 @@
 // The "Operations and forms" table of docs/usage.md against the library: its rows are the
 // operation list (operation.hpp) in order, every cell says yes or refused, and every yes is a
 // call that runs and gives the value the range form gives for the same elements (one image row,
-// one segment, a partial, a MultiReducer). The values themselves are checked against
+// one segment, one run of equal keys, a partial, a MultiReducer). The values themselves are checked against
 // references by each operation's own tests.
 #include <catch2/catch.hpp>
 
@@ -18,8 +18,8 @@
 namespace clreduce::test {
 namespace {
 
-const std::vector<std::string> kForms{"range",         "host data", "image",   "segments",
-                                      "host segments", "async",     "Partial", "MultiReducer"};
+const std::vector<std::string> kForms{"range",  "host data", "image",   "segments",    "host segments",
+                                      "by key", "async",     "Partial", "MultiReducer"};
 
 struct FormsRow {
     std::string operation;
@@ -85,6 +85,8 @@ TEST_CASE("every operation takes the forms of input docs/usage.md says, with the
     const cl::Buffer result(r.context(), CL_MEM_READ_WRITE, 64);
     const Image one_row{1, n, 1, 0, 0};
     const Segments one = Segments::batch(1, n);
+    const std::vector<std::int32_t> one_key(n, 7);  // one run
+    const cl::Buffer key_buffer = device_copy(r, one_key);
 
     const auto rows = forms_table();
     REQUIRE(rows.size() == static_cast<std::size_t>(operation_count));
@@ -112,6 +114,13 @@ TEST_CASE("every operation takes the forms of input docs/usage.md says, with the
                     check_same(static_cast<result_t<Op, T>>(r.reduce<Op, T>(buffer, 0, one)[0]), want);
                 } else if (form == "host segments") {
                     check_same(static_cast<result_t<Op, T>>(r.reduce<Op>(host.data(), one)[0]), want);
+                } else if (form == "by key") {
+                    const auto got = r.reduce_by_key<Op, T, std::int32_t>(key_buffer, 0, buffer, 0, n);
+                    REQUIRE(got.keys == std::vector<std::int32_t>{7});
+                    check_same(static_cast<result_t<Op, T>>(got.results[0]), want);
+                    const auto from_host = r.reduce_by_key<Op>(one_key, host);
+                    REQUIRE(from_host.keys == std::vector<std::int32_t>{7});
+                    check_same(static_cast<result_t<Op, T>>(from_host.results[0]), want);
                 } else if (form == "Partial") {
                     check_same(r.partial<T>(op, buffer, 0, n).template value<Op, T>(), want);
                 } else if (form == "MultiReducer") {

@@ -222,8 +222,10 @@ TEST_CASE("half: every operation in every form of the forms table gives the rang
                               product ? factors.size() : host.size(), LaunchParams{}, op, "forms data");
     }
 
-    const std::vector<std::string> forms{"range",         "host data", "image",   "segments",
-                                         "host segments", "async",     "Partial", "MultiReducer"};
+    const std::vector<std::string> forms{"range",  "host data", "image",   "segments",    "host segments",
+                                         "by key", "async",     "Partial", "MultiReducer"};
+    const std::vector<std::int32_t> one_key(std::max(host.size(), factors.size()), 7);  // one run
+    const cl::Buffer key_buffer = device_copy(r, one_key);
     for (int k = 0; k < operation_count; ++k) {
         const Operation op = static_cast<Operation>(k);
         INFO("operation " << operation_name(op));
@@ -254,6 +256,13 @@ TEST_CASE("half: every operation in every form of the forms table gives the rang
                         check_same_value(static_cast<result_t<Op, T>>(r.reduce<Op, T>(in, 0, one)[0]), want);
                     } else if (form == "host segments") {
                         check_same_value(static_cast<result_t<Op, T>>(r.reduce<Op>(data.data(), one)[0]), want);
+                    } else if (form == "by key") {
+                        const auto got = r.reduce_by_key<Op, T, std::int32_t>(key_buffer, 0, in, 0, n);
+                        REQUIRE(got.keys == std::vector<std::int32_t>{7});
+                        check_same_value(static_cast<result_t<Op, T>>(got.results[0]), want);
+                        const std::vector<std::int32_t> keys(one_key.begin(), one_key.begin() + n);
+                        const auto from_host = r.reduce_by_key<Op>(keys, data);
+                        check_same_value(static_cast<result_t<Op, T>>(from_host.results[0]), want);
                     } else if (form == "Partial") {
                         check_same_value(r.partial<T>(op, in, 0, n).template value<Op, T>(), want);
                     } else if (form == "MultiReducer") {

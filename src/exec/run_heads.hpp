@@ -1,0 +1,44 @@
+#pragma once
+// reduce_by_key's first step on the device (cl_kernels/run_heads.cl): the runs of equal
+// consecutive keys as CSR offsets, which the segments engine then reduces, and each run's key.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <clreduce/device_info.hpp>
+#include <clreduce/opencl.hpp>
+
+#include "exec/chain.hpp"
+#include "exec/execution_slot.hpp"
+
+namespace clreduce {
+
+// Where `count` keys of `key_size` bytes (1, 2, 4 or 8) lie: from element `offset` of `buffer`.
+struct DeviceKeys {
+    const cl::Buffer* buffer = nullptr;
+    std::uint64_t offset = 0;
+    std::uint32_t key_size = 4;
+    std::uint64_t count = 0;
+};
+
+// The runs found: `runs` of them, run r being [offsets[r], offsets[r + 1]) of the keys, in the
+// slot's run_offsets buffer (valid while the slot is held).
+struct RunHeads {
+    std::uint64_t runs = 0;
+    const cl::Buffer* offsets = nullptr;
+};
+
+// The build options of run_heads.cl for keys of `key_size` bytes in work-groups of `wg` (also
+// for the tests that compile the library's kernels for other devices).
+std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg);
+
+// Enqueues the three launches of run_heads.cl (count > 0): the groups' counts of heads, their
+// scan, then, after a blocking read of the number of runs (the host sizes the offsets and keys
+// from it), the offsets and the runs' keys. Then enqueues a read of the runs' keys into
+// key_room(runs), whose completion `keys_read` signals; on an out-of-order queue it is waited
+// for here, so that any command enqueued after the return sees the offsets.
+RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                        const DeviceKeys& keys, const std::function<void*(std::uint64_t)>& key_room, bool out_of_order,
+                        cl::Event& keys_read);
+
+}  // namespace clreduce
