@@ -158,6 +158,18 @@ struct ByKeyOptions {
 };
 int run_by_key(const ByKeyOptions& options);
 
+// clreduce-perf pipeline (pipeline.cpp): `calls` small reductions, synchronous against
+// asynchronous with one read at the end.
+struct PipelineOptions {
+    std::string device;
+    std::uint64_t n = 1ull << 16;  // float32 elements per reduction
+    std::uint64_t calls = 100;
+    int repeats = 15;
+    std::uint64_t seed = 20261121;
+};
+CLI::App* add_pipeline_command(CLI::App& app, PipelineOptions& options);
+int run_pipeline(const PipelineOptions& options);
+
 // clreduce-perf statistics (statistics.cpp): the fused statistics against three single passes
 // and OpenCV's cv::meanStdDev + cv::minMaxLoc.
 struct StatisticsOptions {

@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
     accuracy_cmd->add_flag("--no-opencv", accuracy.skip_opencv, "Skip cv::sum on Mat and UMat");
     clreduce::perf::FirstResultOptions first_result;
     auto* first_result_cmd = clreduce::perf::add_first_result_command(app, first_result);
+    clreduce::perf::PipelineOptions pipeline;
+    auto* pipeline_cmd = clreduce::perf::add_pipeline_command(app, pipeline);
     clreduce::perf::OpenCVOptions opencv;
     auto* opencv_cmd = clreduce::perf::add_opencv_command(app, opencv);
 
@@ -242,6 +244,7 @@ int main(int argc, char** argv) {
             return clreduce::perf::run_accuracy(accuracy);
         }
         if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
+        if (pipeline_cmd->parsed()) return clreduce::perf::run_pipeline(pipeline);
         if (opencv_cmd->parsed()) return clreduce::perf::run_opencv(opencv);
         if (app.got_subcommand("segments")) {
             segments.type = clreduce::parse_type(segments_type);

@@ -229,9 +229,14 @@ std::string broken_promise(const LaunchPlan& p, const PlanRequest& request, cons
         (p.inter_group != InterGroup::second_pass || p.segment_team == 0 || p.segment_team > p.work_group_size ||
          !power_of_two(p.segment_team) || p.segments != request.segments))
         return "segments: a team of a power of two lanes within the group, second pass";
+    // (A mean's, a norm's or the statistics' result is a double the device rounds from the
+    // exact state itself: no overflow to check.)
+    const bool rounded_result = p.operation == Operation::mean || p.operation == Operation::norm_l1 ||
+                                p.operation == Operation::norm_l2 || p.operation == Operation::norm_inf ||
+                                p.operation == Operation::statistics;
     if (request.device_results &&
         ((p.float_mode == FloatMode::correctly_rounded && is_floating(p.accumulator)) ||
-         (p.overflow == IntegerOverflow::check &&
+         (p.overflow == IntegerOverflow::check && !rounded_result &&
           (p.exact_integer_bits != 0 || (!is_floating(p.element) && is_floating(p.accumulator))))))
         return "segmented results on the device need no host";
     if (p.on_host && request.form != CallForm::host_data) return "the host path only for host data";
