@@ -1,7 +1,8 @@
 // clreduce-perf pipeline: a pipeline of `calls` small reductions of float32 data (each over its
-// own range of one buffer), made two ways on the same reducer: synchronous calls, each of which
-// waits for its result on the host, against asynchronous ones (Reducer::reduce_async) whose
-// results stay on the device in one buffer, read once at the end. Wall time per pipeline, median
+// own range of one buffer), made two ways on the same reducer with the same parameters (the
+// asynchronous plan's level 3): synchronous calls, each of which waits for its result on the
+// host, against asynchronous ones (Reducer::reduce_async) whose results stay on the device in
+// one buffer, read once at the end. Wall time per pipeline, median
 // of `repeats` after a warm-up; the two ways' results are checked to be the same bits.
 #include <chrono>
 #include <cstring>
@@ -68,13 +69,17 @@ Row measure(const Reducer& r, const cl::Buffer& data, const PipelineOptions& o) 
     cl::Buffer results(r.context(), CL_MEM_READ_WRITE, o.calls * sizeof(R));
     std::vector<R> sync(o.calls), async(o.calls);
     std::vector<double> sync_us, async_us;
+    // Both ways in the asynchronous call's plan (its level 3 is final on the device; a
+    // synchronous float sum's default rounds on the host, with other last bits).
+    LaunchParams params;
+    params.inter_group = r.plan(ElementType::float32, Op, o.n, {}, CallForm::async).inter_group;
     for (int run = 0; run <= o.repeats; ++run) {
         auto start = Clock::now();
-        for (std::uint64_t k = 0; k < o.calls; ++k) sync[k] = r.reduce<Op, float>(data, k * o.n, o.n);
+        for (std::uint64_t k = 0; k < o.calls; ++k) sync[k] = r.reduce<Op, float>(data, k * o.n, o.n, params);
         if (run > 0) sync_us.push_back(elapsed_us(start));
         start = Clock::now();
         for (std::uint64_t k = 0; k < o.calls; ++k)
-            r.reduce_async<Op, float>(data, k * o.n, o.n, {results, k, {}, AsyncEvent::none});
+            r.reduce_async<Op, float>(data, k * o.n, o.n, {results, k, {}, AsyncEvent::none}, params);
         check(r.queue().enqueueReadBuffer(results, CL_TRUE, 0, o.calls * sizeof(R), async.data()),
               "clEnqueueReadBuffer");
         if (run > 0) async_us.push_back(elapsed_us(start));
