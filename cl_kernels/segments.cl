@@ -46,11 +46,10 @@
 #error "CLREDUCE_TEAM must divide CLREDUCE_WG"
 #endif
 
-// Where a device result finds its segment's element count (a mean's divisor, all()'s count,
-// no element's norm_inf) in the launch that combines the groups' partials (CLREDUCE_STATES_IN),
-// whose own segments are runs of states: elements_length where the segments are regular, else
-// the listed segments' ends minus begins (0 for one out of order or past elements_extent). The
-// other launches count the elements they read.
+// A device result's element count (a mean's divisor, all()'s count) in the launch that combines
+// groups' partials (CLREDUCE_STATES_IN, segments of states): elements_length for regular
+// segments, else ends minus begins (0 if out of order or past elements_extent). The other
+// launches count the elements they read.
 #define CLREDUCE_ELEMENTS_PARAMS                                                                    \
     __global const ulong *elements_begins, ulong elements_begins_at, __global const ulong *elements_ends, \
         ulong elements_ends_at, ulong elements_length, ulong elements_extent, uint elements_listed

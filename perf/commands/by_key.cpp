@@ -4,7 +4,6 @@
 // over the keys' and the values' bytes. Device times are medians of profiled calls (the sum of
 // the call's kernels; the wait for the number of runs between them is not in it), wall times of
 // synchronous calls on a queue without profiling; every run's key and sum is checked exactly.
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "commands/commands.hpp"
+#include "measure/comparator_process.hpp"
 #include "measure/embedded_perf_kernels.hpp"
 #include "measure/read_only_kernel.hpp"
 #include "measure/timing.hpp"
@@ -37,23 +37,10 @@ nlohmann::json run_cub(const ByKeyOptions& o) {
     namespace fs = std::filesystem;
     const std::string exe = o.cub.empty() ? (fs::path(o.self).parent_path() / "clreduce-cub-by-key").string() : o.cub;
     if (!fs::exists(exe)) return {{"error", "clreduce-cub-by-key not found (" + exe + ")"}};
-    std::string command = "'" + exe + "' -r " + std::to_string(o.repeats) + " --seed " + std::to_string(o.seed);
+    std::string command = shell_quoted(exe) + " -r " + std::to_string(o.repeats) + " --seed " + std::to_string(o.seed);
     for (std::uint64_t n : o.sizes) command += " -n " + std::to_string(n);
     for (std::uint64_t runs : o.runs) command += " --runs " + std::to_string(runs);
-    std::string output;
-    int status = -1;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        std::array<char, 4096> buffer;
-        std::size_t got;
-        while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), got);
-        status = ::pclose(pipe);
-    }
-    if (status != 0) return {{"error", "clreduce-cub-by-key exited with status " + std::to_string(status)}};
-    try {
-        return nlohmann::json::parse(output);
-    } catch (const nlohmann::json::exception& e) {
-        return {{"error", std::string("clreduce-cub-by-key's output: ") + e.what()}};
-    }
+    return run_comparator(command, "clreduce-cub-by-key");
 }
 
 // Run r's key is r and its sum the exact sum of its values.

@@ -10,8 +10,8 @@
 #include <iostream>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <clreduce/clreduce.hpp>
 
@@ -102,8 +102,12 @@ CLI::App* add_pipeline_command(CLI::App& app, PipelineOptions& o) {
                                    "Time a pipeline of small reductions: synchronous calls against asynchronous ones "
                                    "whose results stay on the device (one read at the end)");
     cmd->add_option("-d,--device", o.device, "Device spec (default: $CLREDUCE_DEVICE, else first GPU)");
-    cmd->add_option("-n,--n", o.n, "float32 elements per reduction")->capture_default_str()->check(CLI::Range(1ull, 1ull << 30));
-    cmd->add_option("-k,--calls", o.calls, "Reductions per pipeline")->capture_default_str()->check(CLI::Range(1, 100000));
+    cmd->add_option("-n,--n", o.n, "float32 elements per reduction")
+        ->capture_default_str()
+        ->check(CLI::Range(1ull, 1ull << 30));
+    cmd->add_option("-k,--calls", o.calls, "Reductions per pipeline")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     cmd->add_option("-r,--repeats", o.repeats, "Timed pipelines (after one warm-up)")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));

@@ -4,7 +4,6 @@
 // the read-only kernel over the same bytes. Device times are medians of profiled calls; every
 // segment's result is checked against the host's exact (integers) or long double (floats) sum.
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +18,7 @@
 
 #include "commands/commands.hpp"
 #include "competitors/opencv_reduce.hpp"
+#include "measure/comparator_process.hpp"
 #include "measure/embedded_perf_kernels.hpp"
 #include "measure/read_only_kernel.hpp"
 #include "measure/timing.hpp"
@@ -82,8 +82,8 @@ nlohmann::json run_cub(const SegmentsOptions& o) {
     namespace fs = std::filesystem;
     std::string exe = o.cub.empty() ? (fs::path(o.self).parent_path() / "clreduce-cub-segmented").string() : o.cub;
     if (!fs::exists(exe)) return {{"error", "clreduce-cub-segmented not found (" + exe + ")"}};
-    std::string command = "'" + exe + "' -t " + std::string(type_name(o.type)) + " -r " + std::to_string(o.repeats) +
-                          " --seed " + std::to_string(o.seed);
+    std::string command = shell_quoted(exe) + " -t " + std::string(type_name(o.type)) + " -r " +
+                          std::to_string(o.repeats) + " --seed " + std::to_string(o.seed);
     std::size_t given = 0;
     for (const auto& s : o.shapes)
         if (s.rfind("columns:", 0) != 0) {  // DeviceSegmentedReduce reads contiguous segments
@@ -91,20 +91,7 @@ nlohmann::json run_cub(const SegmentsOptions& o) {
             ++given;
         }
     if (given == 0) return {{"error", "no shape CUB's DeviceSegmentedReduce has"}};
-    std::string output;
-    int status = -1;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        std::array<char, 4096> buffer;
-        std::size_t got;
-        while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), got);
-        status = ::pclose(pipe);
-    }
-    if (status != 0) return {{"error", "clreduce-cub-segmented exited with status " + std::to_string(status)}};
-    try {
-        return nlohmann::json::parse(output);
-    } catch (const nlohmann::json::exception& e) {
-        return {{"error", std::string("clreduce-cub-segmented's output: ") + e.what()}};
-    }
+    return run_comparator(command, "clreduce-cub-segmented");
 }
 
 template <class T>

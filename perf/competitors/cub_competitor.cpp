@@ -1,6 +1,5 @@
 // CUB's DeviceReduce::Sum through clreduce-cub-sum (perf/cub/, built where CMake finds CUDA):
 // one run of it times every n on the first CUDA device, with the same data generator and seed.
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,15 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "competitors/competitor.hpp"
+#include "measure/comparator_process.hpp"
 
 namespace clreduce::perf {
 namespace {
-
-std::string shell_quoted(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 class CubSum : public Competitor {
 public:
@@ -36,14 +30,9 @@ public:
                               std::to_string(setup.repeats) + " --seed " + std::to_string(setup.seed);
         for (std::uint64_t n : setup.sizes) command += " --n " + std::to_string(n);
         command += " 2>" + shell_quoted(errors.string());
-        std::string output;
-        int status = -1;
-        if (FILE* pipe = ::popen(command.c_str(), "r")) {
-            std::array<char, 4096> buffer;
-            std::size_t got;
-            while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), got);
-            status = ::pclose(pipe);
-        }
+        const ProcessOutput run = run_process(command);
+        const std::string& output = run.output;
+        const int status = run.status;
         std::ifstream error_file(errors);
         std::string error_text((std::istreambuf_iterator<char>(error_file)), std::istreambuf_iterator<char>());
         std::filesystem::remove(errors);

@@ -25,19 +25,13 @@
 #include <cub/device/device_reduce.cuh>
 #include <nlohmann/json.hpp>
 
+#include "cuda_support.hpp"
 #include "reference/random_values.hpp"
 
 namespace {
 
-void check(cudaError_t e, const char* call) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(e));
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+using clreduce::perf::cuda::check;
+using clreduce::perf::cuda::median;
 
 // int32 values read as int64, so that the sums cannot wrap.
 struct Widen {
@@ -82,8 +76,8 @@ std::uint64_t wrong_runs(const std::vector<std::int32_t>& values, std::uint64_t 
 nlohmann::json measure(const std::vector<std::int32_t>& values, std::uint64_t runs, int repeats, int sms) {
     const std::uint64_t n = values.size();
     if (runs == 0 || n % runs != 0 || n % 4 != 0 || runs > (1ull << 31) || n >= (1ull << 31))
-        throw std::runtime_error("n must be below 2^31 and a multiple of 4 and of the runs (" + std::to_string(n) + ", " +
-                                 std::to_string(runs) + ")");
+        throw std::runtime_error("n must be below 2^31 and a multiple of 4 and of the runs (" + std::to_string(n) +
+                                 ", " + std::to_string(runs) + ")");
     std::vector<std::int32_t> keys(n);
     for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<std::int32_t>(i / (n / runs));
     std::int32_t *d_keys = nullptr, *d_values = nullptr, *d_unique = nullptr;

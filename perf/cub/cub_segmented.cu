@@ -15,20 +15,14 @@
 #include <cub/device/device_segmented_reduce.cuh>
 #include <nlohmann/json.hpp>
 
+#include "cuda_support.hpp"
 #include "reference/random_values.hpp"
 #include "reference/segment_shapes.hpp"
 
 namespace {
 
-void check(cudaError_t e, const char* call) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(e));
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+using clreduce::perf::cuda::check;
+using clreduce::perf::cuda::median;
 
 template <class T, class S>
 nlohmann::json measure(const std::string& name, int repeats, std::uint64_t seed) {

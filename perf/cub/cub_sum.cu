@@ -9,20 +9,11 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 
+#include "cuda_support.hpp"
+
 namespace clreduce::perf::cub_sum {
-namespace {
-
-void check(cudaError_t e, const char* call) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(e));
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-}  // namespace
+using cuda::check;
+using cuda::median;
 
 std::string device_name() {
     int count = 0;

@@ -269,9 +269,9 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::ui
     return visit_operation(op, [&](auto constant) {
         constexpr Operation Op = decltype(constant)::value;
         return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target.result,
-                                                    target.result_offset, params, target.wait,
-                                                    target.event == AsyncEvent::returned, info,
-                                                    result_element_type<Op, T>());
+                                                     target.result_offset, params, target.wait,
+                                                     target.event == AsyncEvent::returned, info,
+                                                     result_element_type<Op, T>());
     });
 }
 

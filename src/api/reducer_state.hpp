@@ -219,8 +219,7 @@ struct Reducer::State {
     template <class T, class R>
     cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
                         const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                        const std::vector<cl::Event>& wait, bool make_event, CallInfo* call,
-                        ElementType result_type);
+                        const std::vector<cl::Event>& wait, bool make_event, CallInfo* call, ElementType result_type);
     // The chain of one call through `slot`: on an out-of-order queue it starts after the
     // slot's previous asynchronous call.
     Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {

@@ -73,8 +73,9 @@ bool indices_fit_32_bits(const LaunchPlan& plan, KernelOp op) {
 std::string KernelSpec::build_options() const {
     // The correctly rounded sum's expansion route: doubles, and the term count the planner sizes.
     const bool expansions = op == KernelOp::add_exact && finish == Finish::exact_atomic;
-    const bool fp64 = element == ElementType::float64 || accumulator == ElementType::float64 || expansions ||
-                      (device_result && (result_type == ElementType::float64 || result_computes_in_double(result_kind)));
+    const bool fp64 =
+        element == ElementType::float64 || accumulator == ElementType::float64 || expansions ||
+        (device_result && (result_type == ElementType::float64 || result_computes_in_double(result_kind)));
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));

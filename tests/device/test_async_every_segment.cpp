@@ -30,8 +30,8 @@ template <Operation Op, class T>
 void check_segments_async(Reducer& r, const cl::Buffer& buffer, const Segments& segments, LaunchParams params,
                           const char* what) {
     using R = result_t<Op, T>;
-    INFO(operation_name(Op) << " of " << type_name(element_traits<T>::type) << ", " << what << ", "
-                            << segments.count() << " segments");
+    INFO(operation_name(Op) << " of " << type_name(element_traits<T>::type) << ", " << what << ", " << segments.count()
+                            << " segments");
     const std::uint64_t count = segments.count();
     const std::uint64_t first = 2;  // the results' offset in the target
     const std::size_t bytes = (count + 4) * sizeof(R);
@@ -40,7 +40,7 @@ void check_segments_async(Reducer& r, const cl::Buffer& buffer, const Segments& 
     std::vector<R> sync;
     try {
         sync = r.reduce<Op, T>(buffer, 0, segments, params);
-    } catch (const Overflow&) {  // a checked sum: the asynchronous call refuses it (below)
+    } catch (const Overflow&) {     // a checked sum: the asynchronous call refuses it (below)
     } catch (const Unsupported&) {  // the operation does not take T, or the host must finish it
         const AsyncTarget target{out, first};
         CHECK_THROWS_AS((r.reduce_async<Op, T>(buffer, 0, segments, target, params)), Unsupported);
@@ -104,19 +104,23 @@ void check_every_segmented_operation(std::size_t cases) {
     };
     for (std::size_t k = 0; k < std::min(cases, all.size()); ++k) {
         const Case& c = all[k];
-#define CLREDUCE_CHECK_ASYNC(T_, NAME, R_) check_segments_async<Operation::NAME, T_>(r, buffer, c.segments, c.params, c.what);
+#define CLREDUCE_CHECK_ASYNC(T_, NAME, R_) \
+    check_segments_async<Operation::NAME, T_>(r, buffer, c.segments, c.params, c.what);
         CLREDUCE_OPERATIONS(CLREDUCE_CHECK_ASYNC, T)
 #undef CLREDUCE_CHECK_ASYNC
     }
 }
 
-TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int32", "[async][async-every][segments]") {
+TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int32",
+          "[async][async-every][segments]") {
     check_every_segmented_operation<std::int32_t>(4);
 }
-TEST_CASE("every segmented operation asynchronously gives the synchronous bits for float", "[async][async-every][segments]") {
+TEST_CASE("every segmented operation asynchronously gives the synchronous bits for float",
+          "[async][async-every][segments]") {
     check_every_segmented_operation<float>(3);
 }
-TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int64", "[async][async-every][segments]") {
+TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int64",
+          "[async][async-every][segments]") {
     check_every_segmented_operation<std::int64_t>(2);
 }
 

@@ -376,8 +376,11 @@ std::vector<Refusal> refusals(Reducer& r) {
         r.reduce_async<Operation::sum_of_squares, std::int64_t>(long_buffer, 0, 2, {result});
          }},
         {"Unsupported",
-         "an asynchronous mean, norm, statistics or sum of floats (their results are doubles) on a device without `cl_khr_fp64`",
-         [no_fp64] { make_plan(PlanRequest{Operation::mean, ElementType::int32, 1000, CallForm::async}, no_fp64, {}); }},
+         "an asynchronous mean, norm, statistics or sum of floats (their results are doubles) on a device without "
+         "`cl_khr_fp64`",
+         [no_fp64] {
+        make_plan(PlanRequest{Operation::mean, ElementType::int32, 1000, CallForm::async}, no_fp64, {});
+         }},
         {"Unsupported", "`tune()` of `half` data or of an operation family it cannot measure yet",
          [&r] {
         TuneOptions o;
