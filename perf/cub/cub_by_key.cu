@@ -187,12 +187,7 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed, "Seed of the values (reference/random_values)")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     try {
-        int count = 0;
-        check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-        if (count == 0) throw std::runtime_error("no CUDA device");
-        cudaDeviceProp prop{};
-        check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-        nlohmann::json doc = {{"device", prop.name}, {"results", nlohmann::json::array()}};
+        nlohmann::json doc = {{"device", clreduce::perf::cuda::device_name()}, {"results", nlohmann::json::array()}};
         for (std::uint64_t n : sizes) {
             const std::vector<std::int32_t> values = clreduce::testing::random_values<std::int32_t>(n, seed);
             for (std::uint64_t runs : run_counts) {

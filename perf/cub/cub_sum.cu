@@ -15,14 +15,7 @@ namespace clreduce::perf::cub_sum {
 using cuda::check;
 using cuda::median;
 
-std::string device_name() {
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    if (count == 0) throw std::runtime_error("no CUDA device");
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    return prop.name;
-}
+std::string device_name() { return cuda::device_name(); }
 
 template <class T, class S>
 Timing measure(const T* host, std::uint64_t n, int repeats) {
