@@ -188,6 +188,8 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
     try {
         nlohmann::json doc = {{"device", clreduce::perf::cuda::device_name()}, {"results", nlohmann::json::array()}};
+        cudaDeviceProp prop{};
+        check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
         for (std::uint64_t n : sizes) {
             const std::vector<std::int32_t> values = clreduce::testing::random_values<std::int32_t>(n, seed);
             for (std::uint64_t runs : run_counts) {

@@ -99,7 +99,9 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed, "Seed of the data and the random shapes")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     try {
-        nlohmann::json doc = {{"device", clreduce::perf::cuda::device_name()}, {"type", type}, {"results", nlohmann::json::array()}};
+        nlohmann::json doc = {{"device", clreduce::perf::cuda::device_name()},
+                              {"type", type},
+                              {"results", nlohmann::json::array()}};
         for (const auto& shape : shapes) {
             if (type == "int32")
                 doc["results"].push_back(measure<std::int32_t, std::int64_t>(shape, repeats, seed));
