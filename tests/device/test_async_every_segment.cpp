@@ -111,16 +111,14 @@ void check_every_segmented_operation(std::size_t cases) {
     }
 }
 
-TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int32",
-          "[async][async-every][segments]") {
+TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int32", "[async-every][segments]") {
     check_every_segmented_operation<std::int32_t>(4);
 }
 TEST_CASE("every segmented operation asynchronously gives the synchronous bits for float",
           "[async][async-every][segments]") {
     check_every_segmented_operation<float>(3);
 }
-TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int64",
-          "[async][async-every][segments]") {
+TEST_CASE("every segmented operation asynchronously gives the synchronous bits for int64", "[async-every][segments]") {
     check_every_segmented_operation<std::int64_t>(2);
 }
 
