@@ -187,33 +187,26 @@ void accumulator_and_exactness(LaunchPlan& plan, const PlanRequest& request, con
     }
 }
 
+// Whether an operation's result is a double the device rounds from the state itself (a mean,
+// a norm, the statistics: cl_kernels/result.cl): computed in double, with no overflow to check.
+bool result_is_rounded_double(Operation op) {
+    return op == Operation::mean || op == Operation::norm_l1 || op == Operation::norm_l2 || op == Operation::norm_inf ||
+           op == Operation::statistics;
+}
+
 // Whether a result left on the device (asynchronous calls, segmented ones into a device
 // buffer) could need the host: an overflow check or the correctly rounded sum's rounding.
-// (Not the operations whose result is a double of the exact value, a mean or a norm: the
-// device rounds that itself, cl_kernels/result.cl.)
 bool overflow_checked_on_host(const LaunchPlan& plan) {
-    const Operation op = plan.operation;
-    if (op == Operation::mean || op == Operation::norm_l1 || op == Operation::norm_l2 || op == Operation::norm_inf ||
-        op == Operation::statistics)
-        return false;
+    if (result_is_rounded_double(plan.operation)) return false;
     return plan.overflow == IntegerOverflow::check &&
            (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator)));
 }
 
-// Whether a result left on the device is a double, or computed in double there
-// (cl_kernels/result.cl): means, norms, statistics, and the sums and products of floats.
+// Whether a result left on the device needs doubles there: the rounded ones above, and the
+// sums and products of floats (whose result type is double).
 bool device_result_needs_fp64(Operation op, ElementType element) {
-    switch (op) {
-        case Operation::mean:
-        case Operation::norm_l1:
-        case Operation::norm_l2:
-        case Operation::norm_inf:
-        case Operation::statistics: return true;
-        case Operation::sum:
-        case Operation::product:
-        case Operation::sum_of_squares: return is_floating(element);
-        default: return false;
-    }
+    const bool float_sum = op == Operation::sum || op == Operation::product || op == Operation::sum_of_squares;
+    return result_is_rounded_double(op) || (float_sum && is_floating(element));
 }
 
 void check_device_result_fp64(const LaunchPlan& plan, const DeviceInfo& device) {
