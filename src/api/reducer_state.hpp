@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -107,6 +108,9 @@ struct StateView {
         return v;
     }
 };
+
+// What a segmented call does with each segment's state: take(segment, view).
+using SegmentTake = std::function<void(std::uint64_t, const StateView&)>;
 
 // What the kernels computed for one call: the plan, the plug-in and its final state.
 struct Outcome {
@@ -230,10 +234,12 @@ struct Reducer::State {
     // A segmented call (segment_operations.cpp): `take(segment, view)` for each segment's state
     // in order (synchronous, device == nullptr), or the values into *device. Where `direct`
     // is given and each state's bits are its result, the states are read straight into it
-    // and `take` is not called. Returns the plan.
-    template <class T, class Take>
-    LaunchPlan run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
-                            const LaunchParams& params, CallInfo* call, Take take, const DeviceResult* device = nullptr,
+    // and `take` is not called. Returns the plan. One function for every element type and
+    // operation (the element type is a value, `take` a std::function): written per type and
+    // per result, this file took minutes of a build.
+    LaunchPlan run_segments(const Job& job, const SegmentValues& values, const Segments& segments, ElementType element,
+                            const LaunchParams& params, CallInfo* call, const SegmentTake& take,
+                            const DeviceResult* device = nullptr,
                             ElementType result_type = ElementType::int64, const std::vector<cl::Event>& wait = {},
                             bool make_event = false, cl::Event* last = nullptr, const HostResults* direct = nullptr);
     // A synchronous segmented call of Op: each segment's value into `results` (resized).

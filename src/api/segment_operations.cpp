@@ -152,16 +152,16 @@ bool host_segments_on_host(const LaunchPlan& plan, const OpKernel& kernel, const
     return extent_bytes <= params.host_path_bytes.value_or(default_host_path_bytes(device));
 }
 
-template <class T, class Take>
 void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const SegmentValues& values,
-                   const Segments& segments, Take& take, const HostResults* direct) {
+                   const Segments& segments, std::size_t element_size, const SegmentTake& take,
+                   const HostResults* direct) {
     const Segments::Kind kind = segments.kind();
     HostSegments bounds;
     bounds.count = segments.count();
     if (kind == Segments::Kind::host_offsets) {
         bounds.offsets = segments.host_offsets().data();
     } else {
-        bounds.step = kind == Segments::Kind::rows ? row_step(segments, sizeof(T)) : segments.length();
+        bounds.step = kind == Segments::Kind::rows ? row_step(segments, element_size) : segments.length();
         bounds.length = segments.length();
     }
     const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
@@ -186,15 +186,16 @@ void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const Segment
 
 }  // namespace
 
-template <class T, class Take>
 LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
-                                        const LaunchParams& params, CallInfo* call, Take take,
+                                        ElementType element, const LaunchParams& params, CallInfo* call,
+                                        const SegmentTake& take,
                                         const DeviceResult* device, ElementType result_type,
                                         const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
                                         const HostResults* direct) {
-    const std::uint64_t extent = check_segments(values, segments, sizeof(T), 1);
+    const std::size_t element_size = type_size(element);
+    const std::uint64_t extent = check_segments(values, segments, element_size, 1);
     const std::uint64_t count = segments.count();
-    PlanRequest request = segment_request(job.request(element_traits<T>::type, extent, CallForm::segments), segments);
+    PlanRequest request = segment_request(job.request(element, extent, CallForm::segments), segments);
     request.device_results = device != nullptr;
     const LaunchPlan plan = this->plan(request, params);
     const OpKernel kernel = plan_kernel(plan);
@@ -203,11 +204,11 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
 
     const Segments::Kind kind = segments.kind();
     if (values.host != nullptr && device == nullptr &&
-        host_segments_on_host(plan, kernel, segments, extent * sizeof(T), params, info)) {
+        host_segments_on_host(plan, kernel, segments, extent * element_size, params, info)) {
         LaunchPlan on_host = plan;
         on_host.on_host = true;
         if (call != nullptr) call->plan = on_host;
-        host_segments<T>(on_host, kernel, values, segments, take, direct);
+        host_segments(on_host, kernel, values, segments, element_size, take, direct);
         return on_host;
     }
 
@@ -224,9 +225,9 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
     std::uint64_t offset = values.offset;
     HostInput uploaded;
     if (input == nullptr) {
-        uploaded = upload(*slot, chain, values.host, extent * sizeof(T), sizeof(T));
+        uploaded = upload(*slot, chain, values.host, extent * element_size, element_size);
         input = &uploaded.buffer;
-        offset = uploaded.offset / sizeof(T);
+        offset = uploaded.offset / element_size;
     }
 
     SegmentList list;
@@ -237,11 +238,11 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
             list.length = segments.length();
             break;
         case Segments::Kind::rows:
-            list.step = row_step(segments, sizeof(T));
+            list.step = row_step(segments, element_size);
             list.length = segments.length();
             break;
         case Segments::Kind::columns:  // segment c: c + r * step for r in [0, rows) (segments.cl)
-            list.step = row_step(segments, sizeof(T));
+            list.step = row_step(segments, element_size);
             list.length = segments.length();
             break;
         case Segments::Kind::host_offsets: {
@@ -346,8 +347,8 @@ void Reducer::State::run_segments_into(const SegmentValues& values, const Segmen
     check_segments(values, segments, sizeof(T), sizeof(result_t<Op, T>));
     results.resize(segments.count());
     const HostResults direct = host_results(results);
-    run_segments<T>(
-        job_of(Op), values, segments, params, call,
+    run_segments(
+        job_of(Op), values, segments, element_traits<T>::type, params, call,
         [&](std::uint64_t s, const StateView& v) { results[s] = operation_value<Op, T>(v); }, nullptr, direct.type, {},
         false, nullptr, direct.data != nullptr ? &direct : nullptr);
 }
@@ -372,7 +373,7 @@ void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, c
     const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
     state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
     results.resize(segments.count());
-    state().run_segments<T>(job, SegmentValues{&values, nullptr, offset}, segments, params, info,
+    state().run_segments(job, SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
                             [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });
 }
 template <class T>
@@ -392,7 +393,7 @@ std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& val
     const Job job = state().transform_job(expression, combine, element_traits<T>::type, params);
     state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
     std::vector<transform_type_t<T>> results(segments.count());
-    state().run_segments<T>(job, SegmentValues{&values, nullptr, offset}, segments, params, info,
+    state().run_segments(job, SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
                             [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, job); });
     return results;
 }
@@ -421,8 +422,8 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::ui
         require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
         const DeviceResult destination{&target.result, target.result_offset * result_size};
         cl::Event last;
-        s.run_segments<T>(
-            job_of(Op), SegmentValues{&values, nullptr, offset}, segments, params, info,
+        s.run_segments(
+            job_of(Op), SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
             [](std::uint64_t, const StateView&) {}, &destination, result_type, target.wait,
             target.event == AsyncEvent::returned, &last);
         return last;
