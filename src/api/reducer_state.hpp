@@ -239,9 +239,9 @@ struct Reducer::State {
     // per result, this file took minutes of a build.
     LaunchPlan run_segments(const Job& job, const SegmentValues& values, const Segments& segments, ElementType element,
                             const LaunchParams& params, CallInfo* call, const SegmentTake& take,
-                            const DeviceResult* device = nullptr,
-                            ElementType result_type = ElementType::int64, const std::vector<cl::Event>& wait = {},
-                            bool make_event = false, cl::Event* last = nullptr, const HostResults* direct = nullptr);
+                            const DeviceResult* device = nullptr, ElementType result_type = ElementType::int64,
+                            const std::vector<cl::Event>& wait = {}, bool make_event = false, cl::Event* last = nullptr,
+                            const HostResults* direct = nullptr);
     // A synchronous segmented call of Op: each segment's value into `results` (resized).
     template <Operation Op, class T>
     void run_segments_into(const SegmentValues& values, const Segments& segments, std::vector<result_t<Op, T>>& results,

@@ -188,8 +188,7 @@ void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const Segment
 
 LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
                                         ElementType element, const LaunchParams& params, CallInfo* call,
-                                        const SegmentTake& take,
-                                        const DeviceResult* device, ElementType result_type,
+                                        const SegmentTake& take, const DeviceResult* device, ElementType result_type,
                                         const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
                                         const HostResults* direct) {
     const std::size_t element_size = type_size(element);
@@ -374,7 +373,7 @@ void Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset, c
     state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
     results.resize(segments.count());
     state().run_segments(job, SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
-                            [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });
+                         [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, combine); });
 }
 template <class T>
 std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& values, std::uint64_t offset,
@@ -394,7 +393,7 @@ std::vector<transform_type_t<T>> Reducer::transform_reduce(const cl::Buffer& val
     state().check_segments(SegmentValues{&values, nullptr, offset}, segments, sizeof(T), sizeof(transform_type_t<T>));
     std::vector<transform_type_t<T>> results(segments.count());
     state().run_segments(job, SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
-                            [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, job); });
+                         [&](std::uint64_t s, const StateView& v) { results[s] = transform_result<T>(v, job); });
     return results;
 }
 
