@@ -58,9 +58,15 @@ struct Shape {
     InterGroup level3;
 };
 constexpr Shape kShapes[] = {
-    {1, 1, Stride::global, 1, InterGroup::last_group},    {1, 64, Stride::local, 5, InterGroup::exact_atomic},
-    {4, 1, Stride::local, 5, InterGroup::last_group},     {4, 64, Stride::global, 1, InterGroup::exact_atomic},
-    {16, 1, Stride::global, 5, InterGroup::exact_atomic}, {16, 64, Stride::local, 1, InterGroup::last_group},
+    {1, 1, Stride::global, 1, InterGroup::last_group},
+    {1, 64, Stride::local, 5, InterGroup::exact_atomic},
+    {4, 1, Stride::local, 5, InterGroup::last_group},
+    {4, 64, Stride::global, 1, InterGroup::exact_atomic},
+    {16, 1, Stride::global, 5, InterGroup::exact_atomic},
+    {16, 64, Stride::local, 1, InterGroup::last_group},
+    // times of 8 and more: the host's level 1 takes 8 steps at once, then the rest one by one
+    {4, 64, Stride::global, 19, InterGroup::last_group},
+    {16, 4, Stride::local, 8, InterGroup::exact_atomic},
 };
 
 template <class T>
