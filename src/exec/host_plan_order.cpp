@@ -20,10 +20,6 @@ namespace {
 // cache). With a global stride the groups' vectors at one step are neighbours in memory, so a
 // batch reads one run of (groups x work-group x vector) elements per step.
 constexpr std::size_t kBatchLanes = 8192;
-// The parts a call's groups are split into: at most a few per thread, each of at least
-// kMinPartBytes of data (handing a part to a thread costs a few microseconds).
-constexpr std::size_t kMaxParts = 64;
-constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
 
 // The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
 // double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags. Two
@@ -125,22 +121,9 @@ inline double level2_tree(double* scratch, std::uint32_t wg) {
     return scratch[0];
 }
 
-// The plan's geometry: work-item lid of group g reads vectors first(g) + lid + t * step.
-struct Geometry {
-    std::uint32_t wg;
-    std::uint32_t vector_width;
-    std::uint32_t times;
-    std::uint64_t groups;
-    std::uint64_t vectors;
-    std::uint64_t count;
-    bool local;
-    std::uint64_t first(std::uint64_t g) const { return local ? g * wg * times : g * wg; }
-    std::uint64_t step() const { return local ? wg : groups * wg; }
-};
-
 // The values of groups [begin, end) into values[g - begin].
 template <class T, ElementMap M>
-void group_values(const Geometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
+void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
                   double* values) {
     const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
     const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
@@ -199,16 +182,12 @@ void group_values(const Geometry& geo, const unsigned char* in, std::uint64_t be
 
 template <class T, ElementMap M>
 double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count) {
-    const Geometry geo{
-        plan.work_group_size,        plan.vector_width, plan.times, plan.groups, count / plan.vector_width, count,
-        plan.stride == Stride::local};
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * sizeof(T) / kMinPartBytes);
-    const std::size_t parts =
-        static_cast<std::size_t>(std::min<std::uint64_t>({geo.groups, by_size, kMaxParts, 4ull * host_pool_threads()}));
+    const PlanGeometry geo(plan, count);
+    const std::size_t parts = geo.parts(sizeof(T));
     const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
     if (plan.inter_group == InterGroup::exact_atomic) {
         // Each part's groups into its own exact sum; the sums merged exactly, rounded once.
-        std::array<ExactDoubleSum, kMaxParts> sums;
+        std::array<ExactDoubleSum, kMaxPlanParts> sums;
         auto part = [&](std::size_t k) {
             const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
             std::array<double, 256> values;
@@ -254,6 +233,12 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 }
 
 }  // namespace
+
+std::size_t PlanGeometry::parts(std::size_t element_size) const {
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * element_size / kMinPartBytes);
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>({groups, by_size, kMaxPlanParts, 4ull * host_pool_threads()}));
+}
 
 bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::add || plan.transform) return false;

@@ -7,6 +7,7 @@
 // (the exact atomic finish's fixed-point sum of the groups' values, rounded once, or the last
 // group's loop and tree) are as cl_kernels/ do them. Groups are independent until level 3, so
 // the host's threads take whole groups; the exact finish's sums are merged exactly.
+#include <cstddef>
 #include <cstdint>
 
 #include <clreduce/launch_params.hpp>
@@ -18,6 +19,36 @@ namespace clreduce {
 // Work-items of a group the host emulates at most, and their lanes.
 constexpr std::uint32_t kMaxHostGroupSize = 1024;
 constexpr std::size_t kMaxHostLanes = 4096;
+
+// The parts a call's groups are split into: at most a few per thread, each of at least
+// kMinPartBytes of data (handing a part to a thread costs a few microseconds).
+constexpr std::size_t kMaxPlanParts = 64;
+constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
+
+// A plan's geometry over `count` elements: work-item lid of group g reads vectors
+// first(g) + lid + t * step() for t < times while below `vectors`; group 0's work-item lid
+// then takes the scalar tail, elements vectors * vector_width + lid + k * wg.
+struct PlanGeometry {
+    std::uint32_t wg;
+    std::uint32_t vector_width;
+    std::uint32_t times;
+    std::uint64_t groups;
+    std::uint64_t vectors;
+    std::uint64_t count;
+    bool local;
+    PlanGeometry(const LaunchPlan& plan, std::uint64_t count)
+        : wg(plan.work_group_size),
+          vector_width(plan.vector_width),
+          times(plan.times),
+          groups(plan.groups),
+          vectors(count / plan.vector_width),
+          count(count),
+          local(plan.stride == Stride::local) {}
+    std::uint64_t first(std::uint64_t g) const { return local ? g * wg * times : g * wg; }
+    std::uint64_t step() const { return local ? wg : groups * wg; }
+    // The parts of the groups for the host's threads, for elements of `element_size` bytes.
+    std::size_t parts(std::size_t element_size) const;
+};
 
 // Whether `plan` is one of these.
 bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel);

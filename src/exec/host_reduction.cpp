@@ -6,6 +6,7 @@
 
 #include "device/vendor.hpp"
 #include "exec/host_order_free.hpp"
+#include "exec/host_plan_moments.hpp"
 #include "exec/host_plan_order.hpp"
 
 namespace clreduce {
@@ -14,7 +15,7 @@ bool host_path_reproduces(const LaunchPlan& plan, const OpKernel& kernel) {
     // Integer sums kept exact in 128 bits are order-free too; the 192-bit squares of 64-bit data
     // stay on the device.
     if (plan.exact_integer_bits != 0 && plan.exact_integer_bits != 128) return false;
-    return order_free_on_host(plan, kernel) || plan_order_on_host(plan, kernel);
+    return order_free_on_host(plan, kernel) || plan_order_on_host(plan, kernel) || moments_on_host(plan, kernel);
 }
 
 std::uint64_t default_host_path_bytes(const DeviceInfo& device) { return host_path_crossover_bytes(device); }
@@ -28,6 +29,7 @@ bool reduce_on_host(const LaunchPlan& plan, const OpKernel& kernel, const void* 
         std::memcpy(result_bits, &sum, sizeof sum);
         return true;
     }
+    if (moments_on_host(plan, kernel)) return reduce_moments_on_host(plan, bytes, count, result_bits);
     throw Error("internal: the host path cannot run " + plan.describe());
 }
 

@@ -8,8 +8,9 @@
 //   order-free operations (host_order_free.hpp): integer sums, products, counts, extremes and
 //     bit operations, counts of floats, argmin/argmax/argminmax of any type;
 //   plan-order float sums (host_plan_order.hpp): sum, mean, sum_of_squares, norm_l1 and
-//     norm_l2 of floats and doubles in FloatMode::deterministic, in the plan's order.
-// The rest (float products, statistics, transforms, half, the
+//     norm_l2 of floats and doubles in FloatMode::deterministic, in the plan's order;
+//   plan-order statistics (host_plan_moments.hpp) of int32, uint32, float and double.
+// The rest (float products, statistics of 8/16-bit data, transforms, half, the
 // other float modes, the 192-bit exact sums of 64-bit squares) run on the device. Host
 // segments (batches, rows, host offsets) of the order-free operations run on the host too
 // (api/segment_operations.cpp); images on the device.

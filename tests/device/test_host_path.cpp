@@ -48,6 +48,31 @@ void check_same_bits(Reducer& r, const std::vector<T>& data, const LaunchParams&
     CHECK(same_bits(r.norm_l1(host.data() + shift, n, on_host(shape)), r.norm_l1<T>(buffer, shift, n, shape)));
 }
 
+// The host path's statistics against the device's, every field's bits, as check_same_bits
+// (the last-group finish: the only one a moments state has with one launch).
+template <class T>
+void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams shape, std::uint64_t shift) {
+    shape.inter_group = InterGroup::last_group;
+    const std::uint64_t n = data.size();
+    std::vector<T> host(shift + n);
+    std::copy(data.begin(), data.end(), host.begin() + shift);
+    const cl::Buffer buffer(r.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(T), host.data());
+    const LaunchPlan plan =
+        r.plan(element_traits<T>::type, Operation::statistics, n, on_host(shape), CallForm::host_data);
+    INFO("statistics, n " << n << " offset " << shift << " plan " << plan.describe());
+    REQUIRE(plan.on_host);
+    CallInfo info;
+    const Statistics<T> h = r.statistics(host.data() + shift, n, on_host(shape), &info);
+    CHECK(info.kernel_events.empty());
+    const Statistics<T> d = r.statistics<T>(buffer, shift, n, shape);
+    CHECK(h.count == d.count);
+    CHECK(same_bits(h.min, d.min));
+    CHECK(same_bits(h.max, d.max));
+    CHECK(same_bits(h.sum, d.sum));
+    CHECK(same_bits(h.mean, d.mean));
+    CHECK(same_bits(h.variance, d.variance));
+}
+
 // Launch shapes in which every two levels of vector width (1, 4, 16), work-group size (1, 64),
 // stride, times (1, 5) and the two level 3s the host reproduces meet: a pairwise covering array
 // of six rows, each run at every size (a full product would build 48 programs per operation).
@@ -95,7 +120,9 @@ void check_float_type(Reducer& r) {
             INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
                         << " level3 " << to_string(*shape.inter_group));
             check_same_bits(r, data, shape, n % 7);
+            if constexpr (std::is_same_v<T, float>) check_statistics_bits(r, data, shape, n % 5);
         }
+        if constexpr (std::is_same_v<T, float>) check_statistics_bits(r, data, {}, 1);
     }
     // Infinities and NaN: IEEE addition's answer on both.
     std::vector<T> special = wide_values<T>(5000, seed_for(sizeof(T), 5000, 42), 60);
@@ -118,6 +145,19 @@ void check_integer_type(Reducer& r) {
         CHECK(static_cast<long double>(host_sum) == exact);
         CHECK(host_sum == r.sum(data.data(), n, on_device({})));
         CHECK(r.plan(element_traits<T>::type, Operation::sum, n, on_host({}), CallForm::host_data).on_host);
+        if constexpr (std::is_same_v<T, std::int32_t>) {
+            check_statistics_bits(r, data, {}, 0);
+            for (const Shape& row : kShapes) {
+                LaunchParams shape;
+                shape.vector_width = row.vec;
+                shape.work_group_size = row.wg;
+                shape.stride = row.stride;
+                shape.times = row.times;
+                INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times "
+                            << row.times);
+                check_statistics_bits(r, data, shape, n % 3);
+            }
+        }
     }
 }
 
@@ -206,6 +246,7 @@ void check_float_extremes(Reducer& r) {
     one_sign[123] = nan;  // min and max: -0, on the host
     std::vector<T> infinities(1000, nan);
     infinities[999] = inf;  // min +inf, not NaN
+    const std::vector<T> no_number(3000, nan);
     struct Case {
         const std::vector<T>& values;
         Operation op;
@@ -215,7 +256,10 @@ void check_float_extremes(Reducer& r) {
          {Case{mixed, Operation::min, false}, Case{mixed, Operation::minmax, false}, Case{mixed, Operation::max, true},
           Case{mixed, Operation::norm_inf, true}, Case{one_sign, Operation::min, true},
           Case{one_sign, Operation::max, true}, Case{one_sign, Operation::minmax, true},
-          Case{infinities, Operation::min, true}, Case{infinities, Operation::norm_inf, true}}) {
+          Case{infinities, Operation::min, true}, Case{infinities, Operation::norm_inf, true},
+          // statistics: the extremes as min and max, and data without a number (which NaN) on the device
+          Case{mixed, Operation::statistics, false}, Case{one_sign, Operation::statistics, true},
+          Case{infinities, Operation::statistics, true}, Case{no_number, Operation::statistics, false}}) {
         INFO(type_name(element_traits<T>::type) << " " << operation_name(c.op) << " of " << c.values.size());
         CallInfo info;
         CHECK(host(c.values, c.op, info) == device(c.values, c.op));
@@ -383,7 +427,10 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     CHECK(where(ElementType::float32, Operation::min, 1000));
     CHECK(where(ElementType::float64, Operation::norm_inf, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::product, 1000));
-    CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000));
+    CHECK(where(ElementType::float32, Operation::statistics, 1000));  // in the plan's order
+    CHECK(where(ElementType::int32, Operation::statistics, 1000));
+    CHECK_FALSE(where(ElementType::int16, Operation::statistics, 1000));  // exact lanes: the device
+    CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, second_pass));
     CHECK(where(ElementType::int64, Operation::sum, 1000));                   // exact in 128 bits
     CHECK(where(ElementType::int32, Operation::norm_l2, 1000));               // squares exact in 128 bits
     CHECK_FALSE(where(ElementType::int64, Operation::sum_of_squares, 1000));  // 192 bits: the device

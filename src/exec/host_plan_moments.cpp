@@ -1,0 +1,317 @@
+#include "exec/host_plan_moments.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "exec/host_plan_order.hpp"
+#include "exec/host_pool.hpp"
+#include "exec/unaligned.hpp"
+
+namespace clreduce {
+namespace {
+
+// The sums of a moments state (the extremes are kept apart: they depend on no order).
+struct Moments {
+    std::uint64_t count = 0;
+    double shift = 0, s1 = 0, s2 = 0;
+};
+
+// moments.cl's clreduce_combine: b's sums moved to a's shift; a holds the lower indices.
+inline Moments combine(Moments a, const Moments& b) {
+    if (b.count == 0) return a;
+    if (a.count == 0) return b;
+    const double d = b.shift - a.shift;
+    const double nb = static_cast<double>(b.count);
+    const double nbd = nb * d;
+    a.s1 = a.s1 + (b.s1 + nbd);
+    a.s2 = a.s2 + (b.s2 + d * (2.0 * b.s1 + nbd));
+    a.count += b.count;
+    return a;
+}
+
+// moments.cl's clreduce_accumulate (the scalar tail).
+inline Moments accumulate(Moments s, double x) {
+    if (s.count == 0) s.shift = std::isfinite(x) ? x : 0.0;
+    const double d = x - s.shift;
+    s.s1 = s.s1 + d;
+    s.s2 = s.s2 + d * d;
+    s.count += 1;
+    return s;
+}
+
+// The lanes of a batch of groups: lane i of a group is lane i % vector_width of its work-item
+// i / vector_width, as in a run of its vectors. lo and hi are kept by `<` (NaN never compares).
+struct Lanes {
+    double* shift;
+    double* s1;
+    double* s2;
+    double* lo;
+    double* hi;
+};
+
+constexpr std::uint32_t kFusedSteps = 8;
+// Lanes of a batch (five doubles each: 80 KiB), and the most a group may have.
+constexpr std::size_t kBatchLanes = 2048;
+
+// Eight lanes as one value (GCC's vector extension): the loops below on whole vectors.
+typedef double Doubles __attribute__((vector_size(64)));
+constexpr std::uint64_t kWidth = 8;
+
+// Element k of `in` (any address) as a double, or elements [k, k + 8) as Doubles.
+// (Always inlined, as the helpers below: the clones of take_steps compile them for their own
+// vector width, where a call would run them at the default target's.)
+#define CLREDUCE_INLINE __attribute__((always_inline)) inline
+template <class T, class V>
+CLREDUCE_INLINE V load_as(const unsigned char* in, std::uint64_t k) {
+    if constexpr (std::is_same_v<V, double>) {
+        return static_cast<double>(load_at<T>(in, k));
+    } else {
+        typedef T Elements __attribute__((vector_size(kWidth * sizeof(T))));
+        Elements e;
+        std::memcpy(&e, in + k * sizeof(T), sizeof e);
+        return __builtin_convertvector(e, Doubles);
+    }
+}
+
+// A lane's sums and extremes over its values so far (V: double, or Doubles for eight lanes).
+// The extremes by `<` (NaN never compares): +inf and -inf before any number.
+template <class V>
+struct Lane {
+    V shift, s1, s2, lo, hi;
+    // moments.cl's clreduce_vaccumulate of the lane's first value: the shift (the value where
+    // finite, which is where x - x == 0; else 0) and the sums from 0.
+    static CLREDUCE_INLINE Lane first(V x) {
+        const V none = V{} + 0.0;
+        const V inf = none + std::numeric_limits<double>::infinity();
+        Lane a;
+        a.shift = x - x == 0 ? x : none;
+        const V d = x - a.shift;
+        a.s1 = none + d;
+        a.s2 = none + d * d;
+        a.lo = x < inf ? x : inf;
+        a.hi = -inf < x ? x : -inf;
+        return a;
+    }
+    // ... of a later value.
+    CLREDUCE_INLINE void take(V x) {
+        const V d = x - shift;
+        s1 = s1 + d;
+        s2 = s2 + d * d;
+        lo = x < lo ? x : lo;
+        hi = hi < x ? x : hi;
+    }
+};
+
+// Lanes [k, k + width of V) of `at`: load, take element k... of in[0], in[1], ... (kFusedSteps
+// runs, or one where not Fused), store; First: in[0] holds the lanes' first vector.
+template <class T, class V, bool Fused, bool First>
+CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in, std::uint64_t k) {
+    Lane<V> a;
+    const V x0 = load_as<T, V>(in[0], k);
+    if constexpr (First) {
+        a = Lane<V>::first(x0);
+    } else {
+        std::memcpy(&a.shift, at.shift + k, sizeof(V));
+        std::memcpy(&a.s1, at.s1 + k, sizeof(V));
+        std::memcpy(&a.s2, at.s2 + k, sizeof(V));
+        std::memcpy(&a.lo, at.lo + k, sizeof(V));
+        std::memcpy(&a.hi, at.hi + k, sizeof(V));
+        a.take(x0);
+    }
+    if constexpr (Fused)
+        for (std::uint32_t j = 1; j < kFusedSteps; ++j) a.take(load_as<T, V>(in[j], k));
+    std::memcpy(at.shift + k, &a.shift, sizeof(V));
+    std::memcpy(at.s1 + k, &a.s1, sizeof(V));
+    std::memcpy(at.s2 + k, &a.s2, sizeof(V));
+    std::memcpy(at.lo + k, &a.lo, sizeof(V));
+    std::memcpy(at.hi + k, &a.hi, sizeof(V));
+}
+
+// Steps of level 1 for lanes [0, n) of `at`, as clreduce_vaccumulate does vector by vector:
+// eight lanes at a time, then one by one. One load and store of a lane per kFusedSteps
+// elements (see host_plan_order.cpp's add_runs).
+template <class T, bool Fused, bool First>
+CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n) {
+    std::uint64_t k = 0;
+    for (; k + kWidth <= n; k += kWidth) take_lanes<T, Doubles, Fused, First>(at, in, k);
+    for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k);
+}
+
+// R steps from step t of every group in [b0, b1) that has a vector there, into the batch's
+// lanes (R > 1: the caller checked that every run of them is whole).
+template <class T, std::uint32_t R>
+void steps_of_batch(const PlanGeometry& geo, const unsigned char* in, std::uint64_t b0, std::uint64_t b1,
+                    std::uint32_t t, const Lanes& lanes) {
+    const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
+    for (std::uint64_t g = b0; g < b1; ++g) {
+        const std::uint64_t v0 = geo.first(g) + std::uint64_t(t) * geo.step();
+        if (v0 >= geo.vectors) continue;
+        std::array<const unsigned char*, R> runs;
+        for (std::uint32_t j = 0; j < R; ++j)
+            runs[j] = in + (v0 + std::uint64_t(j) * geo.step()) * geo.vector_width * sizeof(T);
+        const std::uint64_t n =
+            R > 1 ? lanes_per_group : std::min<std::uint64_t>(geo.wg, geo.vectors - v0) * geo.vector_width;
+        const std::size_t o = (g - b0) * lanes_per_group;
+        const Lanes at{lanes.shift + o, lanes.s1 + o, lanes.s2 + o, lanes.lo + o, lanes.hi + o};
+        if (t == 0)
+            take_steps<T, (R > 1), true>(at, runs.data(), n);
+        else
+            take_steps<T, (R > 1), false>(at, runs.data(), n);
+    }
+}
+
+// Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
+inline Moments level2_tree(Moments* scratch, std::uint32_t wg) {
+    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
+        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = combine(scratch[lid], scratch[lid + s]);
+    return scratch[0];
+}
+
+// The extremes a part saw (`<` only: lo > hi where it saw no number).
+struct Extremes {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void take(double l, double h) {
+        lo = l < lo ? l : lo;
+        hi = hi < h ? h : hi;
+    }
+};
+
+// The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.
+template <class T>
+void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
+                  Moments* values, Extremes& ext) {
+    const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
+    const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
+    const std::size_t capacity = std::max<std::size_t>(kBatchLanes, lanes_per_group);
+    thread_local std::vector<double> kept;  // grown once per thread
+    if (kept.size() < 5 * capacity) kept.resize(5 * capacity);
+    const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity, kept.data() + 3 * capacity,
+                      kept.data() + 4 * capacity};
+    std::array<Moments, kMaxHostGroupSize> scratch;
+    for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
+        const std::uint64_t b1 = std::min(end, b0 + batch);
+        // Level 1, kFusedSteps steps at a time while every group of the batch has whole runs
+        // in all of them, then one step at a time.
+        const std::uint64_t last_group_end = geo.first(b1 - 1) + std::uint64_t(geo.wg);
+        std::uint32_t t = 0;
+        for (; t + kFusedSteps <= geo.times; t += kFusedSteps) {
+            if (last_group_end + std::uint64_t(t + kFusedSteps - 1) * geo.step() > geo.vectors) break;
+            steps_of_batch<T, kFusedSteps>(geo, in, b0, b1, t, lanes);
+        }
+        for (; t < geo.times; ++t) {
+            if (geo.first(b0) + std::uint64_t(t) * geo.step() >= geo.vectors) break;
+            steps_of_batch<T, 1>(geo, in, b0, b1, t, lanes);
+        }
+        for (std::uint64_t g = b0; g < b1; ++g) {
+            const std::size_t o = (g - b0) * lanes_per_group;
+            for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
+                // This work-item's vectors: all its lanes took that many; then its lanes in order.
+                const std::uint64_t f = geo.first(g) + lid;
+                const std::uint64_t taken =
+                    f < geo.vectors ? std::min<std::uint64_t>(geo.times, (geo.vectors - 1 - f) / geo.step() + 1) : 0;
+                Moments acc;
+                for (std::uint32_t k = 0; k < geo.vector_width && taken > 0; ++k) {
+                    const std::size_t i = o + std::size_t(lid) * geo.vector_width + k;
+                    acc = combine(acc, Moments{taken, lanes.shift[i], lanes.s1[i], lanes.s2[i]});
+                    ext.take(lanes.lo[i], lanes.hi[i]);
+                }
+                if (g == 0)  // the scalar tail, work-item lid taking elements lid, lid + wg, ...
+                    for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg) {
+                        const double x = static_cast<double>(load_at<T>(in, j));
+                        acc = accumulate(acc, x);
+                        ext.take(x, x);
+                    }
+                scratch[lid] = acc;
+            }
+            values[g - begin] = level2_tree(scratch.data(), geo.wg);
+        }
+    }
+}
+
+// Whether the data holds a zero of each sign: {negative, positive}.
+template <class T>
+std::array<bool, 2> zero_signs(const unsigned char* in, std::uint64_t count) {
+    std::array<bool, 2> seen{false, false};
+    for (std::uint64_t i = 0; i < count && !(seen[0] && seen[1]); ++i) {
+        const T x = load_at<T>(in, i);
+        if (x == T(0)) seen[std::signbit(x) ? 0 : 1] = true;
+    }
+    return seen;
+}
+
+template <class T>
+bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count, unsigned char* out) {
+    const PlanGeometry geo(plan, count);
+    const std::size_t parts = geo.parts(sizeof(T));
+    const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
+    thread_local std::vector<Moments> kept;  // the groups' states, grown once per calling thread
+    if (kept.size() < geo.groups) kept.resize(geo.groups);
+    Moments* values = kept.data();
+    std::array<Extremes, kMaxPlanParts> extremes;
+    auto part = [&](std::size_t k) {
+        const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
+        if (begin < end) group_states<T>(geo, in, begin, end, values + begin, extremes[k]);
+    };
+    parallel_for(parts, part);
+    // reduce.cl's last group: work-item lid combines states lid, lid + wg, ... in order, then
+    // level 2's tree.
+    std::array<Moments, kMaxHostGroupSize> scratch;
+    for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
+        Moments s;
+        for (std::uint64_t j = lid; j < geo.groups; j += geo.wg) s = combine(s, values[j]);
+        scratch[lid] = s;
+    }
+    const Moments m = level2_tree(scratch.data(), geo.wg);
+    Extremes ext;
+    for (std::size_t k = 0; k < parts; ++k) ext.take(extremes[k].lo, extremes[k].hi);
+    double lo = ext.lo, hi = ext.hi;
+    if (lo > hi) return false;  // no number: which NaN fmin leaves is the device's
+    if constexpr (std::is_floating_point_v<T>) {
+        if (lo == 0 || hi == 0) {  // the zero's sign from the data; the device's choice if both
+            const auto [negative, positive] = zero_signs<T>(in, count);
+            if (negative && positive) return false;
+            if (lo == 0) lo = negative ? -0.0 : 0.0;
+            if (hi == 0) hi = negative ? -0.0 : 0.0;
+        }
+    }
+    std::memcpy(out, &m.count, 8);
+    std::memcpy(out + 8, &m.shift, 8);
+    std::memcpy(out + 16, &m.s1, 8);
+    std::memcpy(out + 24, &m.s2, 8);
+    std::memcpy(out + 32, &lo, 8);
+    std::memcpy(out + 40, &hi, 8);
+    return true;
+}
+
+}  // namespace
+
+bool moments_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    if (kernel.op != KernelOp::moments || plan.transform || kernel.map != ElementMap::identity) return false;
+    if (plan.element != ElementType::int32 && plan.element != ElementType::uint32 &&
+        plan.element != ElementType::float32 && plan.element != ElementType::float64)
+        return false;
+    if (plan.accumulator != ElementType::float64 || plan.inter_group != InterGroup::last_group) return false;
+    const std::uint32_t v = plan.vector_width;
+    if (v == 0 || v > 16 || (v & (v - 1)) != 0) return false;
+    return plan.work_group_size != 0 && plan.work_group_size <= kMaxHostGroupSize &&
+           (plan.work_group_size & (plan.work_group_size - 1)) == 0 &&
+           std::size_t(plan.work_group_size) * v <= kMaxHostLanes;
+}
+
+bool reduce_moments_on_host(const LaunchPlan& plan, const unsigned char* data, std::uint64_t count,
+                            unsigned char* state_bits) {
+    switch (plan.element) {
+        case ElementType::int32: return moments_of<std::int32_t>(plan, data, count, state_bits);
+        case ElementType::uint32: return moments_of<std::uint32_t>(plan, data, count, state_bits);
+        case ElementType::float32: return moments_of<float>(plan, data, count, state_bits);
+        default: return moments_of<double>(plan, data, count, state_bits);
+    }
+}
+
+}  // namespace clreduce
