@@ -19,11 +19,9 @@
 namespace clreduce {
 namespace {
 
-// The host's parts: at least this many bytes each (each thread a part wakes costs a few
-// microseconds on a many-core host), at most kMaxParts of them (a few per thread, so that a
-// late thread takes fewer).
-constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
-constexpr std::size_t kMaxParts = 64;
+// The host's parts: host_pool.hpp's kMaxHostParts, kMinHostPartBytes.
+constexpr std::uint64_t kMinPartBytes = kMinHostPartBytes;
+constexpr std::size_t kMaxParts = kMaxHostParts;
 // The indexed operations look at blocks of this many elements: the block's extreme first (a
 // loop the compiler vectorises), then, where it beats the part's so far, the block again (in
 // the first level of cache) for the first index that holds it.

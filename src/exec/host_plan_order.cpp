@@ -235,7 +235,7 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 }  // namespace
 
 std::size_t PlanGeometry::parts(std::size_t element_size) const {
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * element_size / kMinPartBytes);
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * element_size / kMinHostPartBytes);
     return static_cast<std::size_t>(
         std::min<std::uint64_t>({groups, by_size, kMaxPlanParts, 4ull * host_pool_threads()}));
 }

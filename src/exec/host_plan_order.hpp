@@ -12,6 +12,7 @@
 
 #include <clreduce/launch_params.hpp>
 
+#include "exec/host_pool.hpp"
 #include "ops/operation_table.hpp"
 
 namespace clreduce {
@@ -20,10 +21,8 @@ namespace clreduce {
 constexpr std::uint32_t kMaxHostGroupSize = 1024;
 constexpr std::size_t kMaxHostLanes = 4096;
 
-// The parts a call's groups are split into: at most a few per thread, each of at least
-// kMinPartBytes of data (handing a part to a thread costs a few microseconds).
-constexpr std::size_t kMaxPlanParts = 64;
-constexpr std::uint64_t kMinPartBytes = std::uint64_t(128) << 10;
+// The parts a call's groups are split into (whole groups): as host_pool.hpp's.
+constexpr std::size_t kMaxPlanParts = kMaxHostParts;
 
 // A plan's geometry over `count` elements: work-item lid of group g reads vectors
 // first(g) + lid + t * step() for t < times while below `vectors`; group 0's work-item lid

@@ -5,6 +5,7 @@
 // fast link's) bandwidth. One pool per process, its threads started on first use and kept; a
 // job creates no thread and allocates nothing.
 #include <cstddef>
+#include <cstdint>
 
 namespace clreduce {
 
@@ -27,5 +28,14 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 
 // The pool's threads, the calling thread included: up to 16, at most the host's cores.
 unsigned host_pool_threads();
+
+// The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
+// host_plan_moments.cpp): at most kMaxHostParts (a few per thread, so that a late thread takes
+// fewer), each of at least kMinHostPartBytes. A worker that spins between jobs takes a part in
+// about a microsecond, and one thread reads 32 KiB in a few: smaller parts cost more than
+// they save, larger ones leave threads idle on small arrays (2^16 int32 in two parts of
+// 128 KiB took 10 us on a 16-core host whose 16 threads read it in 6).
+constexpr std::size_t kMaxHostParts = 64;
+constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(32) << 10;
 
 }  // namespace clreduce
