@@ -16,7 +16,8 @@
 
 namespace clreduce {
 
-// Whether `plan` is one of these.
+// Whether `plan` is one of these, with work-items of at least 256 elements (below, the
+// combines outweigh the reads: the device runs it).
 bool moments_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 
 // Writes the state (48 bytes: ulong count, then shift, s1, s2, lo, hi as doubles) the kernels'

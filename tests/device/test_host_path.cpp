@@ -73,6 +73,33 @@ void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams 
     CHECK(same_bits(h.variance, d.variance));
 }
 
+// Launch shapes of the host path's statistics (work-items of at least 256 elements): both
+// strides, vector widths 1 to 16, times below and above 8 steps' multiples, one group to many.
+struct StatisticsShape {
+    std::uint32_t vec, wg;
+    Stride stride;
+    std::uint32_t times;
+};
+constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},
+                                                 {4, 64, Stride::global, 67},
+                                                 {1, 1, Stride::global, 300},
+                                                 {8, 16, Stride::local, 37}};
+
+// check_statistics_bits for the default plan and each of kStatisticsShapes.
+template <class T>
+void check_statistics_shapes(Reducer& r, const std::vector<T>& data, std::uint64_t shift) {
+    check_statistics_bits(r, data, {}, shift);
+    for (const StatisticsShape& row : kStatisticsShapes) {
+        LaunchParams shape;
+        shape.vector_width = row.vec;
+        shape.work_group_size = row.wg;
+        shape.stride = row.stride;
+        shape.times = row.times;
+        INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times);
+        check_statistics_bits(r, data, shape, shift);
+    }
+}
+
 // Launch shapes in which every two levels of vector width (1, 4, 16), work-group size (1, 64),
 // stride, times (1, 5) and the two level 3s the host reproduces meet: a pairwise covering array
 // of six rows, each run at every size (a full product would build 48 programs per operation).
@@ -120,9 +147,8 @@ void check_float_type(Reducer& r) {
             INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
                         << " level3 " << to_string(*shape.inter_group));
             check_same_bits(r, data, shape, n % 7);
-            if constexpr (std::is_same_v<T, float>) check_statistics_bits(r, data, shape, n % 5);
         }
-        if constexpr (std::is_same_v<T, float>) check_statistics_bits(r, data, {}, 1);
+        if constexpr (std::is_same_v<T, float>) check_statistics_shapes(r, data, n % 5);
     }
     // Infinities and NaN: IEEE addition's answer on both.
     std::vector<T> special = wide_values<T>(5000, seed_for(sizeof(T), 5000, 42), 60);
@@ -146,17 +172,7 @@ void check_integer_type(Reducer& r) {
         CHECK(host_sum == r.sum(data.data(), n, on_device({})));
         CHECK(r.plan(element_traits<T>::type, Operation::sum, n, on_host({}), CallForm::host_data).on_host);
         if constexpr (std::is_same_v<T, std::int32_t>) {
-            check_statistics_bits(r, data, {}, 0);
-            for (const Shape& row : kShapes) {
-                LaunchParams shape;
-                shape.vector_width = row.vec;
-                shape.work_group_size = row.wg;
-                shape.stride = row.stride;
-                shape.times = row.times;
-                INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times "
-                            << row.times);
-                check_statistics_bits(r, data, shape, n % 3);
-            }
+            check_statistics_shapes(r, data, n % 3);
         }
     }
 }
@@ -232,11 +248,16 @@ TEMPLATE_TEST_CASE("the host path gives every operation the device's result", "[
 template <class T>
 void check_float_extremes(Reducer& r) {
     constexpr T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    // (statistics in work-items of 256 elements, which the host runs)
+    LaunchParams shape;
+    shape.times = 64;
+    shape.vector_width = 4;
+    const auto params = [&](Operation op) { return op == Operation::statistics ? shape : LaunchParams{}; };
     const auto host = [&](const std::vector<T>& v, Operation op, CallInfo& info) {
-        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_host({}), &info); });
+        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_host(params(op)), &info); });
     };
     const auto device = [&](const std::vector<T>& v, Operation op) {
-        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_device({})); });
+        return outcome<T>([&] { return r.partial<T>(op, v.data(), v.size(), on_device(params(op))); });
     };
     std::vector<T> mixed(70001, T(3));
     mixed[17] = nan;
@@ -427,10 +448,19 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     CHECK(where(ElementType::float32, Operation::min, 1000));
     CHECK(where(ElementType::float64, Operation::norm_inf, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::product, 1000));
-    CHECK(where(ElementType::float32, Operation::statistics, 1000));  // in the plan's order
-    CHECK(where(ElementType::int32, Operation::statistics, 1000));
-    CHECK_FALSE(where(ElementType::int16, Operation::statistics, 1000));  // exact lanes: the device
-    CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, second_pass));
+    // statistics: in the plan's order where work-items take 256 elements or more; the device
+    // where the combines outweigh the reads, for exact 8/16-bit lanes, and for a second pass
+    LaunchParams long_items;
+    long_items.times = 64;
+    long_items.vector_width = 4;
+    CHECK(where(ElementType::float32, Operation::statistics, 1000, long_items));
+    CHECK(where(ElementType::int32, Operation::statistics, 1000, long_items));
+    CHECK_FALSE(where(ElementType::int16, Operation::statistics, 1000, long_items));
+    LaunchParams short_items = long_items;
+    short_items.times = 63;
+    CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, short_items));
+    long_items.inter_group = InterGroup::second_pass;
+    CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, long_items));
     CHECK(where(ElementType::int64, Operation::sum, 1000));                   // exact in 128 bits
     CHECK(where(ElementType::int32, Operation::norm_l2, 1000));               // squares exact in 128 bits
     CHECK_FALSE(where(ElementType::int64, Operation::sum_of_squares, 1000));  // 192 bits: the device
