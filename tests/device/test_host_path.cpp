@@ -50,8 +50,11 @@ void check_same_bits(Reducer& r, const std::vector<T>& data, const LaunchParams&
 
 // The host path's statistics against the device's, every field's bits, as check_same_bits
 // (the last-group finish: the only one a moments state has with one launch).
+// (The default plan's work-items may be too short for the host: then both calls run on the
+// device, and only the bits are compared.)
 template <class T>
-void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams shape, std::uint64_t shift) {
+void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams shape, std::uint64_t shift,
+                           bool default_plan = false) {
     shape.inter_group = InterGroup::last_group;
     const std::uint64_t n = data.size();
     std::vector<T> host(shift + n);
@@ -60,10 +63,10 @@ void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams 
     const LaunchPlan plan =
         r.plan(element_traits<T>::type, Operation::statistics, n, on_host(shape), CallForm::host_data);
     INFO("statistics, n " << n << " offset " << shift << " plan " << plan.describe());
-    REQUIRE(plan.on_host);
+    if (!default_plan) REQUIRE(plan.on_host);
     CallInfo info;
     const Statistics<T> h = r.statistics(host.data() + shift, n, on_host(shape), &info);
-    CHECK(info.kernel_events.empty());
+    CHECK(info.kernel_events.empty() == plan.on_host);
     const Statistics<T> d = r.statistics<T>(buffer, shift, n, shape);
     CHECK(h.count == d.count);
     CHECK(same_bits(h.min, d.min));
@@ -88,7 +91,7 @@ constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},
 // check_statistics_bits for the default plan and each of kStatisticsShapes.
 template <class T>
 void check_statistics_shapes(Reducer& r, const std::vector<T>& data, std::uint64_t shift) {
-    check_statistics_bits(r, data, {}, shift);
+    check_statistics_bits(r, data, {}, shift, true);
     for (const StatisticsShape& row : kStatisticsShapes) {
         LaunchParams shape;
         shape.vector_width = row.vec;
