@@ -31,11 +31,10 @@ unsigned host_pool_threads();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
 // host_plan_moments.cpp): at most kMaxHostParts (a few per thread, so that a late thread takes
-// fewer), each of at least kMinHostPartBytes. A worker that spins between jobs takes a part in
-// about a microsecond, and one thread reads 32 KiB in a few: smaller parts cost more than
-// they save, larger ones leave threads idle on small arrays (2^16 int32 in two parts of
-// 128 KiB took 10 us on a 16-core host whose 16 threads read it in 6).
+// fewer), each of at least kMinHostPartBytes: each thread a part wakes costs more than 32 KiB
+// of reading saves (2^16 int32 on a 16-core host: 10-20 us in parts of 32 KiB, 8-10 in two of
+// 128 KiB; docs/performance.md, "Where host data is reduced").
 constexpr std::size_t kMaxHostParts = 64;
-constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(32) << 10;
+constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(128) << 10;
 
 }  // namespace clreduce
