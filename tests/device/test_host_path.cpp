@@ -88,16 +88,23 @@ constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},
                                                  {1, 1, Stride::global, 300},
                                                  {8, 16, Stride::local, 37}};
 
+// A shape row's LaunchParams (its vector width, work-group size, stride and times).
+template <class Row>
+LaunchParams params_of(const Row& row) {
+    LaunchParams shape;
+    shape.vector_width = row.vec;
+    shape.work_group_size = row.wg;
+    shape.stride = row.stride;
+    shape.times = row.times;
+    return shape;
+}
+
 // check_statistics_bits for the default plan and each of kStatisticsShapes.
 template <class T>
 void check_statistics_shapes(Reducer& r, const std::vector<T>& data, std::uint64_t shift) {
     check_statistics_bits(r, data, {}, shift, true);
     for (const StatisticsShape& row : kStatisticsShapes) {
-        LaunchParams shape;
-        shape.vector_width = row.vec;
-        shape.work_group_size = row.wg;
-        shape.stride = row.stride;
-        shape.times = row.times;
+        const LaunchParams shape = params_of(row);
         INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times);
         check_statistics_bits(r, data, shape, shift);
     }
@@ -138,11 +145,7 @@ void check_float_type(Reducer& r) {
         check_same_bits(r, data, {}, 0);
         check_same_bits(r, data, {}, 3);
         for (const Shape& row : kShapes) {
-            LaunchParams shape;
-            shape.vector_width = row.vec;
-            shape.work_group_size = row.wg;
-            shape.stride = row.stride;
-            shape.times = row.times;
+            LaunchParams shape = params_of(row);
             // The last group finishes only up to 1024 groups on the device; beyond, the exact atomic.
             const std::uint64_t groups =
                 (n / row.vec + std::uint64_t(row.wg) * row.times - 1) / (std::uint64_t(row.wg) * row.times);
