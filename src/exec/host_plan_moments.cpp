@@ -296,9 +296,9 @@ bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t c
 bool moments_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::moments || plan.transform || kernel.map != ElementMap::identity) return false;
     // Each lane's first value and every combine after (its lanes', the trees') cost the host
-    // several times an element's sums: where a work-item takes few elements they outweigh the
-    // reads (a GPU's plan of one vector of 4 per work-item: 2^16 int32 in 400 us on a 16-core
-    // host, 60 through the link), and the device runs the call.
+    // several times an element's sums: where a work-item takes few elements (a GPU's plan of
+    // small calls) they outweigh the reads, and the link is faster (docs/performance.md,
+    // "Where host data is reduced"): the device runs the call.
     if (std::uint64_t(plan.times) * plan.vector_width < kMinElementsPerItem) return false;
     if (plan.element != ElementType::int32 && plan.element != ElementType::uint32 &&
         plan.element != ElementType::float32 && plan.element != ElementType::float64)

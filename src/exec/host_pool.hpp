@@ -31,9 +31,9 @@ unsigned host_pool_threads();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
 // host_plan_moments.cpp): at most kMaxHostParts (a few per thread, so that a late thread takes
-// fewer), each of at least kMinHostPartBytes: each thread a part wakes costs more than 32 KiB
-// of reading saves (2^16 int32 on a 16-core host: 10-20 us in parts of 32 KiB, 8-10 in two of
-// 128 KiB; docs/performance.md, "Where host data is reduced").
+// fewer), each of at least kMinHostPartBytes: on a 16-core host each thread a part wakes cost
+// more than 32 KiB of reading saved (2^16 int32 elements took longer in parts of 32 KiB than
+// in two of 128 KiB; the figures are in the commit that set it).
 constexpr std::size_t kMaxHostParts = 64;
 constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(128) << 10;
 
