@@ -12,6 +12,13 @@
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
 
+// GCC warns that a function returning a 64-byte vector has another ABI with AVX-512 than
+// without: the helpers below are always inlined into their target clones, so no call passes
+// one.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace clreduce {
 namespace {
 
@@ -54,7 +61,7 @@ struct Lanes {
     double* hi;
 };
 
-constexpr std::uint32_t kFusedSteps = 8;
+static_assert(kFusedSteps == 8, "the steps' fused form below takes kFusedSteps runs");
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
 constexpr std::uint64_t kMinElementsPerItem = 256;
 // Lanes of a batch (five doubles each: 80 KiB), and the most a group may have.
@@ -144,29 +151,6 @@ CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, s
     for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k);
 }
 
-// R steps from step t of every group in [b0, b1) that has a vector there, into the batch's
-// lanes (R > 1: the caller checked that every run of them is whole).
-template <class T, std::uint32_t R>
-void steps_of_batch(const PlanGeometry& geo, const unsigned char* in, std::uint64_t b0, std::uint64_t b1,
-                    std::uint32_t t, const Lanes& lanes) {
-    const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
-    for (std::uint64_t g = b0; g < b1; ++g) {
-        const std::uint64_t v0 = geo.first(g) + std::uint64_t(t) * geo.step();
-        if (v0 >= geo.vectors) continue;
-        std::array<const unsigned char*, R> runs;
-        for (std::uint32_t j = 0; j < R; ++j)
-            runs[j] = in + (v0 + std::uint64_t(j) * geo.step()) * geo.vector_width * sizeof(T);
-        const std::uint64_t n =
-            R > 1 ? lanes_per_group : std::min<std::uint64_t>(geo.wg, geo.vectors - v0) * geo.vector_width;
-        const std::size_t o = (g - b0) * lanes_per_group;
-        const Lanes at{lanes.shift + o, lanes.s1 + o, lanes.s2 + o, lanes.lo + o, lanes.hi + o};
-        if (t == 0)
-            take_steps<T, (R > 1), true>(at, runs.data(), n);
-        else
-            take_steps<T, (R > 1), false>(at, runs.data(), n);
-    }
-}
-
 // Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
 inline Moments level2_tree(Moments* scratch, std::uint32_t wg) {
     for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
@@ -198,18 +182,18 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     std::array<Moments, kMaxHostGroupSize> scratch;
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
-        // Level 1, kFusedSteps steps at a time while every group of the batch has whole runs
-        // in all of them, then one step at a time.
-        const std::uint64_t last_group_end = geo.first(b1 - 1) + std::uint64_t(geo.wg);
-        std::uint32_t t = 0;
-        for (; t + kFusedSteps <= geo.times; t += kFusedSteps) {
-            if (last_group_end + std::uint64_t(t + kFusedSteps - 1) * geo.step() > geo.vectors) break;
-            steps_of_batch<T, kFusedSteps>(geo, in, b0, b1, t, lanes);
-        }
-        for (; t < geo.times; ++t) {
-            if (geo.first(b0) + std::uint64_t(t) * geo.step() >= geo.vectors) break;
-            steps_of_batch<T, 1>(geo, in, b0, b1, t, lanes);
-        }
+        walk_level1(geo, b0, b1,
+                    [&](std::uint64_t g, std::uint32_t t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
+            std::array<const unsigned char*, kFusedSteps> runs;
+            for (std::uint32_t j = 0; j < steps; ++j)
+                runs[j] = in + (v + std::uint64_t(j) * geo.step()) * geo.vector_width * sizeof(T);
+            const std::size_t o = (g - b0) * lanes_per_group;
+            const Lanes at{lanes.shift + o, lanes.s1 + o, lanes.s2 + o, lanes.lo + o, lanes.hi + o};
+            if (steps > 1)
+                (t == 0 ? take_steps<T, true, true> : take_steps<T, true, false>)(at, runs.data(), n);
+            else
+                (t == 0 ? take_steps<T, false, true> : take_steps<T, false, false>)(at, runs.data(), n);
+        });
         for (std::uint64_t g = b0; g < b1; ++g) {
             const std::size_t o = (g - b0) * lanes_per_group;
             for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {

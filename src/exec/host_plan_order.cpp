@@ -82,9 +82,8 @@ CLREDUCE_HOST_CLONES void add_run(double* __restrict lanes, const unsigned char*
 
 // kFusedSteps steps of level 1 at once, for the same lanes: lane k adds element k of the run
 // at in[0], then of in[1], ... (the same additions in the same order as that many add_run
-// calls). One load and one store of a lane per kFusedSteps elements: a store per element
-// kept the store queue full and the loads from memory waiting (half the memory's speed).
-constexpr std::uint32_t kFusedSteps = 8;
+// calls).
+static_assert(kFusedSteps == 8, "add_runs takes eight runs");
 template <class T, ElementMap M>
 CLREDUCE_HOST_CLONES void add_runs(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
     const unsigned char* __restrict r0 = in[0];
@@ -133,32 +132,16 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         std::fill_n(lanes.begin(), (b1 - b0) * lanes_per_group, 0.0);
-        // Level 1, kFusedSteps steps at a time where every group of the batch has whole
-        // runs in all of them, one step at a time where runs end (the data's last vectors).
-        std::uint32_t t = 0;
-        const std::uint64_t last_group_end = geo.first(b1 - 1) + std::uint64_t(geo.wg);  // its run's end at t = 0
-        for (; t + kFusedSteps <= geo.times; t += kFusedSteps) {
-            const std::uint64_t step_end = std::uint64_t(t + kFusedSteps - 1) * geo.step();
-            if (last_group_end + step_end > geo.vectors) break;
-            for (std::uint64_t g = b0; g < b1; ++g) {
-                std::array<const unsigned char*, kFusedSteps> runs;
-                for (std::uint32_t j = 0; j < kFusedSteps; ++j)
-                    runs[j] = in + (geo.first(g) + std::uint64_t(t + j) * geo.step()) * geo.vector_width * sizeof(T);
-                add_runs<T, M>(lanes.data() + (g - b0) * lanes_per_group, runs.data(), lanes_per_group);
-            }
-        }
-        for (; t < geo.times; ++t) {
-            bool any = false;
-            for (std::uint64_t g = b0; g < b1; ++g) {
-                const std::uint64_t v = geo.first(g) + std::uint64_t(t) * geo.step();
-                if (v >= geo.vectors) continue;
-                any = true;
-                const std::uint64_t items = std::min<std::uint64_t>(geo.wg, geo.vectors - v);
-                add_run<T, M>(lanes.data() + (g - b0) * lanes_per_group, in + v * geo.vector_width * sizeof(T),
-                              items * geo.vector_width);
-            }
-            if (!any) break;
-        }
+        walk_level1(geo, b0, b1,
+                    [&](std::uint64_t g, std::uint32_t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
+            double* at = lanes.data() + (g - b0) * lanes_per_group;
+            const unsigned char* first = in + v * geo.vector_width * sizeof(T);
+            if (steps == 1) return add_run<T, M>(at, first, n);
+            std::array<const unsigned char*, kFusedSteps> runs;
+            for (std::uint32_t j = 0; j < kFusedSteps; ++j)
+                runs[j] = first + std::uint64_t(j) * geo.step() * geo.vector_width * sizeof(T);
+            add_runs<T, M>(at, runs.data(), n);
+        });
         for (std::uint64_t g = b0; g < b1; ++g) {
             // Each work-item's lanes as ops/add.cl's tree of halves, (s0 + s1) + (s2 + s3) ...:
             // the tree's levels add neighbours, for all work-items at once.

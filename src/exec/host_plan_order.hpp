@@ -7,6 +7,7 @@
 // (the exact atomic finish's fixed-point sum of the groups' values, rounded once, or the last
 // group's loop and tree) are as cl_kernels/ do them. Groups are independent until level 3, so
 // the host's threads take whole groups; the exact finish's sums are merged exactly.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -48,6 +49,39 @@ struct PlanGeometry {
     // The parts of the groups for the host's threads, for elements of `element_size` bytes.
     std::size_t parts(std::size_t element_size) const;
 };
+
+// Steps of level 1 the host takes at once for the same lanes where their runs are whole: one
+// load and store of a lane per kFusedSteps elements (a store per element kept the store queue
+// full and the loads from memory waiting).
+constexpr std::uint32_t kFusedSteps = 8;
+
+// Level 1 over groups [b0, b1) in the kernels' order of steps: from step 0, kFusedSteps steps
+// at once while every group has whole runs in all of them, then one step at a time while any
+// group has a vector there. For each group with a vector at step t:
+// run(g, t, steps, v0, n), its `steps` runs (kFusedSteps or 1) from vector v0, step() apart,
+// each of n elements (whole runs where steps > 1; a single step's ends at the data's last
+// whole vector).
+template <class Run>
+void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Run&& run) {
+    const std::uint64_t lanes_per_group = std::uint64_t(geo.wg) * geo.vector_width;
+    const std::uint64_t last_group_end = geo.first(b1 - 1) + geo.wg;  // its run's end at step 0
+    std::uint32_t t = 0;
+    for (; t + kFusedSteps <= geo.times; t += kFusedSteps) {
+        if (last_group_end + std::uint64_t(t + kFusedSteps - 1) * geo.step() > geo.vectors) break;
+        for (std::uint64_t g = b0; g < b1; ++g)
+            run(g, t, kFusedSteps, geo.first(g) + std::uint64_t(t) * geo.step(), lanes_per_group);
+    }
+    for (; t < geo.times; ++t) {
+        bool any = false;
+        for (std::uint64_t g = b0; g < b1; ++g) {
+            const std::uint64_t v = geo.first(g) + std::uint64_t(t) * geo.step();
+            if (v >= geo.vectors) continue;
+            any = true;
+            run(g, t, 1u, v, std::min<std::uint64_t>(geo.wg, geo.vectors - v) * geo.vector_width);
+        }
+        if (!any) break;
+    }
+}
 
 // Whether `plan` is one of these.
 bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel);
