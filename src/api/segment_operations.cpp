@@ -13,6 +13,7 @@
 #include "api/operation_results.hpp"
 #include "api/reducer_state.hpp"
 #include "exec/host_order_free.hpp"
+#include "exec/host_plan_segments.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/segment_launch.hpp"
 #include "ops/result_kind.hpp"
@@ -138,45 +139,67 @@ bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementT
     return false;
 }
 
-// Host data in contiguous segments (batches, rows, host CSR offsets) of an operation whose
-// value no order changes, up to LaunchParams::host_path_bytes, runs on the host:
-// host_segments_on_host says whether, host_segments gives each segment's state from the host's
-// threads (exec/host_order_free.hpp), as the kernels would leave it, then the same results as
-// from the device.
+// Host data in segments, up to LaunchParams::host_path_bytes, runs on the host where the host
+// reproduces the kernels' states: contiguous segments (batches, rows, host CSR offsets) of an
+// operation whose value no order changes (exec/host_order_free.hpp), and the float sums of
+// those and of a matrix's columns in the plan's order (exec/host_plan_segments.hpp).
+// host_segments_on_host says whether; host_segments gives each segment's state from the host's
+// threads, as the kernels would leave it, then the same results as from the device.
+HostSegments host_bounds(const Segments& segments, std::size_t element_size) {
+    HostSegments bounds;
+    bounds.count = segments.count();
+    if (segments.kind() == Segments::Kind::host_offsets) {
+        bounds.offsets = segments.host_offsets().data();
+    } else {
+        bounds.step = segments.kind() == Segments::Kind::rows ? row_step(segments, element_size) : segments.length();
+        bounds.length = segments.length();
+    }
+    return bounds;
+}
+
+HostColumns host_columns(const Segments& segments, std::size_t element_size) {
+    return {segments.count(), segments.length(), row_step(segments, element_size)};
+}
+
 bool host_segments_on_host(const LaunchPlan& plan, const OpKernel& kernel, const Segments& segments,
-                           std::uint64_t extent_bytes, const LaunchParams& params, const DeviceInfo& device) {
+                           std::size_t element_size, std::uint64_t extent_bytes, const LaunchParams& params,
+                           const DeviceInfo& device) {
     const Segments::Kind kind = segments.kind();
-    if (kind != Segments::Kind::batch && kind != Segments::Kind::rows && kind != Segments::Kind::host_offsets)
-        return false;
-    if (!host_path_reproduces(plan, kernel) || !segments_order_free_on_host(plan, kernel)) return false;
-    return extent_bytes <= params.host_path_bytes.value_or(default_host_path_bytes(device));
+    const bool contiguous =
+        kind == Segments::Kind::batch || kind == Segments::Kind::rows || kind == Segments::Kind::host_offsets;
+    if (!contiguous && kind != Segments::Kind::columns) return false;
+    if (extent_bytes > params.host_path_bytes.value_or(default_host_path_bytes(device))) return false;
+    if (segments_plan_order_on_host(plan, kernel))
+        return contiguous ? segments_fit_plan_order(plan, host_bounds(segments, element_size))
+                          : columns_fit_plan_order(plan, host_columns(segments, element_size));
+    return contiguous && host_path_reproduces(plan, kernel) && segments_order_free_on_host(plan, kernel);
 }
 
 void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const SegmentValues& values,
                    const Segments& segments, std::size_t element_size, const SegmentTake& take,
                    const HostResults* direct) {
-    const Segments::Kind kind = segments.kind();
-    HostSegments bounds;
-    bounds.count = segments.count();
-    if (kind == Segments::Kind::host_offsets) {
-        bounds.offsets = segments.host_offsets().data();
-    } else {
-        bounds.step = kind == Segments::Kind::rows ? row_step(segments, element_size) : segments.length();
-        bounds.length = segments.length();
-    }
+    const bool columns = segments.kind() == Segments::Kind::columns;
+    const HostSegments bounds = columns ? HostSegments{} : host_bounds(segments, element_size);
+    const std::uint64_t count = segments.count();
     const std::size_t state_bytes = state_size(kernel.op, plan.accumulator);
     // Where each state is its result, straight into the caller's results; else kept per
     // calling thread, grown once.
     const bool in_place = direct != nullptr && states_are_results(plan, kernel, direct->type, segments);
     thread_local std::vector<unsigned char> kept;
-    if (!in_place && kept.size() < bounds.count * state_bytes) kept.resize(bounds.count * state_bytes);
+    if (!in_place && kept.size() < count * state_bytes) kept.resize(count * state_bytes);
     unsigned char* states = in_place ? direct->data : kept.data();
-    reduce_segments_order_free(plan, kernel, static_cast<const unsigned char*>(values.host), bounds, states,
-                               state_bytes);
+    const auto* data = static_cast<const unsigned char*>(values.host);
+    if (columns)
+        reduce_columns_in_plan_order(plan, kernel, data, host_columns(segments, element_size), states);
+    else if (segments_plan_order_on_host(plan, kernel))
+        reduce_segments_in_plan_order(plan, kernel, data, bounds, states);
+    else
+        reduce_segments_order_free(plan, kernel, data, bounds, states, state_bytes);
     if (in_place) return;
     const OperationInfo& row = operation_info(plan.operation);
-    for (std::uint64_t s = 0; s < bounds.count; ++s) {
-        const StateView view{plan, kernel, bounds.end(s) - bounds.begin(s), states + s * state_bytes};
+    for (std::uint64_t s = 0; s < count; ++s) {
+        const std::uint64_t elements = columns ? segments.length() : bounds.end(s) - bounds.begin(s);
+        const StateView view{plan, kernel, elements, states + s * state_bytes};
         if (view.count == 0 && !row.empty_has_identity)
             throw InvalidArgument(std::string(row.name) + " of segment " + std::to_string(s) +
                                   ", which is empty, is undefined");
@@ -203,7 +226,7 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
 
     const Segments::Kind kind = segments.kind();
     if (values.host != nullptr && device == nullptr &&
-        host_segments_on_host(plan, kernel, segments, extent * element_size, params, info)) {
+        host_segments_on_host(plan, kernel, segments, element_size, extent * element_size, params, info)) {
         LaunchPlan on_host = plan;
         on_host.on_host = true;
         if (call != nullptr) call->plan = on_host;

@@ -108,18 +108,6 @@ CLREDUCE_HOST_CLONES void add_runs(double* __restrict lanes, const unsigned char
     }
 }
 
-// One level of the lanes' trees: to[j] = from[2j] + from[2j + 1].
-CLREDUCE_HOST_CLONES void add_neighbours(double* __restrict to, const double* __restrict from, std::size_t n) {
-    for (std::size_t j = 0; j < n; ++j) to[j] = from[2 * j] + from[2 * j + 1];
-}
-
-// Level 2: reduce.cl's tree in local memory, sequential addressing; the group's value.
-inline double level2_tree(double* scratch, std::uint32_t wg) {
-    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
-        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
-    return scratch[0];
-}
-
 // The values of groups [begin, end) into values[g - begin].
 template <class T, ElementMap M>
 void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
@@ -217,13 +205,48 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 
 }  // namespace
 
+CLREDUCE_HOST_CLONES void add_neighbours(double* __restrict to, const double* __restrict from, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) to[j] = from[2 * j] + from[2 * j + 1];
+}
+
+double level2_tree(double* scratch, std::uint32_t n) {
+    for (std::uint32_t s = n / 2; s >= 1; s >>= 1)
+        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
+    return scratch[0];
+}
+
+namespace {
+template <class T, ElementMap M>
+double mapped_at(const unsigned char* in, std::uint64_t i) {
+    return mapped<T, M>(load_at<T>(in, i));
+}
+template <class T>
+LevelOneAdds adds_of(ElementMap map) {
+    switch (map) {
+        case ElementMap::identity:
+            return {add_run<T, ElementMap::identity>, add_runs<T, ElementMap::identity>,
+                    mapped_at<T, ElementMap::identity>};
+        case ElementMap::square:
+            return {add_run<T, ElementMap::square>, add_runs<T, ElementMap::square>, mapped_at<T, ElementMap::square>};
+        case ElementMap::abs:
+            return {add_run<T, ElementMap::abs>, add_runs<T, ElementMap::abs>, mapped_at<T, ElementMap::abs>};
+        default: break;
+    }
+    throw Error("internal: no plan-order host loops for this element map");
+}
+}  // namespace
+
+LevelOneAdds level1_adds(ElementType element, ElementMap map) {
+    return element == ElementType::float32 ? adds_of<float>(map) : adds_of<double>(map);
+}
+
 std::size_t PlanGeometry::parts(std::size_t element_size) const {
     const std::uint64_t by_size = std::max<std::uint64_t>(1, count * element_size / kMinHostPartBytes);
     return static_cast<std::size_t>(
         std::min<std::uint64_t>({groups, by_size, kMaxPlanParts, 4ull * host_pool_threads()}));
 }
 
-bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+bool plan_order_sum_shape(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::add || plan.transform) return false;
     if (kernel.map != ElementMap::identity && kernel.map != ElementMap::square && kernel.map != ElementMap::abs)
         return false;
@@ -235,7 +258,12 @@ bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
         (plan.work_group_size & (plan.work_group_size - 1)) != 0 ||
         std::size_t(plan.work_group_size) * v > kMaxHostLanes)
         return false;
-    return plan.inter_group == InterGroup::exact_atomic || plan.inter_group == InterGroup::last_group;
+    return true;
+}
+
+bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    return plan_order_sum_shape(plan, kernel) &&
+           (plan.inter_group == InterGroup::exact_atomic || plan.inter_group == InterGroup::last_group);
 }
 
 double reduce_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,

@@ -83,7 +83,30 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
     }
 }
 
-// Whether `plan` is one of these.
+// Level 1's loops for one element type and map (float or double data into doubles), which the
+// rows' and columns' plan order (host_plan_segments.cpp) shares: run(lanes, in, n) adds element
+// k of the run at `in` to lanes[k]; runs(lanes, in, n) does so for the kFusedSteps runs in[0],
+// in[1], ... in turn; element(in, i) is element i as the accumulator sees it (prelude.cl's
+// clreduce_map).
+struct LevelOneAdds {
+    void (*run)(double* lanes, const unsigned char* in, std::uint64_t n);
+    void (*runs)(double* lanes, const unsigned char* const* in, std::uint64_t n);
+    double (*element)(const unsigned char* in, std::uint64_t i);
+};
+LevelOneAdds level1_adds(ElementType element, ElementMap map);
+
+// One level of a work-item's lanes' tree (ops/add.cl's halves): to[j] = from[2j] + from[2j + 1].
+void add_neighbours(double* to, const double* from, std::size_t n);
+
+// Level 2's tree in local memory (reduce.cl's, and segments.cl's teams', whose warp shuffles
+// add the same pairs): n values (a power of two), sequential addressing; the first.
+double level2_tree(double* scratch, std::uint32_t n);
+
+// Whether `plan`'s operation, types, float mode, vector width and work-group size are ones
+// the host adds in the kernels' order, whatever its level 3.
+bool plan_order_sum_shape(const LaunchPlan& plan, const OpKernel& kernel);
+
+// Whether `plan` is one of these (its level 3 too).
 bool plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 
 // The double the kernels' launch sequence would leave for `plan` over `count` elements at
