@@ -19,9 +19,6 @@
 namespace clreduce {
 namespace {
 
-// The host's parts: host_pool.hpp's kMaxHostParts, kMinHostPartBytes.
-constexpr std::uint64_t kMinPartBytes = kMinHostPartBytes;
-constexpr std::size_t kMaxParts = kMaxHostParts;
 // The indexed operations look at blocks of this many elements: the block's extreme first (a
 // loop the compiler vectorises), then, where it beats the part's so far, the block again (in
 // the first level of cache) for the first index that holds it.
@@ -311,9 +308,9 @@ struct Split {
     std::uint64_t size(std::size_t k) const { return std::min(per_part, count - begin(k)); }
 };
 Split split(std::uint64_t count, std::size_t bytes) {
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * bytes / kMinPartBytes);
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * bytes / kMinHostPartBytes);
     const std::size_t parts =
-        static_cast<std::size_t>(std::min<std::uint64_t>({by_size, kMaxParts, 4ull * host_pool_threads()}));
+        static_cast<std::size_t>(std::min<std::uint64_t>({by_size, kMaxHostParts, 4ull * host_pool_threads()}));
     // Parts of whole blocks of the indexed operations, so that a part's blocks are the range's.
     const std::uint64_t per_part = (count / parts + kIndexBlock) / kIndexBlock * kIndexBlock;
     const std::uint64_t used = (count + per_part - 1) / per_part;
@@ -322,8 +319,8 @@ Split split(std::uint64_t count, std::size_t bytes) {
 
 // Runs `part(begin, size)` -> R over the split's parts on the pool; the parts' results in order.
 template <class R, class T, class F>
-std::array<R, kMaxParts> run_parts(const Split& s, const unsigned char* data, F part) {
-    std::array<R, kMaxParts> results{};
+std::array<R, kMaxHostParts> run_parts(const Split& s, const unsigned char* data, F part) {
+    std::array<R, kMaxHostParts> results{};
     auto each = [&](std::size_t k) { results[k] = part(data + s.begin(k) * sizeof(T), s.size(k), s.begin(k)); };
     parallel_for(s.parts, each);
     return results;
@@ -556,7 +553,7 @@ void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, 
         // segment's end bounds the data).
         const std::uint64_t bytes = segments.count == 0 ? 0 : segments.end(segments.count - 1) * sizeof(T);
         const std::uint64_t parts = std::min<std::uint64_t>(
-            {segments.count, std::max<std::uint64_t>(1, bytes / kMinPartBytes), kMaxParts, 4ull * host_pool_threads()});
+            {segments.count, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes), kMaxHostParts, 4ull * host_pool_threads()});
         const std::uint64_t per_part = parts == 0 ? 0 : (segments.count + parts - 1) / parts;
         auto part = [&](std::size_t k) {
             const std::uint64_t first = k * per_part, last = std::min(segments.count, first + per_part);

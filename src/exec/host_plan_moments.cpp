@@ -61,7 +61,6 @@ struct Lanes {
     double* hi;
 };
 
-static_assert(kFusedSteps == 8, "the steps' fused form below takes kFusedSteps runs");
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
 constexpr std::uint64_t kMinElementsPerItem = 256;
 // Lanes of a batch (five doubles each: 80 KiB), and the most a group may have.
