@@ -79,7 +79,9 @@ FloorRow clreduce_async_call(const cl::Device& device, std::uint64_t n, int repe
     while (static_cast<int>(us.size()) < repeats) {
         for (int k = 0; k < chain; ++k) {
             const auto t0 = Clock::now();
-            reducer.sum_async<T>(buffer, 0, n, {results, static_cast<std::uint64_t>(k), {}, make_event ? AsyncEvent::returned : AsyncEvent::none});
+            reducer.sum_async<T>(
+                buffer, 0, n,
+                {results, static_cast<std::uint64_t>(k), {}, make_event ? AsyncEvent::returned : AsyncEvent::none});
             us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         }
         reducer.queue().finish();

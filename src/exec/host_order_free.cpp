@@ -552,8 +552,9 @@ void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, 
         // Parts of whole segments, about as many bytes each as a range's parts (the last
         // segment's end bounds the data).
         const std::uint64_t bytes = segments.count == 0 ? 0 : segments.end(segments.count - 1) * sizeof(T);
-        const std::uint64_t parts = std::min<std::uint64_t>(
-            {segments.count, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes), kMaxHostParts, 4ull * host_pool_threads()});
+        const std::uint64_t parts =
+            std::min<std::uint64_t>({segments.count, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes),
+                                     kMaxHostParts, 4ull * host_pool_threads()});
         const std::uint64_t per_part = parts == 0 ? 0 : (segments.count + parts - 1) / parts;
         auto part = [&](std::size_t k) {
             const std::uint64_t first = k * per_part, last = std::min(segments.count, first + per_part);

@@ -17,6 +17,8 @@ namespace {
 // in runs of 64 elements or more.
 constexpr std::uint64_t kColumnBlockLanes = 16384;
 constexpr std::uint64_t kMinColumnBlock = 64;
+// A team's lanes that the first level of cache holds (a segment's steps then run one by one).
+constexpr std::uint64_t kFirstLevelLanesBytes = std::uint64_t(16) << 10;
 // Columns a thread finishes side by side (their groups' trees and combining launch).
 constexpr std::uint64_t kFinishColumns = 64;
 
@@ -85,10 +87,15 @@ double segment_part(const SegmentShape& shape, const LevelOneAdds& adds, std::si
     const std::uint64_t stride = shape.lanes() * shape.vector_width;  // a lane's vectors apart, in elements
     const std::uint64_t body = count / shape.vector_width * shape.vector_width;
     std::fill_n(lanes, team_width, 0.0);
-    // Step k reads elements [base + k * stride, + team_width) of the body; a lane's components
-    // are independent, so kFusedSteps whole steps are taken at once.
+    // Step k reads elements [base + k * stride, + team_width) of the body. Lanes that fit the
+    // first level of cache take one step at a time: the steps of a group a segment are one run
+    // of memory, read in order (taking kFusedSteps at once reads that many pages side by side,
+    // each a stream the prefetcher must find: 4096² float32 rows took 1.4 times as long). More
+    // lanes take kFusedSteps whole steps at once (a lane's components are independent), so that
+    // a lane is loaded and stored once per kFusedSteps elements.
     std::uint64_t base = std::uint64_t(part) * team_width;
-    for (; base + (kFusedSteps - 1) * stride + team_width <= body; base += kFusedSteps * stride) {
+    const bool fuse = team_width * sizeof(double) > kFirstLevelLanesBytes;
+    for (; fuse && base + (kFusedSteps - 1) * stride + team_width <= body; base += kFusedSteps * stride) {
         std::array<const unsigned char*, kFusedSteps> runs;
         for (std::uint32_t j = 0; j < kFusedSteps; ++j) runs[j] = in + (base + j * stride) * element_size;
         adds.runs(lanes, runs.data(), team_width);

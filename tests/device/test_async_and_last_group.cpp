@@ -191,7 +191,8 @@ TEST_CASE("asynchronous sums on an out-of-order queue and after a caller's event
     queue.finish();  // the marker fill
     std::vector<cl::Event> done;
     for (int k = 0; k < 8; ++k)
-        done.push_back(r.sum_async<std::int32_t>(buffer, k, n - 2 * k, {results, static_cast<std::uint64_t>(k), {uploaded}}));
+        done.push_back(
+            r.sum_async<std::int32_t>(buffer, k, n - 2 * k, {results, static_cast<std::uint64_t>(k), {uploaded}}));
     cl::Event::waitForEvents(done);
     for (int k = 0; k < 8; ++k) {
         INFO("call " << k);
@@ -244,7 +245,8 @@ TEST_CASE("an asynchronous call without an event, ordered by the in-order queue"
     const cl::Buffer buffer = device_copy(r, values);
     const cl::Buffer results = marked_buffer(r, 8 * 4);
     for (int k = 0; k < 4; ++k) {
-        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k, {results, static_cast<std::uint64_t>(k), {}, AsyncEvent::none});
+        const cl::Event none = r.sum_async<float>(buffer, k, values.size() - k,
+                                                  {results, static_cast<std::uint64_t>(k), {}, AsyncEvent::none});
         CHECK(none() == nullptr);
     }
     // The read is queued after the reductions: it sees their values without an event.
