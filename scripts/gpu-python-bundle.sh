@@ -3,8 +3,9 @@
 # Python 3.12, CMake and g++ but no network and no -dev packages, into .gpu/python/ (ignored
 # by git, under 50 MiB):
 #   src.tar.gz   this tree's files (tracked and new), the package's source
-#   wheels/      cp312 manylinux wheels: scikit-build-core, nanobind, numpy, pyopencl, mako and their
-#                dependencies, pip (for a venv made without it)
+#   wheels/      cp312 manylinux wheels: scikit-build-core, nanobind, numpy, pyopencl, mako, dask and
+#                distributed (python/bench/bench_dask.py) and their dependencies, pip (for a venv
+#                made without it)
 #   include/     the OpenCL C and C++ headers, nlohmann/json and Python 3.12's headers (the
 #                target has no -dev packages)
 # Copy the repository with .gpu/ to the GPU machine and run scripts/gpu-python-run.sh there.
@@ -21,7 +22,7 @@ mkdir -p "$out/wheels" "$out/include"
 python3 -m pip download --quiet --dest "$out/wheels" --only-binary=:all: --python-version 3.12 \
   --implementation cp --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
   --platform manylinux_2_28_x86_64 --platform any \
-  "scikit-build-core>=0.10" "nanobind>=2.0" numpy pyopencl mako pip
+  "scikit-build-core>=0.10" "nanobind>=2.0" numpy pyopencl mako "dask[array]" distributed pip
 
 cp -r /usr/include/CL "$out/include/"
 cp -r /usr/include/nlohmann "$out/include/"

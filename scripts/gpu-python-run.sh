@@ -3,8 +3,9 @@
 # packages), from the repository root, after scripts/gpu-python-bundle.sh made .gpu/python/:
 # builds the clreduce wheel offline from the bundled source with the bundled headers, installs
 # it with numpy and pyopencl into a fresh venv, checks the README's one-liner and runs the
-# benchmark (python/bench/bench_sum.py) on the GPU. Output: $OUT (default ./out)/python-bench.txt
-# and python-bench.json.
+# benchmark (python/bench/bench_sum.py) on the GPU; with DASK_BENCH set (python/bench/bench_dask.py's
+# arguments, e.g. "--exp 28 --chunks 64 --workers 4"), the Dask benchmark too. Output: $OUT
+# (default ./out)/python-bench.txt, python-bench.json and dask-bench.txt.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundle=$root/.gpu/python
@@ -46,9 +47,16 @@ fi
 "${pip[@]}" wheel --no-index --find-links "$bundle/wheels" --no-deps --wheel-dir "$work/dist" "${defines[@]}" \
   "$work/src"
 "${pip[@]}" install --quiet --no-index --find-links "$bundle/wheels" "$work"/dist/clreduce-*.whl pyopencl mako
+if [[ -n ${DASK_BENCH:-} ]]; then
+  "${pip[@]}" install --quiet --no-index --find-links "$bundle/wheels" "dask[array]" distributed
+fi
 
 cd "$work"
 "$work/venv/bin/python" -c "import clreduce, numpy; print(clreduce.sum(numpy.arange(10**6, dtype=numpy.int32)))" |
   tee "$out/python-oneliner.txt"
 "$work/venv/bin/python" "$work/src/python/bench/bench_sum.py" --json "$out/python-bench.json" "$@" |
   tee "$out/python-bench.txt"
+if [[ -n ${DASK_BENCH:-} ]]; then
+  # shellcheck disable=SC2086 # (the benchmark's arguments, word-split on purpose)
+  "$work/venv/bin/python" "$work/src/python/bench/bench_dask.py" $DASK_BENCH | tee "$out/dask-bench.txt"
+fi

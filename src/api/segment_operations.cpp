@@ -140,9 +140,9 @@ bool states_are_results(const LaunchPlan& plan, const OpKernel& kernel, ElementT
 }
 
 // Host data in segments, up to LaunchParams::host_path_bytes, runs on the host where the host
-// reproduces the kernels' states: contiguous segments (batches, rows, host CSR offsets) of an
+// reproduces the kernels' states: batches, rows, host CSR offsets and a matrix's columns of an
 // operation whose value no order changes (exec/host_order_free.hpp), and the float sums of
-// those and of a matrix's columns in the plan's order (exec/host_plan_segments.hpp).
+// those in the plan's order (exec/host_plan_segments.hpp).
 // host_segments_on_host says whether; host_segments gives each segment's state from the host's
 // threads, as the kernels would leave it, then the same results as from the device.
 HostSegments host_bounds(const Segments& segments, std::size_t element_size) {
@@ -172,7 +172,7 @@ bool host_segments_on_host(const LaunchPlan& plan, const OpKernel& kernel, const
     if (segments_plan_order_on_host(plan, kernel))
         return contiguous ? segments_fit_plan_order(plan, host_bounds(segments, element_size))
                           : columns_fit_plan_order(plan, host_columns(segments, element_size));
-    return contiguous && host_path_reproduces(plan, kernel) && segments_order_free_on_host(plan, kernel);
+    return host_path_reproduces(plan, kernel) && segments_order_free_on_host(plan, kernel);
 }
 
 void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const SegmentValues& values,
@@ -189,9 +189,12 @@ void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const Segment
     if (!in_place && kept.size() < count * state_bytes) kept.resize(count * state_bytes);
     unsigned char* states = in_place ? direct->data : kept.data();
     const auto* data = static_cast<const unsigned char*>(values.host);
-    if (columns)
+    const bool plan_order = segments_plan_order_on_host(plan, kernel);
+    if (columns && plan_order)
         reduce_columns_in_plan_order(plan, kernel, data, host_columns(segments, element_size), states);
-    else if (segments_plan_order_on_host(plan, kernel))
+    else if (columns)
+        reduce_columns_order_free(plan, kernel, data, host_columns(segments, element_size), states, state_bytes);
+    else if (plan_order)
         reduce_segments_in_plan_order(plan, kernel, data, bounds, states);
     else
         reduce_segments_order_free(plan, kernel, data, bounds, states, state_bytes);

@@ -13,6 +13,7 @@
 #include <clreduce/element_type.hpp>
 #include <clreduce/error.hpp>
 
+#include "exec/host_integer_map.hpp"
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
 
@@ -24,30 +25,12 @@ namespace {
 // the first level of cache) for the first index that holds it.
 constexpr std::uint64_t kIndexBlock = 4096;
 
-template <class T>
-using Wide = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
-
-// The element as the kernels' 64-bit integer accumulator sees it after the map, modulo 2^64
-// (prelude.cl's clreduce_map: identity, x * x, abs(x), x != 0).
-template <class T, ElementMap M>
-inline std::uint64_t mapped(T x) {
-    if constexpr (M == ElementMap::nonzero) {
-        return x != T(0) ? 1 : 0;
-    } else {
-        const auto w = static_cast<std::uint64_t>(static_cast<Wide<T>>(x));
-        if constexpr (M == ElementMap::square) return w * w;
-        if constexpr (M == ElementMap::abs)
-            return std::is_signed_v<T> && static_cast<Wide<T>>(x) < 0 ? std::uint64_t(0) - w : w;
-        return w;
-    }
-}
-
 // Sum (and counts) or product modulo 2^64 of a part.
 template <class T, ElementMap M, bool Product>
 CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n) {
     std::uint64_t acc = Product ? 1 : 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t v = mapped<T, M>(load_at<T>(in, i));
+        const std::uint64_t v = integer_mapped<T, M>(load_at<T>(in, i));
         if constexpr (Product)
             acc *= v;
         else
@@ -72,7 +55,7 @@ CLREDUCE_HOST_CLONES unsigned __int128 fold_wide(const unsigned char* in, std::u
         std::uint64_t low = 0;
         High high = 0;
         for (std::uint64_t i = 0; i < m; ++i) {
-            const std::uint64_t v = mapped<T, M>(load_at<T>(block, i));
+            const std::uint64_t v = integer_mapped<T, M>(load_at<T>(block, i));
             low += v & 0xffffffffu;
             high += static_cast<High>(v) >> 32;  // arithmetic for signed terms
         }
@@ -107,7 +90,7 @@ CLREDUCE_HOST_CLONES A extreme(const unsigned char* in, std::uint64_t n) {
     A acc = identity<E, A>();
     for (std::uint64_t i = 0; i < n; ++i) {
         const T x = load_at<T>(in, i);
-        const A v = M == ElementMap::abs ? static_cast<A>(mapped<T, M>(x)) : static_cast<A>(x);
+        const A v = M == ElementMap::abs ? static_cast<A>(integer_mapped<T, M>(x)) : static_cast<A>(x);
         acc = combine<E, A>(acc, v);
     }
     return acc;

@@ -5,6 +5,7 @@
 // integers, extremes of floats (min, max, minmax, norm_inf: fmin/fmax ignore NaN), and argmin/argmax/argminmax of any
 // type (the lowest index among the best values, NaN losing to every number: a rule, not an order). Any split of the
 // range gives the kernels' state, so the host's threads each take a part and the parts' states are combined.
+#include <cstddef>
 #include <cstdint>
 
 #include <clreduce/launch_params.hpp>
@@ -32,11 +33,25 @@ struct HostSegments {
     std::uint64_t end(std::uint64_t s) const { return offsets != nullptr ? offsets[s + 1] : s * step + length; }
 };
 
+// A matrix's columns: column c is elements c + r * step (elements) for rows r < rows.
+struct HostColumns {
+    std::uint64_t columns = 0;
+    std::uint64_t rows = 0;
+    std::uint64_t step = 0;
+};
+
 // Each segment's state, as reduce_order_free gives it for the segment alone (not for float
 // extremes, whose zeros may need the device: segments_order_free_on_host), into
 // states + s * state_bytes; the host's threads take whole segments.
 bool segments_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                 const HostSegments& segments, unsigned char* states, std::size_t state_bytes);
+
+// Each column's state (as segments_order_free_on_host's operations leave it) into
+// states + c * state_bytes: a host thread takes a block of columns, copies a few thousand rows
+// of them at a time into one run per column, reduces each run as reduce_order_free does and
+// merges the runs' states in row order (host_order_free_columns.cpp).
+void reduce_columns_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                               const HostColumns& columns, unsigned char* states, std::size_t state_bytes);
 
 }  // namespace clreduce

@@ -34,13 +34,6 @@ bool segments_fit_plan_order(const LaunchPlan& plan, const HostSegments& segment
 void reduce_segments_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                    const HostSegments& segments, unsigned char* states);
 
-// A matrix's columns: column c is elements c + r * step (elements) for rows r < rows.
-struct HostColumns {
-    std::uint64_t columns = 0;
-    std::uint64_t rows = 0;
-    std::uint64_t step = 0;
-};
-
 // Whether the columns' lanes (groups_per_segment * segment_team values a column, kept until every
 // row is read) take no more memory than the elements do.
 bool columns_fit_plan_order(const LaunchPlan& plan, const HostColumns& columns);

@@ -12,9 +12,9 @@
 //   plan-order statistics (host_plan_moments.hpp) of int32, uint32, float and double.
 // The rest (float products, statistics of 8/16-bit data, transforms, half, the
 // other float modes, the 192-bit exact sums of 64-bit squares) run on the device. Host
-// segments run on the host too (api/segment_operations.cpp): batches, rows and host offsets of
-// the order-free operations, and the plan-order float sums of those and of a matrix's columns
-// (host_plan_segments.hpp); images on the device.
+// segments run on the host too (api/segment_operations.cpp): batches, rows, host offsets and a
+// matrix's columns of the order-free operations (host_order_free_columns.cpp for the columns),
+// and the plan-order float sums of those (host_plan_segments.hpp); images on the device.
 #include <cstdint>
 
 #include <clreduce/device_info.hpp>

@@ -383,8 +383,9 @@ void check_host_segment_shapes(Reducer& r) {
     const std::vector<T> values = edge_values<T>(n, seed, 1);
     const cl::Buffer buffer = device_copy(r, values);
     std::vector<std::uint64_t> offsets{0, 0, 1, 7, 7, 4000, 4001, 59000, 60000};  // empty ones among them
-    const std::vector<Segments> shapes{Segments::batch(600, 100), Segments::rows(300, 150, 200 * sizeof(T)),
-                                       Segments::offsets(offsets), Segments::batch(3, 20000)};
+    const std::vector<Segments> shapes{
+        Segments::batch(600, 100), Segments::rows(300, 150, 200 * sizeof(T)),    Segments::offsets(offsets),
+        Segments::batch(3, 20000), Segments::columns(290, 150, 203 * sizeof(T)), Segments::columns(7000, 3)};
     for (std::size_t k = 0; k < shapes.size(); ++k) {
         INFO("shape " << k);
         const bool integer = std::is_integral_v<T>;
@@ -413,9 +414,39 @@ void check_host_segment_shapes(Reducer& r) {
     }
 }
 
-TEMPLATE_TEST_CASE("host segments (batches, rows, offsets) on the host give the device's results", "[host-path]",
-                   std::int8_t, std::uint16_t, std::int32_t, std::int64_t, float, double) {
+TEMPLATE_TEST_CASE("host segments (batches, rows, offsets, columns) on the host give the device's results",
+                   "[host-path]", std::int8_t, std::uint16_t, std::int32_t, std::int64_t, float, double) {
     check_host_segment_shapes<TestType>(reducer());
+}
+
+TEST_CASE("host columns: an extreme in a later run of rows has its own row's index", "[host-path][columns]") {
+    // The host reduces a column a few thousand rows at a time (host_order_free_columns.cpp): the
+    // last row holds column c's largest value and the second-last its smallest.
+    Reducer& r = reducer();
+    const std::uint64_t rows = 9000, cols = 5;
+    std::vector<std::int32_t> values(rows * cols);
+    for (std::uint64_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i % 1000);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+        values[(rows - 1) * cols + c] = 5000 + static_cast<std::int32_t>(c);
+        values[(rows - 2) * cols + c] = -5000;
+    }
+    const Segments columns = Segments::columns(rows, cols);
+    CallInfo info;
+    const auto top = r.argmax<std::int32_t>(values.data(), columns, {}, &info);
+    CHECK(info.plan.on_host);
+    const auto bottom = r.argmin<std::int32_t>(values.data(), columns);
+    const auto both = r.argminmax<std::int32_t>(values.data(), columns);
+    const auto device = r.argminmax<std::int32_t>(device_copy(r, values), 0, columns);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+        INFO("column " << c);
+        CHECK(top[c].index == rows - 1);
+        CHECK(top[c].value == 5000 + static_cast<std::int32_t>(c));
+        CHECK(bottom[c].index == rows - 2);
+        CHECK(both[c].min.index == rows - 2);
+        CHECK(both[c].max.index == rows - 1);
+        CHECK(device[c].min.index == rows - 2);
+        CHECK(device[c].max.index == rows - 1);
+    }
 }
 
 TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan]") {
