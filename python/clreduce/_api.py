@@ -1,6 +1,7 @@
 """The module-level functions: numpy-shaped calls on the default device (host arrays) or on a
 PyOpenCL array's own queue (device arrays), all through Reducer.reduce."""
 
+import atexit
 import collections
 import inspect
 import threading
@@ -16,6 +17,17 @@ _default = None
 # its queue alive, so a handle is never reused by another queue while it is here.
 _by_queue = collections.OrderedDict()
 _QUEUES_KEPT = 16
+
+
+@atexit.register
+def _release_reducers():
+    """Drops the shared reducers when the interpreter exits, before it tears the modules down:
+    their OpenCL objects are released while the native module is whole, and nanobind finds no
+    instance alive at its exit (Dask's worker processes on Python 3.12 reported one)."""
+    global _default
+    with _lock:
+        _default = None
+        _by_queue.clear()
 
 
 def default_reducer():
