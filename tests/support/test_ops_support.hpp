@@ -42,6 +42,29 @@ std::vector<T> op_values(std::uint64_t n, std::uint64_t seed) {
     return out;
 }
 
+// op_values with what the host path's order-free rules must get right: ties of the extreme (the lowest index
+// wins), -0.0 beside 0.0, NaN (loses to every number), the type's extremes.
+// Variant 0: plain values (finite squares, so that the float sums' roundings show).
+template <class T>
+std::vector<T> edge_values(std::uint64_t n, std::uint64_t seed, int variant) {
+    std::vector<T> v = op_values<T>(n, seed);
+    if (variant == 0) return v;
+    std::mt19937_64 rng(seed);
+    for (std::uint64_t k = 0; k < n / 50 + 1; ++k) v[rng() % n] = std::numeric_limits<T>::max();
+    for (std::uint64_t k = 0; k < n / 50 + 1; ++k) v[rng() % n] = std::numeric_limits<T>::lowest();
+    if constexpr (std::is_floating_point_v<T>) {
+        for (std::uint64_t k = 0; k < n / 10 + 1; ++k) v[rng() % n] = (k % 2) ? T(-0.0) : T(0.0);
+        if (variant == 2)
+            for (std::uint64_t k = 0; k < n / 3 + 1; ++k) v[rng() % n] = std::numeric_limits<T>::quiet_NaN();
+        if (variant == 3) std::fill(v.begin(), v.end(), std::numeric_limits<T>::quiet_NaN());
+        if (variant == 4)  // zeros of both signs only: which one an extreme gives is its index's
+            for (std::uint64_t k = 0; k < n; ++k) v[k] = (rng() % 2) ? T(-0.0) : T(0.0);
+    } else if (variant == 2) {
+        std::fill(v.begin(), v.end(), std::numeric_limits<T>::max());
+    }
+    return v;
+}
+
 // Values of both signs over `binades` binades around 1 (centred), so that a different order of
 // additions shows in a float sum's last bits.
 template <class T>
