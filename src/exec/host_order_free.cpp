@@ -291,9 +291,7 @@ struct Split {
     std::uint64_t size(std::size_t k) const { return std::min(per_part, count - begin(k)); }
 };
 Split split(std::uint64_t count, std::size_t bytes) {
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * bytes / kMinHostPartBytes);
-    const std::size_t parts =
-        static_cast<std::size_t>(std::min<std::uint64_t>({by_size, kMaxHostParts, 4ull * host_pool_threads()}));
+    const std::size_t parts = std::max<std::size_t>(1, host_parts(count, count * bytes));  // (1 for no elements)
     // Parts of whole blocks of the indexed operations, so that a part's blocks are the range's.
     const std::uint64_t per_part = (count / parts + kIndexBlock) / kIndexBlock * kIndexBlock;
     const std::uint64_t used = (count + per_part - 1) / per_part;
@@ -535,9 +533,7 @@ void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, 
         // Parts of whole segments, about as many bytes each as a range's parts (the last
         // segment's end bounds the data).
         const std::uint64_t bytes = segments.count == 0 ? 0 : segments.end(segments.count - 1) * sizeof(T);
-        const std::uint64_t parts =
-            std::min<std::uint64_t>({segments.count, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes),
-                                     kMaxHostParts, 4ull * host_pool_threads()});
+        const std::uint64_t parts = host_parts(segments.count, bytes);
         const std::uint64_t per_part = parts == 0 ? 0 : (segments.count + parts - 1) / parts;
         auto part = [&](std::size_t k) {
             const std::uint64_t first = k * per_part, last = std::min(segments.count, first + per_part);

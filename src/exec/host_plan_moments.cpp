@@ -238,7 +238,7 @@ bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t c
     thread_local std::vector<Moments> kept;  // the groups' states, grown once per calling thread
     if (kept.size() < geo.groups) kept.resize(geo.groups);
     Moments* values = kept.data();
-    std::array<Extremes, kMaxPlanParts> extremes;
+    std::array<Extremes, kMaxHostParts> extremes;
     auto part = [&](std::size_t k) {
         const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
         if (begin < end) group_states<T>(geo, in, begin, end, values + begin, extremes[k]);

@@ -158,7 +158,7 @@ double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint
     const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
     if (plan.inter_group == InterGroup::exact_atomic) {
         // Each part's groups into its own exact sum; the sums merged exactly, rounded once.
-        std::array<ExactDoubleSum, kMaxPlanParts> sums;
+        std::array<ExactDoubleSum, kMaxHostParts> sums;
         auto part = [&](std::size_t k) {
             const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
             std::array<double, 256> values;
@@ -240,11 +240,7 @@ LevelOneAdds level1_adds(ElementType element, ElementMap map) {
     return element == ElementType::float32 ? adds_of<float>(map) : adds_of<double>(map);
 }
 
-std::size_t PlanGeometry::parts(std::size_t element_size) const {
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count * element_size / kMinHostPartBytes);
-    return static_cast<std::size_t>(
-        std::min<std::uint64_t>({groups, by_size, kMaxPlanParts, 4ull * host_pool_threads()}));
-}
+std::size_t PlanGeometry::parts(std::size_t element_size) const { return host_parts(groups, count * element_size); }
 
 bool plan_order_sum_shape(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::add || plan.transform) return false;

@@ -22,9 +22,6 @@ namespace clreduce {
 constexpr std::uint32_t kMaxHostGroupSize = 1024;
 constexpr std::size_t kMaxHostLanes = 4096;
 
-// The parts a call's groups are split into (whole groups): as host_pool.hpp's.
-constexpr std::size_t kMaxPlanParts = kMaxHostParts;
-
 // A plan's geometry over `count` elements: work-item lid of group g reads vectors
 // first(g) + lid + t * step() for t < times while below `vectors`; group 0's work-item lid
 // then takes the scalar tail, elements vectors * vector_width + lid + k * wg.

@@ -118,12 +118,6 @@ double segment_part(const SegmentShape& shape, const LevelOneAdds& adds, std::si
     return level2_tree(from, shape.team);
 }
 
-// How many pieces the host's threads split `jobs` jobs over `bytes` of data into.
-std::size_t thread_parts(std::uint64_t jobs, std::uint64_t bytes) {
-    return static_cast<std::size_t>(std::min<std::uint64_t>(
-        {jobs, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes), kMaxHostParts, 4ull * host_pool_threads()}));
-}
-
 }  // namespace
 
 bool segments_plan_order_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
@@ -150,7 +144,7 @@ void reduce_segments_in_plan_order(const LaunchPlan& plan, const OpKernel& kerne
     thread_local std::vector<double> kept_values;
     double* values = shape.parts > 1 ? kept_doubles(kept_values, static_cast<std::size_t>(jobs)) : nullptr;
     const std::uint64_t bytes = segments.count == 0 ? 0 : segments.end(segments.count - 1) * element_size;
-    const std::size_t pieces = thread_parts(jobs, bytes);
+    const std::size_t pieces = host_parts(jobs, bytes);
     const std::uint64_t per_piece = pieces == 0 ? 0 : (jobs + pieces - 1) / pieces;
     const std::size_t team_width = std::size_t(shape.team) * shape.vector_width;
     auto piece = [&](std::size_t k) {
@@ -200,7 +194,7 @@ void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel
     // Job j: group j / blocks (its team's lanes), columns block j % blocks. Lane l of group p
     // adds rows p * team + l + k * lanes_all, k = 0, 1, ...
     const std::uint64_t jobs = std::uint64_t(shape.parts) * blocks;
-    const std::size_t pieces = thread_parts(jobs, rows * width * element_size);
+    const std::size_t pieces = host_parts(jobs, rows * width * element_size);
     const std::uint64_t per_piece = pieces == 0 ? 0 : (jobs + pieces - 1) / pieces;
     auto piece = [&](std::size_t k) {
         thread_local std::vector<double> kept_sums;

@@ -196,4 +196,9 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 
 unsigned host_pool_threads() { return pool().threads(); }
 
+std::size_t host_parts(std::uint64_t items, std::uint64_t bytes) {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(
+        {items, std::max<std::uint64_t>(1, bytes / kMinHostPartBytes), kMaxHostParts, 4ull * host_pool_threads()}));
+}
+
 }  // namespace clreduce

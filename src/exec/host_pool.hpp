@@ -30,11 +30,16 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 unsigned host_pool_threads();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
-// host_plan_moments.cpp): at most kMaxHostParts (a few per thread, so that a late thread takes
-// fewer), each of at least kMinHostPartBytes: on a 16-core host each thread a part wakes cost
-// more than 32 KiB of reading saved (2^16 int32 elements took longer in parts of 32 KiB than
+// host_plan_moments.cpp, host_plan_segments.cpp): at most kMaxHostParts (a few per thread, so
+// that a late thread takes fewer), each of at least kMinHostPartBytes: on a 16-core host each
+// thread a part wakes cost more than 32 KiB of reading saved (2^16 int32 elements took longer in parts of 32 KiB than
 // in two of 128 KiB; the figures are in the commit that set it).
 constexpr std::size_t kMaxHostParts = 64;
 constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(128) << 10;
+
+// The parts a pass over `items` whole units (elements, groups, segments, jobs) of `bytes` in all
+// is split into by those rules: no more parts than units, than kMaxHostParts, than four a thread,
+// or than the bytes hold kMinHostPartBytes (one at least where there are units).
+std::size_t host_parts(std::uint64_t items, std::uint64_t bytes);
 
 }  // namespace clreduce
