@@ -39,6 +39,8 @@ def is_pyopencl_array(a):
 
 
 def is_device_input(a):
+    if type(a) is np.ndarray:  # the common case, without the attribute lookups
+        return False
     return isinstance(a, DeviceArray) or is_pyopencl_array(a)
 
 

@@ -50,6 +50,8 @@ class Layout(NamedTuple):
 
     def arrange(self, values):
         """The engine's values (a scalar, or one value per group) in numpy's result shape."""
+        if self.form == "flat" and not self.out_shape and not isinstance(values, np.ndarray):
+            return values  # one scalar already
         v = np.asarray(values)
         if self.form in ("rows", "columns"):
             v = v.reshape(self.engine_shape).transpose(self.order)

@@ -22,6 +22,8 @@ def as_input(a):
 
 
 _INT64, _UINT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.float64)
+# The largest finite float of each width (by itemsize), as float64 values.
+_FLOAT_MAX = {n: float(np.finfo(t).max) for n, t in ((2, np.float16), (4, np.float32), (8, np.float64))}
 
 
 def sum_type(element):
@@ -58,8 +60,12 @@ def accumulator_for(want, element):
 def as_type(value, want, overflow):
     """``value`` (a scalar or array) as numpy type ``want``: floats rounded once, integers
     checked to fit (clreduce.Overflow) unless ``overflow='wrap'``, then wrapped as numpy does."""
+    if type(value) is want.type:  # a numpy scalar of numpy's type already (the common case)
+        return value
+    if want.kind == "f" and isinstance(value, np.floating) and abs(value) <= _FLOAT_MAX[want.itemsize]:
+        return want.type(value)  # a float rounded once, in range: no overflow to silence
     v = np.asarray(value)
-    if v.dtype == want:  # already numpy's type (the common case)
+    if v.dtype == want:  # an array of numpy's type already
         return v[()] if v.ndim == 0 else v
     if want.kind in "iu" and v.dtype.kind in "iuO" and overflow != "wrap" and v.size:
         info = np.iinfo(want)

@@ -76,12 +76,21 @@ def _wrapped(value, dtype):
     return value - (1 << bits) if dtype.kind == "i" and value >= 1 << (bits - 1) else value
 
 
+@functools.lru_cache(maxsize=None)
+def _bounds(dtype):
+    """The smallest and largest value of integer ``dtype`` as Python integers."""
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
 def _scalar(value, dtype, wrap=False):
     if dtype.kind in "iu":
         if wrap:
             value = _wrapped(int(value), dtype)
         else:
-            _check_fits(np.array(value, dtype=object), dtype)
+            lo, hi = _bounds(dtype)
+            if not lo <= int(value) <= hi:
+                raise Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
     return dtype.type(value)
 
 

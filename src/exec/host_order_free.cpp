@@ -25,9 +25,31 @@ namespace {
 // the first level of cache) for the first index that holds it.
 constexpr std::uint64_t kIndexBlock = 4096;
 
+// Sums of 8- and 16-bit elements and counts add blocks of kNarrowBlock terms in 32-bit lanes
+// first: a vector holds twice as many of them as of 64-bit lanes, and 2^16 terms of 16 bits
+// (or of 0 and 1) cannot leave 32 bits (signed: -2^15 * 2^16 = -2^31 at the least).
+constexpr std::uint64_t kNarrowBlock = std::uint64_t(1) << 16;
+template <class T, ElementMap M, bool Product>
+constexpr bool kNarrowSum = !Product && (M == ElementMap::nonzero || (M == ElementMap::identity && sizeof(T) <= 2));
+
 // Sum (and counts) or product modulo 2^64 of a part.
 template <class T, ElementMap M, bool Product>
 CLREDUCE_HOST_CLONES std::uint64_t fold(const unsigned char* in, std::uint64_t n) {
+    if constexpr (kNarrowSum<T, M, Product>) {
+        using Narrow =
+            std::conditional_t<M == ElementMap::identity && std::is_signed_v<T>, std::int32_t, std::uint32_t>;
+        std::uint64_t acc = 0;
+        for (std::uint64_t b = 0; b < n; b += kNarrowBlock) {
+            const std::uint64_t m = std::min(kNarrowBlock, n - b);
+            const unsigned char* block = in + b * sizeof(T);
+            Narrow sum = 0;
+            for (std::uint64_t i = 0; i < m; ++i)
+                sum += static_cast<Narrow>(M == ElementMap::nonzero ? (load_at<T>(block, i) != T(0))
+                                                                    : load_at<T>(block, i));
+            acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(sum));  // a signed sum sign-extended
+        }
+        return acc;
+    }
     std::uint64_t acc = Product ? 1 : 0;
     for (std::uint64_t i = 0; i < n; ++i) {
         const std::uint64_t v = integer_mapped<T, M>(load_at<T>(in, i));
