@@ -71,6 +71,15 @@ def element_dtype(dtype):
     return name
 
 
+def flat_element(a):
+    """The element type's name where ``a`` is the common input, read whole as it lies: a plain
+    numpy array (not bool, not masked), C-contiguous and not empty; else None."""
+    if type(a) is not np.ndarray or not a.flags.c_contiguous or a.size == 0:
+        return None
+    name = _ELEMENT_NAMES.get(a.dtype)
+    return None if name is None or a.dtype == np.bool_ else name
+
+
 def host_array(a):
     """``a`` as a numpy array clreduce can read (bool viewed as uint8; no copy of numpy arrays)."""
     if isinstance(a, np.ma.MaskedArray):

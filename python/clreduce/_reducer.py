@@ -4,7 +4,8 @@ import numpy as np
 
 from . import _clreduce
 from ._clreduce import InvalidArgument
-from ._inputs import accumulator_name, device_view, element_dtype, host_array, is_device_input, offsets_array
+from ._inputs import (accumulator_name, device_view, element_dtype, flat_element, host_array, is_device_input,
+                      offsets_array)
 from ._layout import device_plan, normalize_axes, plan
 from ._masked import is_masked, reduce_masked
 from ._results import cast, keep_dims
@@ -103,6 +104,13 @@ class Reducer:
     def _call(self, op, transform, a, axis, options, keepdims, offsets=None):
         if offsets is not None:
             return self._segments(op, transform, a, options, offsets)
+        element = flat_element(a) if transform is None else None
+        if element is not None and (axis is None or axis == tuple(range(a.ndim))):
+            # The common call: a whole C-contiguous array, read flat as it lies.
+            shape, axes = a.shape, tuple(range(a.ndim))
+            result = cast(op, self._native.reduce(op, a, "flat", **options), element, options["accumulator"], False,
+                          wrap=options["overflow"] == "wrap")
+            return self._finish(op, result, a, axis, keepdims, shape, axes, element, options)
         device = is_device_input(a)
         if device:
             queue, buffer, dt, offset, shape = device_view(a)
@@ -138,6 +146,10 @@ class Reducer:
             result = cast("transform" if transform else op, raw, element, options["accumulator"],
                           layout.form in ("rows", "columns"), wrap=options["overflow"] == "wrap")
             result = _each(result, layout.arrange)
+        return self._finish(op, result, a, axis, keepdims, shape, axes, element, options)
+
+    def _finish(self, op, result, a, axis, keepdims, shape, axes, element, options):
+        """A call's result with keepdims= applied and the statistics' extremes made exact."""
         if keepdims:
             result = keep_dims(result, shape, axes)
         if op == "statistics" and self._rounds_extremes(element, options["accumulator"]):

@@ -27,11 +27,30 @@ constexpr unsigned kMaxThreads = 16;
 // copy of a few MiB cannot afford 15 times over.
 constexpr std::chrono::microseconds kSpin{200};
 
+// Waiting in a loop: a pause (the core's hint that this is a spin) most of the time, and
+// every 16th turn a yield, so that a spinning thread gives its core to a thread with work on a
+// machine with fewer cores than threads.
+inline void spin_wait(unsigned turn) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (turn % 16 != 15) {
+        __builtin_ia32_pause();
+        return;
+    }
+#else
+    (void)turn;
+#endif
+    std::this_thread::yield();
+}
+
 // One job, on its caller's stack. Parts are claimed with an atomic counter, so the threads of
-// a job never wait for each other's claims. A worker joins a job under the pool's mutex while
-// the job is listed, and leaves it by decrementing `helpers` (its last access); the caller
-// unlists the job when it finds no part left, then waits for `helpers` to reach zero, after
-// which no worker touches the job.
+// a job never wait for each other's claims. A job reaches the workers in one of two ways:
+// - offered (the pool's offer word, below): a worker joins by incrementing the word's count,
+//   with no lock, and leaves by incrementing `finished` (its last access); the caller closes
+//   the offer when it finds no part left and waits for `finished` to reach the count it closed.
+// - listed (while another job holds the offer): a worker joins under the pool's mutex and leaves
+//   by decrementing `helpers` (its last access); the caller unlists the job when it finds no
+//   part left, then waits for `helpers` to reach zero.
+// After that wait no worker touches the job.
 struct Job {
     void (*part)(void*, std::size_t) = nullptr;
     void* context = nullptr;
@@ -39,7 +58,8 @@ struct Job {
     unsigned wanted = 0;  // the most workers that may join: the parts the caller cannot take at once
     unsigned joined = 0;  // workers that joined (under the mutex)
     std::atomic<std::size_t> next{0};
-    std::atomic<unsigned> helpers{0};  // workers inside the job
+    std::atomic<unsigned> helpers{0};   // workers inside a listed job
+    std::atomic<unsigned> finished{0};  // workers that left an offered job
 
     // Runs parts until none is left to claim.
     void work() {
@@ -74,30 +94,78 @@ public:
         job.parts = parts;
         const unsigned use = threads == 0 ? threads_ : std::min(threads, threads_);
         job.wanted = static_cast<unsigned>(std::min<std::size_t>(parts, use) - 1);
-        if (job.wanted > 0) {
-            unsigned wake = 0;
-            {
-                const std::lock_guard<std::mutex> lock(mutex_);
-                jobs_.push_back(&job);
-                pending_.store(jobs_.size(), std::memory_order_release);
-                wake = std::min(sleepers_, job.wanted);
-            }
-            for (unsigned k = 0; k < wake; ++k) wake_.notify_one();
-        }
-        // The caller runs parts too; then unlists the job (no worker joins it after that) and
-        // waits for the workers inside it by spinning (their parts take microseconds; a
-        // sleeping caller wakes late).
+        const bool offered = job.wanted > 0 && !offer_held_.exchange(true, std::memory_order_acquire);
+        if (offered)
+            offer(job);
+        else if (job.wanted > 0)
+            list(job);
+        // The caller runs parts too; then closes the offer or unlists the job (no worker joins
+        // it after that) and waits for the workers inside it by spinning (their parts take
+        // microseconds; a sleeping caller wakes late).
         job.work();
-        if (job.wanted > 0) {
+        if (offered) {
+            const unsigned joined = static_cast<unsigned>(offer_.fetch_and(~kOpen, std::memory_order_acq_rel) & kCount);
+            for (unsigned turn = 0; job.finished.load(std::memory_order_acquire) != joined; ++turn) spin_wait(turn);
+            offer_held_.store(false, std::memory_order_release);
+        } else if (job.wanted > 0) {
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
                 unlist(job);
             }
-            while (job.helpers.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+            for (unsigned turn = 0; job.helpers.load(std::memory_order_acquire) != 0; ++turn) spin_wait(turn);
         }
     }
 
 private:
+    // The offer word: the workers that joined the offered job (bits 0-7), the workers it wants
+    // (bits 8-15), whether it is open (bit 16) and a generation above, so that a worker's
+    // compare-and-swap on an earlier offer's word fails. At most 15 workers: 8 bits each.
+    static constexpr std::uint64_t kCount = 0xff;
+    static constexpr std::uint64_t kOpen = std::uint64_t(1) << 16;
+    static constexpr int kGenerationShift = 17;
+
+    // Offers `job` to the workers (the caller holds offer_held_); wakes sleeping ones. The
+    // offer's store and the sleepers' count are sequentially consistent with a sleeping
+    // worker's increment and its look at the offer: one of the two sees the other.
+    void offer(Job& job) {
+        offered_job_.store(&job, std::memory_order_relaxed);
+        const std::uint64_t generation = (offer_.load(std::memory_order_relaxed) >> kGenerationShift) + 1;
+        offer_.store(generation << kGenerationShift | kOpen | std::uint64_t(job.wanted) << 8);
+        if (sleepers_.load() != 0) {
+            unsigned wake = 0;
+            {
+                const std::lock_guard<std::mutex> lock(mutex_);
+                wake = std::min(sleepers_.load(), job.wanted);
+            }
+            for (unsigned k = 0; k < wake; ++k) wake_.notify_one();
+        }
+    }
+    // Joins the offered job if it is open and wants another worker; nullptr otherwise. After
+    // the compare-and-swap the caller waits for this worker, so the job stays valid.
+    Job* take_offer() {
+        std::uint64_t word = offer_.load(std::memory_order_acquire);
+        while ((word & kOpen) && (word & kCount) < (word >> 8 & kCount))
+            if (offer_.compare_exchange_weak(word, word + 1, std::memory_order_acquire, std::memory_order_acquire))
+                return offered_job_.load(std::memory_order_relaxed);
+        return nullptr;
+    }
+    // Whether an offer is open and wants another worker.
+    bool offer_wants() const {
+        const std::uint64_t word = offer_.load();
+        return (word & kOpen) && (word & kCount) < (word >> 8 & kCount);
+    }
+
+    // Lists `job` for workers to join under the mutex (another job holds the offer).
+    void list(Job& job) {
+        unsigned wake = 0;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            jobs_.push_back(&job);
+            pending_.store(jobs_.size(), std::memory_order_release);
+            wake = std::min(sleepers_.load(), job.wanted);
+        }
+        for (unsigned k = 0; k < wake; ++k) wake_.notify_one();
+    }
     // Drops `job` from the list if it is there (under mutex_).
     void unlist(Job& job) {
         const auto it = std::find(jobs_.begin(), jobs_.end(), &job);
@@ -113,33 +181,44 @@ private:
         if (++job->joined == job->wanted) unlist(*job);
         return job;
     }
-    // Spins for kSpin looking for a job (taking the mutex only when one is listed, and only
-    // if it is free: a busy mutex means another worker is joining), then sleeps until one is
-    // listed; nullptr when the pool stops.
-    Job* next_job() {
+    struct Taken {
+        Job* job = nullptr;
+        bool offered = false;
+    };
+    // Spins for kSpin looking for a job: the offered one first, then a listed one (taking the
+    // mutex only when one is listed, and only if it is free: a busy mutex means another worker
+    // is joining); then sleeps until one is offered or listed. No job when the pool stops.
+    Taken next_job() {
         for (;;) {
             const auto until = std::chrono::steady_clock::now() + kSpin;
+            unsigned turn = 0;
             do {
+                if (Job* job = take_offer()) return {job, true};
                 if (pending_.load(std::memory_order_acquire) != 0) {
                     const std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
                     if (lock.owns_lock())
-                        if (Job* job = join()) return job;
+                        if (Job* job = join()) return {job, false};
                 }
-                if (stop_.load(std::memory_order_relaxed)) return nullptr;
-                std::this_thread::yield();
+                if (stop_.load(std::memory_order_relaxed)) return {};
+                spin_wait(turn++);
             } while (std::chrono::steady_clock::now() < until);
             std::unique_lock<std::mutex> lock(mutex_);
-            ++sleepers_;
-            wake_.wait(lock, [&] { return stop_.load() || !jobs_.empty(); });
-            --sleepers_;
-            if (stop_.load()) return nullptr;
-            if (Job* job = join()) return job;
+            sleepers_.fetch_add(1);
+            wake_.wait(lock, [&] { return stop_.load() || !jobs_.empty() || offer_wants(); });
+            sleepers_.fetch_sub(1);
+            if (stop_.load()) return {};
+            if (Job* job = join()) return {job, false};
+            // An offer is taken on the next turn of the spin, without the mutex.
         }
     }
     void loop() {
-        while (Job* job = next_job()) {
-            job->work();
-            job->helpers.fetch_sub(1, std::memory_order_release);  // the last access to the job
+        for (Taken taken = next_job(); taken.job != nullptr; taken = next_job()) {
+            taken.job->work();
+            // The last access to the job.
+            if (taken.offered)
+                taken.job->finished.fetch_add(1, std::memory_order_release);
+            else
+                taken.job->helpers.fetch_sub(1, std::memory_order_release);
         }
     }
 
@@ -148,7 +227,10 @@ private:
     std::condition_variable wake_;
     std::deque<Job*> jobs_;
     std::atomic<std::size_t> pending_{0};  // jobs_.size(), for spinning workers
-    unsigned sleepers_ = 0;                // workers waiting on wake_
+    std::atomic<unsigned> sleepers_{0};    // workers waiting on wake_ (changed under mutex_)
+    std::atomic<bool> offer_held_{false};  // a caller's job is in the offer
+    std::atomic<std::uint64_t> offer_{0};  // the offer word (above)
+    std::atomic<Job*> offered_job_{nullptr};
     std::atomic<bool> stop_{false};
     std::vector<std::thread> workers_;
 };
