@@ -191,7 +191,6 @@ private:
     Taken next_job() {
         for (;;) {
             const auto until = std::chrono::steady_clock::now() + kSpin;
-            unsigned turn = 0;
             do {
                 if (Job* job = take_offer()) return {job, true};
                 if (pending_.load(std::memory_order_acquire) != 0) {
@@ -200,7 +199,9 @@ private:
                         if (Job* job = join()) return {job, false};
                 }
                 if (stop_.load(std::memory_order_relaxed)) return {};
-                spin_wait(turn++);
+                // An idle worker yields at every turn, so that other threads of the process
+                // (the caller's own OpenMP loops) get its core at once.
+                std::this_thread::yield();
             } while (std::chrono::steady_clock::now() < until);
             std::unique_lock<std::mutex> lock(mutex_);
             sleepers_.fetch_add(1);
