@@ -62,7 +62,7 @@ struct Lanes {
 };
 
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
-constexpr std::uint64_t kMinElementsPerItem = 256;
+constexpr std::uint64_t kMinElementsPerItem = 16;
 // Lanes of a batch (five doubles each: 80 KiB), and the most a group may have.
 constexpr std::size_t kBatchLanes = 2048;
 
@@ -150,13 +150,6 @@ CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, s
     for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k);
 }
 
-// Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
-inline Moments level2_tree(Moments* scratch, std::uint32_t wg) {
-    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
-        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = combine(scratch[lid], scratch[lid + s]);
-    return scratch[0];
-}
-
 // The extremes a part saw (`<` only: lo > hi where it saw no number).
 struct Extremes {
     double lo = std::numeric_limits<double>::infinity();
@@ -166,6 +159,118 @@ struct Extremes {
         hi = hi < h ? h : hi;
     }
 };
+
+// Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
+inline Moments level2_tree(Moments* scratch, std::uint32_t wg) {
+    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1)
+        for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = combine(scratch[lid], scratch[lid + s]);
+    return scratch[0];
+}
+
+// A group's work-item states side by side (counts as doubles: exact below 2^53, as every count
+// here is), so that combines run eight work-items at a time.
+struct MomentsRows {
+    std::array<double, kMaxHostGroupSize> count, shift, s1, s2;
+    CLREDUCE_INLINE void put(std::uint32_t i, const Moments& m) {
+        count[i] = static_cast<double>(m.count);
+        shift[i] = m.shift;
+        s1[i] = m.s1;
+        s2[i] = m.s2;
+    }
+    Moments get(std::uint32_t i) const { return Moments{static_cast<std::uint64_t>(count[i]), shift[i], s1[i], s2[i]}; }
+};
+
+// Eight states at once.
+struct Moments8 {
+    Doubles count, shift, s1, s2;
+    static CLREDUCE_INLINE Moments8 load(const MomentsRows& r, std::uint32_t i) {
+        Moments8 m;
+        std::memcpy(&m.count, &r.count[i], sizeof(Doubles));
+        std::memcpy(&m.shift, &r.shift[i], sizeof(Doubles));
+        std::memcpy(&m.s1, &r.s1[i], sizeof(Doubles));
+        std::memcpy(&m.s2, &r.s2[i], sizeof(Doubles));
+        return m;
+    }
+    CLREDUCE_INLINE void store(MomentsRows& r, std::uint32_t i) const {
+        std::memcpy(&r.count[i], &count, sizeof(Doubles));
+        std::memcpy(&r.shift[i], &shift, sizeof(Doubles));
+        std::memcpy(&r.s1[i], &s1, sizeof(Doubles));
+        std::memcpy(&r.s2[i], &s2, sizeof(Doubles));
+    }
+};
+
+// combine() on eight pairs: the same operations in the same order, then the empty sides' rules
+// by selection (what the arithmetic gave an empty side is dropped).
+CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
+    const Doubles d = b.shift - a.shift;
+    const Doubles nbd = b.count * d;
+    Moments8 c;
+    c.s1 = a.s1 + (b.s1 + nbd);
+    c.s2 = a.s2 + (b.s2 + d * (2.0 * b.s1 + nbd));
+    c.count = a.count + b.count;
+    c.shift = a.shift;
+    const auto b_empty = b.count == 0.0;
+    const auto a_empty = a.count == 0.0;
+    c.shift = a_empty ? b.shift : c.shift;
+    c.s1 = b_empty ? a.s1 : (a_empty ? b.s1 : c.s1);
+    c.s2 = b_empty ? a.s2 : (a_empty ? b.s2 : c.s2);
+    c.count = b_empty ? a.count : (a_empty ? b.count : c.count);
+    return c;
+}
+
+// Eight work-items' states from their lanes (each took `taken` > 0 vectors): lane 0, then
+// lanes 1 ... vector_width - 1 combined in order, as the work-item does. `at` points to the
+// first work-item's lane 0; extremes into lo and hi.
+CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, std::uint32_t vector_width, double taken, Doubles& lo,
+                                     Doubles& hi) {
+    Moments8 acc{};
+    for (std::uint32_t k = 0; k < vector_width; ++k) {
+        // Lane k of each work-item, vector_width doubles apart.
+        double gathered[5][kWidth];
+        for (std::uint32_t i = 0; i < kWidth; ++i) {
+            const std::size_t j = std::size_t(i) * vector_width + k;
+            gathered[0][i] = at.shift[j];
+            gathered[1][i] = at.s1[j];
+            gathered[2][i] = at.s2[j];
+            gathered[3][i] = at.lo[j];
+            gathered[4][i] = at.hi[j];
+        }
+        Moments8 lane;
+        Doubles l, h;
+        std::memcpy(&lane.shift, gathered[0], sizeof(Doubles));
+        std::memcpy(&lane.s1, gathered[1], sizeof(Doubles));
+        std::memcpy(&lane.s2, gathered[2], sizeof(Doubles));
+        std::memcpy(&l, gathered[3], sizeof(Doubles));
+        std::memcpy(&h, gathered[4], sizeof(Doubles));
+        lane.count = Doubles{} + taken;
+        acc = k == 0 ? lane : combine8(acc, lane);
+        lo = l < lo ? l : lo;
+        hi = hi < h ? h : hi;
+    }
+    return acc;
+}
+
+// Level 2's tree over a group's states in `rows` (wg of them), eight combines at a time where
+// the tree's level is that wide; the group's state.
+CLREDUCE_HOST_CLONES Moments level2_rows(MomentsRows& rows, std::uint32_t wg) {
+    for (std::uint32_t s = wg / 2; s >= 1; s >>= 1) {
+        std::uint32_t lid = 0;
+        for (; lid + kWidth <= s; lid += kWidth)
+            combine8(Moments8::load(rows, lid), Moments8::load(rows, lid + s)).store(rows, lid);
+        for (; lid < s; ++lid) rows.put(lid, combine(rows.get(lid), rows.get(lid + s)));
+    }
+    return rows.get(0);
+}
+
+// Work-items [lid, lid + 8) of a group whose lanes start at `at`, each having taken `taken`
+// vectors: their states into rows, their extremes into ext.
+CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint32_t vector_width, std::uint64_t taken,
+                                          MomentsRows& rows, std::uint32_t lid, Extremes& ext) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Doubles lo = Doubles{} + inf, hi = Doubles{} - inf;
+    work_items8(at, vector_width, static_cast<double>(taken), lo, hi).store(rows, lid);
+    for (std::uint32_t i = 0; i < kWidth; ++i) ext.take(lo[i], hi[i]);
+}
 
 // The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.
 template <class T>
@@ -178,7 +283,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     if (kept.size() < 5 * capacity) kept.resize(5 * capacity);
     const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity, kept.data() + 3 * capacity,
                       kept.data() + 4 * capacity};
-    std::array<Moments, kMaxHostGroupSize> scratch;
+    thread_local MomentsRows rows;  // 32 KiB: kept off the stack
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         walk_level1(geo, b0, b1,
@@ -195,11 +300,25 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
         });
         for (std::uint64_t g = b0; g < b1; ++g) {
             const std::size_t o = (g - b0) * lanes_per_group;
-            for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
-                // This work-item's vectors: all its lanes took that many; then its lanes in order.
+            // This work-item's vectors: all its lanes took that many.
+            const auto taken_by = [&](std::uint32_t lid) -> std::uint64_t {
                 const std::uint64_t f = geo.first(g) + lid;
-                const std::uint64_t taken =
-                    f < geo.vectors ? std::min<std::uint64_t>(geo.times, (geo.vectors - 1 - f) / geo.step() + 1) : 0;
+                return f < geo.vectors ? std::min<std::uint64_t>(geo.times, (geo.vectors - 1 - f) / geo.step() + 1) : 0;
+            };
+            const bool tail = g == 0 && geo.vectors * geo.vector_width < geo.count;
+            for (std::uint32_t lid = 0; lid < geo.wg;) {
+                // Eight work-items at a time where they took the same number of vectors (all but
+                // a group at the data's end) and have no scalar tail.
+                const std::uint64_t taken8 = taken_by(lid);
+                if (!tail && lid + kWidth <= geo.wg && taken8 > 0 && taken_by(lid + kWidth - 1) == taken8) {
+                    const std::size_t i = o + std::size_t(lid) * geo.vector_width;
+                    const Lanes at{lanes.shift + i, lanes.s1 + i, lanes.s2 + i, lanes.lo + i, lanes.hi + i};
+                    full_work_items(at, geo.vector_width, taken8, rows, lid, ext);
+                    lid += kWidth;
+                    continue;
+                }
+                const std::uint64_t taken = taken_by(lid);
+                // Its lanes in order, then its scalar tail.
                 Moments acc;
                 for (std::uint32_t k = 0; k < geo.vector_width && taken > 0; ++k) {
                     const std::size_t i = o + std::size_t(lid) * geo.vector_width + k;
@@ -212,9 +331,10 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                         acc = accumulate(acc, x);
                         ext.take(x, x);
                     }
-                scratch[lid] = acc;
+                rows.put(lid, acc);
+                ++lid;
             }
-            values[g - begin] = level2_tree(scratch.data(), geo.wg);
+            values[g - begin] = level2_rows(rows, geo.wg);
         }
     }
 }
@@ -279,9 +399,9 @@ bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t c
 bool moments_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::moments || plan.transform || kernel.map != ElementMap::identity) return false;
     // Each lane's first value and every combine after (its lanes', the trees') cost the host
-    // several times an element's sums: where a work-item takes few elements (a GPU's plan of
-    // small calls) they outweigh the reads, and the link is faster (docs/performance.md,
-    // "Where host data is reduced"): the device runs the call.
+    // several times an element's sums, eight work-items at a time: where a work-item takes
+    // fewer than kMinElementsPerItem they outweigh the reads, and the link is faster
+    // (docs/performance.md, "Where host data is reduced"): the device runs the call.
     if (std::uint64_t(plan.times) * plan.vector_width < kMinElementsPerItem) return false;
     if (plan.element != ElementType::int32 && plan.element != ElementType::uint32 &&
         plan.element != ElementType::float32 && plan.element != ElementType::float64)

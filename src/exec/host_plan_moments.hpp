@@ -16,7 +16,7 @@
 
 namespace clreduce {
 
-// Whether `plan` is one of these, with work-items of at least 256 elements (below, the
+// Whether `plan` is one of these, with work-items of at least 16 elements (below, the
 // combines outweigh the reads: the device runs it).
 bool moments_on_host(const LaunchPlan& plan, const OpKernel& kernel);
 

@@ -76,17 +76,17 @@ void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams 
     CHECK(same_bits(h.variance, d.variance));
 }
 
-// Launch shapes of the host path's statistics (work-items of at least 256 elements): both
-// strides, vector widths 1 to 16, times below and above 8 steps' multiples, one group to many.
+// Launch shapes of the host path's statistics (work-items of at least 16 elements): both
+// strides, vector widths 1 to 16, times below and above 8 steps' multiples, one group to many,
+// work-groups narrower and wider than the eight work-items the host combines at once.
 struct StatisticsShape {
     std::uint32_t vec, wg;
     Stride stride;
     std::uint32_t times;
 };
-constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},
-                                                 {4, 64, Stride::global, 67},
-                                                 {1, 1, Stride::global, 300},
-                                                 {8, 16, Stride::local, 37}};
+constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},  {4, 64, Stride::global, 67},
+                                                 {1, 1, Stride::global, 300}, {8, 16, Stride::local, 37},
+                                                 {4, 256, Stride::global, 4}, {2, 32, Stride::local, 9}};
 
 // A shape row's LaunchParams (its vector width, work-group size, stride and times).
 template <class Row>
@@ -352,16 +352,16 @@ TEST_CASE("plan() says which host-data calls run on the host", "[host-path][plan
     CHECK(where(ElementType::float32, Operation::min, 1000));
     CHECK(where(ElementType::float64, Operation::norm_inf, 1000));
     CHECK_FALSE(where(ElementType::float32, Operation::product, 1000));
-    // statistics: in the plan's order where work-items take 256 elements or more; the device
+    // statistics: in the plan's order where work-items take 16 elements or more; the device
     // where the combines outweigh the reads, for exact 8/16-bit lanes, and for a second pass
     LaunchParams long_items;
-    long_items.times = 64;
+    long_items.times = 4;
     long_items.vector_width = 4;
     CHECK(where(ElementType::float32, Operation::statistics, 1000, long_items));
     CHECK(where(ElementType::int32, Operation::statistics, 1000, long_items));
     CHECK_FALSE(where(ElementType::int16, Operation::statistics, 1000, long_items));
     LaunchParams short_items = long_items;
-    short_items.times = 63;
+    short_items.times = 3;
     CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, short_items));
     long_items.inter_group = InterGroup::second_pass;
     CHECK_FALSE(where(ElementType::float32, Operation::statistics, 1000, long_items));
