@@ -106,6 +106,16 @@ def _array(values, dtype, wrap=False):
     return values
 
 
+@functools.lru_cache(maxsize=None)
+def _value_type(op, element, accumulator):
+    """The kind of `op`'s value ("scalar" for transforms) and, where it is one value of one
+    type, that numpy type (else None: minmax, arg, argminmax, statistics)."""
+    kind = "scalar" if op == "transform" else value_kind(op, element)
+    if kind in ("minmax", "arg", "argminmax", "statistics"):
+        return kind, None
+    return kind, result_dtype(op, element, accumulator)
+
+
 def cast(op, raw, element, accumulator, segmented, wrap=False):
     """The native value `raw` of `op` as numpy scalars (segmented: arrays). `wrap`
     (overflow='wrap'): integers that do not fit the accumulator are taken modulo 2^bits of it,
@@ -114,7 +124,9 @@ def cast(op, raw, element, accumulator, segmented, wrap=False):
     def convert(value, dtype):
         return _array(value, dtype, wrap) if segmented else _scalar(value, dtype, wrap)
 
-    kind = "scalar" if op == "transform" else value_kind(op, element)
+    kind, dtype = _value_type(op, element, accumulator)
+    if dtype is not None:  # one value of one type (the common case)
+        return convert(raw, dtype)
     if kind == "minmax":
         e = np.dtype(element)
         return convert(raw[0], e), convert(raw[1], e)
@@ -122,12 +134,10 @@ def cast(op, raw, element, accumulator, segmented, wrap=False):
         return convert(raw[1], np.dtype(np.int64))
     if kind == "argminmax":
         return convert(raw[0][1], np.dtype(np.int64)), convert(raw[1][1], np.dtype(np.int64))
-    if kind == "statistics":
-        e = np.dtype(element)
-        f = np.dtype(np.float64)
-        return Statistics(convert(raw["count"], np.dtype(np.int64)), convert(raw["min"], e), convert(raw["max"], e),
-                          convert(raw["sum"], f), convert(raw["mean"], f), convert(raw["variance"], f))
-    return convert(raw, result_dtype(op, element, accumulator))
+    e = np.dtype(element)  # statistics, the last kind _value_type gives no single type
+    f = np.dtype(np.float64)
+    return Statistics(convert(raw["count"], np.dtype(np.int64)), convert(raw["min"], e), convert(raw["max"], e),
+                      convert(raw["sum"], f), convert(raw["mean"], f), convert(raw["variance"], f))
 
 
 def keep_dims(result, shape, axes):
