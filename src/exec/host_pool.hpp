@@ -32,9 +32,9 @@ unsigned host_pool_threads();
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
 // host_plan_moments.cpp, host_plan_segments.cpp): at most kMaxHostParts (a few per thread, so
 // that a late thread takes fewer), each of at least kMinHostPartBytes. Workers join a job
-// without a lock (host_pool.cpp), so on a 16-core host parts of 32 KiB beat parts of 128 KiB
-// where a pass is short: 2^18 int32 elements in 9.3 us against 15.5 us and more, float32 sums in
-// the plan's order (three times the work a byte) at 2^16 and 2^18 in 14-19 us against 21-40 us.
+// without a lock (host_pool.cpp), so on a 16-core host short passes gain from parts as small as
+// 32 KiB (docs/performance.md, "Where host data is reduced"), float sums in the plan's order
+// (several operations a byte) the most.
 constexpr std::size_t kMaxHostParts = 64;
 constexpr std::uint64_t kMinHostPartBytes = std::uint64_t(32) << 10;
 
