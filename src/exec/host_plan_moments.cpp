@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -180,6 +181,15 @@ struct MomentsRows {
     Moments get(std::uint32_t i) const { return Moments{static_cast<std::uint64_t>(count[i]), shift[i], s1[i], s2[i]}; }
 };
 
+// The calling thread's MomentsRows, allocated on its first use: 32 KiB kept off the stack and
+// out of the static thread-local block, which every thread's stack must also hold (a thread
+// started with a small stack, 128 KiB, could not start with it there).
+MomentsRows& thread_rows() {
+    thread_local std::unique_ptr<MomentsRows> rows;
+    if (!rows) rows = std::make_unique<MomentsRows>();
+    return *rows;
+}
+
 // Eight states at once.
 struct Moments8 {
     Doubles count, shift, s1, s2;
@@ -283,7 +293,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     if (kept.size() < 5 * capacity) kept.resize(5 * capacity);
     const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity, kept.data() + 3 * capacity,
                       kept.data() + 4 * capacity};
-    thread_local MomentsRows rows;  // 32 KiB: kept off the stack
+    MomentsRows& rows = thread_rows();
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         walk_level1(geo, b0, b1,
