@@ -105,9 +105,10 @@ class Reducer:
         if offsets is not None:
             return self._segments(op, transform, a, options, offsets)
         element = flat_element(a) if transform is None else None
-        if element is not None and (axis is None or axis == tuple(range(a.ndim))):
+        axes = tuple(range(a.ndim)) if element is not None else None
+        if element is not None and (axis is None or axis == axes):
             # The common call: a whole C-contiguous array, read flat as it lies.
-            shape, axes = a.shape, tuple(range(a.ndim))
+            shape = a.shape
             result = cast(op, self._native.reduce(op, a, "flat", **options), element, options["accumulator"], False,
                           wrap=options["overflow"] == "wrap")
             return self._finish(op, result, a, axis, keepdims, shape, axes, element, options)

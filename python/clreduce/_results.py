@@ -59,14 +59,18 @@ def result_dtype(op, element, accumulator):
     return np.dtype(kind)
 
 
+def _does_not_fit(dtype):
+    return Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
+
+
 def _check_fits(values, dtype):
     """Raises clreduce.Overflow where an integer value does not fit `dtype` (a narrower
     accumulator named with dtype=; the library's value is exact)."""
     if dtype.kind in "iu":
-        info = np.iinfo(dtype)
+        lo, hi = _bounds(dtype)
         v = np.asarray(values)
-        if v.size and (np.any(v < info.min) or np.any(v > info.max)):
-            raise Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
+        if v.size and (np.any(v < lo) or np.any(v > hi)):
+            raise _does_not_fit(dtype)
 
 
 def _wrapped(value, dtype):
@@ -90,7 +94,7 @@ def _scalar(value, dtype, wrap=False):
         else:
             lo, hi = _bounds(dtype)
             if not lo <= int(value) <= hi:
-                raise Overflow(f"a result does not fit the accumulator {dtype} (pass overflow='wrap' to wrap it)")
+                raise _does_not_fit(dtype)
     return dtype.type(value)
 
 

@@ -319,16 +319,15 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             for (std::uint32_t lid = 0; lid < geo.wg;) {
                 // Eight work-items at a time where they took the same number of vectors (all but
                 // a group at the data's end) and have no scalar tail.
-                const std::uint64_t taken8 = taken_by(lid);
-                if (!tail && lid + kWidth <= geo.wg && taken8 > 0 && taken_by(lid + kWidth - 1) == taken8) {
+                const std::uint64_t taken = taken_by(lid);
+                if (!tail && lid + kWidth <= geo.wg && taken > 0 && taken_by(lid + kWidth - 1) == taken) {
                     const std::size_t i = o + std::size_t(lid) * geo.vector_width;
                     const Lanes at{lanes.shift + i, lanes.s1 + i, lanes.s2 + i, lanes.lo + i, lanes.hi + i};
-                    full_work_items(at, geo.vector_width, taken8, rows, lid, ext);
+                    full_work_items(at, geo.vector_width, taken, rows, lid, ext);
                     lid += kWidth;
                     continue;
                 }
-                const std::uint64_t taken = taken_by(lid);
-                // Its lanes in order, then its scalar tail.
+                // One work-item: its lanes in order, then its scalar tail.
                 Moments acc;
                 for (std::uint32_t k = 0; k < geo.vector_width && taken > 0; ++k) {
                     const std::size_t i = o + std::size_t(lid) * geo.vector_width + k;

@@ -144,16 +144,14 @@ private:
     // the compare-and-swap the caller waits for this worker, so the job stays valid.
     Job* take_offer() {
         std::uint64_t word = offer_.load(std::memory_order_acquire);
-        while ((word & kOpen) && (word & kCount) < (word >> 8 & kCount))
+        while (wants_worker(word))
             if (offer_.compare_exchange_weak(word, word + 1, std::memory_order_acquire, std::memory_order_acquire))
                 return offered_job_.load(std::memory_order_relaxed);
         return nullptr;
     }
-    // Whether an offer is open and wants another worker.
-    bool offer_wants() const {
-        const std::uint64_t word = offer_.load();
-        return (word & kOpen) && (word & kCount) < (word >> 8 & kCount);
-    }
+    // Whether the offer `word` is open and wants another worker.
+    static bool wants_worker(std::uint64_t word) { return (word & kOpen) && (word & kCount) < (word >> 8 & kCount); }
+    bool offer_wants() const { return wants_worker(offer_.load()); }
 
     // Lists `job` for workers to join under the mutex (another job holds the offer).
     void list(Job& job) {
