@@ -80,6 +80,42 @@ CLREDUCE_HOST_CLONES void add_run(double* __restrict lanes, const unsigned char*
     for (std::uint64_t k = 0; k < n; ++k) lanes[k] += mapped<T, M>(load_at<T>(in, k));
 }
 
+// Step 0 of level 1 for the work-items that read a vector in it: lane k starts from +0.0 and
+// adds element k of the run at `in` (as add_run after the lanes were set to +0.0).
+template <class T, ElementMap M>
+CLREDUCE_HOST_CLONES void first_run(double* __restrict lanes, const unsigned char* __restrict in, std::uint64_t n) {
+    for (std::uint64_t k = 0; k < n; ++k) lanes[k] = 0.0 + mapped<T, M>(load_at<T>(in, k));
+}
+
+// A work-item's V lanes as ops/add.cl's tree of halves: (l0 + l1) + (l2 + l3), ...
+template <std::uint32_t V>
+inline double tree_of_halves(const double* l) {
+    if constexpr (V == 1) {
+        return l[0];
+    } else {
+        return tree_of_halves<V / 2>(l) + tree_of_halves<V / 2>(l + V / 2);
+    }
+}
+
+// out[w] = the tree of halves of work-item w's lanes lanes[w * V ...], w < items.
+template <std::uint32_t V>
+CLREDUCE_HOST_CLONES void item_trees(double* __restrict out, const double* __restrict lanes, std::uint64_t items) {
+    for (std::uint64_t w = 0; w < items; ++w) out[w] = tree_of_halves<V>(lanes + w * V);
+}
+
+// item_trees for the plan's vector width.
+ItemTrees item_trees_of(std::uint32_t vector_width) {
+    switch (vector_width) {
+        case 1: return item_trees<1>;
+        case 2: return item_trees<2>;
+        case 4: return item_trees<4>;
+        case 8: return item_trees<8>;
+        case 16: return item_trees<16>;
+        default: break;
+    }
+    throw Error("internal: no plan-order host loops for vector width " + std::to_string(vector_width));
+}
+
 // kFusedSteps steps of level 1 at once, for the same lanes: lane k adds element k of the run
 // at in[0], then of in[1], ... (the same additions in the same order as that many add_run
 // calls).
@@ -114,8 +150,8 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                   double* values) {
     const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
     const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
+    const ItemTrees trees = item_trees_of(geo.vector_width);
     alignas(64) std::array<double, kBatchLanes> lanes;
-    alignas(64) std::array<double, kMaxHostLanes / 2> halves;
     std::array<double, kMaxHostGroupSize> scratch;
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
@@ -131,21 +167,13 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             add_runs<T, M>(at, runs.data(), n);
         });
         for (std::uint64_t g = b0; g < b1; ++g) {
-            // Each work-item's lanes as ops/add.cl's tree of halves, (s0 + s1) + (s2 + s3) ...:
-            // the tree's levels add neighbours, for all work-items at once.
-            double* from = lanes.data() + (g - b0) * lanes_per_group;
-            double* to = halves.data();
-            for (std::size_t width = lanes_per_group; width > geo.wg; width /= 2) {
-                add_neighbours(to, from, width / 2);
-                std::swap(from, to);
-            }
-            for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
-                double acc = from[lid];
-                if (g == 0)  // the scalar tail, work-item lid taking elements lid, lid + wg, ...
+            // Each work-item's lanes as ops/add.cl's tree of halves, then group 0's scalar tail,
+            // work-item lid taking elements lid, lid + wg, ...
+            trees(scratch.data(), lanes.data() + (g - b0) * lanes_per_group, geo.wg);
+            if (g == 0)
+                for (std::uint32_t lid = 0; lid < geo.wg; ++lid)
                     for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg)
-                        acc += mapped<T, M>(load_at<T>(in, j));
-                scratch[lid] = acc;
-            }
+                        scratch[lid] += mapped<T, M>(load_at<T>(in, j));
             values[g - begin] = level2_tree(scratch.data(), geo.wg);
         }
     }
@@ -205,10 +233,6 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 
 }  // namespace
 
-CLREDUCE_HOST_CLONES void add_neighbours(double* __restrict to, const double* __restrict from, std::size_t n) {
-    for (std::size_t j = 0; j < n; ++j) to[j] = from[2 * j] + from[2 * j + 1];
-}
-
 double level2_tree(double* scratch, std::uint32_t n) {
     for (std::uint32_t s = n / 2; s >= 1; s >>= 1)
         for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
@@ -220,24 +244,24 @@ template <class T, ElementMap M>
 double mapped_at(const unsigned char* in, std::uint64_t i) {
     return mapped<T, M>(load_at<T>(in, i));
 }
+template <class T, ElementMap M>
+LevelOneAdds adds_with_map(std::uint32_t vector_width) {
+    return {first_run<T, M>, add_run<T, M>, add_runs<T, M>, mapped_at<T, M>, item_trees_of(vector_width)};
+}
 template <class T>
-LevelOneAdds adds_of(ElementMap map) {
+LevelOneAdds adds_of(ElementMap map, std::uint32_t vector_width) {
     switch (map) {
-        case ElementMap::identity:
-            return {add_run<T, ElementMap::identity>, add_runs<T, ElementMap::identity>,
-                    mapped_at<T, ElementMap::identity>};
-        case ElementMap::square:
-            return {add_run<T, ElementMap::square>, add_runs<T, ElementMap::square>, mapped_at<T, ElementMap::square>};
-        case ElementMap::abs:
-            return {add_run<T, ElementMap::abs>, add_runs<T, ElementMap::abs>, mapped_at<T, ElementMap::abs>};
+        case ElementMap::identity: return adds_with_map<T, ElementMap::identity>(vector_width);
+        case ElementMap::square: return adds_with_map<T, ElementMap::square>(vector_width);
+        case ElementMap::abs: return adds_with_map<T, ElementMap::abs>(vector_width);
         default: break;
     }
     throw Error("internal: no plan-order host loops for this element map");
 }
 }  // namespace
 
-LevelOneAdds level1_adds(ElementType element, ElementMap map) {
-    return element == ElementType::float32 ? adds_of<float>(map) : adds_of<double>(map);
+LevelOneAdds level1_adds(ElementType element, ElementMap map, std::uint32_t vector_width) {
+    return element == ElementType::float32 ? adds_of<float>(map, vector_width) : adds_of<double>(map, vector_width);
 }
 
 std::size_t PlanGeometry::parts(std::size_t element_size) const { return host_parts(groups, count * element_size); }

@@ -80,20 +80,22 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
     }
 }
 
-// Level 1's loops for one element type and map (float or double data into doubles), which the
-// rows' and columns' plan order (host_plan_segments.cpp) shares: run(lanes, in, n) adds element
-// k of the run at `in` to lanes[k]; runs(lanes, in, n) does so for the kFusedSteps runs in[0],
-// in[1], ... in turn; element(in, i) is element i as the accumulator sees it (prelude.cl's
-// clreduce_map).
+// Level 1's loops for one element type, map and vector width V (float or double data into
+// doubles), which the rows' and columns' plan order (host_plan_segments.cpp) shares:
+// run(lanes, in, n) adds element k of the run at `in` to lanes[k]; first_run does so to lanes
+// it starts at +0.0; runs(lanes, in, n) does so for the kFusedSteps runs in[0], in[1], ... in
+// turn; element(in, i) is element i as the accumulator sees it (prelude.cl's clreduce_map);
+// item_trees(out, lanes, items) sets out[w] to work-item w's V lanes lanes[w * V ...] as
+// ops/add.cl's tree of halves.
+using ItemTrees = void (*)(double* out, const double* lanes, std::uint64_t items);
 struct LevelOneAdds {
+    void (*first_run)(double* lanes, const unsigned char* in, std::uint64_t n);
     void (*run)(double* lanes, const unsigned char* in, std::uint64_t n);
     void (*runs)(double* lanes, const unsigned char* const* in, std::uint64_t n);
     double (*element)(const unsigned char* in, std::uint64_t i);
+    ItemTrees item_trees;
 };
-LevelOneAdds level1_adds(ElementType element, ElementMap map);
-
-// One level of a work-item's lanes' tree (ops/add.cl's halves): to[j] = from[2j] + from[2j + 1].
-void add_neighbours(double* to, const double* from, std::size_t n);
+LevelOneAdds level1_adds(ElementType element, ElementMap map, std::uint32_t vector_width);
 
 // Level 2's tree in local memory (reduce.cl's, and segments.cl's teams', whose warp shuffles
 // add the same pairs): n values (a power of two), sequential addressing; the first.

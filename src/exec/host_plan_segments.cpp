@@ -80,13 +80,12 @@ void tree_of_rows(double* first, std::uint64_t stride, std::uint32_t count, std:
 
 // Group `part`'s value of one segment of `count` elements at `in` (clreduce_segment_level1 for
 // its team's lanes, then clreduce_team_level2). `lanes` holds team * vector_width doubles,
-// `halves` half as many.
+// `items` team doubles.
 double segment_part(const SegmentShape& shape, const LevelOneAdds& adds, std::size_t element_size,
-                    const unsigned char* in, std::uint64_t count, std::uint32_t part, double* lanes, double* halves) {
+                    const unsigned char* in, std::uint64_t count, std::uint32_t part, double* lanes, double* items) {
     const std::uint64_t team_width = std::uint64_t(shape.team) * shape.vector_width;
     const std::uint64_t stride = shape.lanes() * shape.vector_width;  // a lane's vectors apart, in elements
     const std::uint64_t body = count / shape.vector_width * shape.vector_width;
-    std::fill_n(lanes, team_width, 0.0);
     // Step k reads elements [base + k * stride, + team_width) of the body. Lanes that fit the
     // first level of cache take one step at a time: the steps of a group a segment are one run
     // of memory, read in order (taking kFusedSteps at once reads that many pages side by side,
@@ -95,6 +94,14 @@ double segment_part(const SegmentShape& shape, const LevelOneAdds& adds, std::si
     // a lane is loaded and stored once per kFusedSteps elements.
     std::uint64_t base = std::uint64_t(part) * team_width;
     const bool fuse = team_width * sizeof(double) > kFirstLevelLanesBytes;
+    if (!fuse && base < body) {  // step 0 sets the lanes it reads
+        const std::uint64_t n = std::min(team_width, body - base);
+        adds.first_run(lanes, in + base * element_size, n);
+        std::fill(lanes + n, lanes + team_width, 0.0);
+        base += stride;
+    } else {
+        std::fill_n(lanes, team_width, 0.0);
+    }
     for (; fuse && base + (kFusedSteps - 1) * stride + team_width <= body; base += kFusedSteps * stride) {
         std::array<const unsigned char*, kFusedSteps> runs;
         for (std::uint32_t j = 0; j < kFusedSteps; ++j) runs[j] = in + (base + j * stride) * element_size;
@@ -103,19 +110,15 @@ double segment_part(const SegmentShape& shape, const LevelOneAdds& adds, std::si
     for (; base < body; base += stride) adds.run(lanes, in + base * element_size, std::min(team_width, body - base));
     // Each lane's components as ops/add.cl's tree of halves, then its scalar tail: elements
     // body + L, body + L + lanes, ... for the segment's lane L.
-    double* from = lanes;
-    double* to = halves;
-    for (std::uint64_t width = team_width; width > shape.team; width /= 2) {
-        add_neighbours(to, from, static_cast<std::size_t>(width / 2));
-        std::swap(from, to);
-    }
+    adds.item_trees(items, lanes, shape.team);
     if (body < count) {
         for (std::uint32_t l = 0; l < shape.team; ++l) {
             const std::uint64_t lane = std::uint64_t(part) * shape.team + l;
-            for (std::uint64_t j = body + lane; j < count; j += shape.lanes()) from[l] = from[l] + adds.element(in, j);
+            for (std::uint64_t j = body + lane; j < count; j += shape.lanes())
+                items[l] = items[l] + adds.element(in, j);
         }
     }
-    return level2_tree(from, shape.team);
+    return level2_tree(items, shape.team);
 }
 
 }  // namespace
@@ -136,7 +139,7 @@ bool segments_fit_plan_order(const LaunchPlan& plan, const HostSegments& segment
 void reduce_segments_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                    const HostSegments& segments, unsigned char* states) {
     const SegmentShape shape(plan);
-    const LevelOneAdds adds = level1_adds(plan.element, kernel.map);
+    const LevelOneAdds adds = level1_adds(plan.element, kernel.map, plan.vector_width);
     const std::size_t element_size = type_size(plan.element);
     // Job j is group j % parts of segment j / parts; with several groups a segment, their values
     // wait in `values` for the combining launch's order.
@@ -149,7 +152,7 @@ void reduce_segments_in_plan_order(const LaunchPlan& plan, const OpKernel& kerne
     const std::size_t team_width = std::size_t(shape.team) * shape.vector_width;
     auto piece = [&](std::size_t k) {
         thread_local std::vector<double> kept_lanes;
-        double* lanes = kept_doubles(kept_lanes, team_width + team_width / 2 + 1);
+        double* lanes = kept_doubles(kept_lanes, team_width + shape.team);
         const std::uint64_t first = k * per_piece, last = std::min(jobs, first + per_piece);
         for (std::uint64_t j = first; j < last; ++j) {
             const std::uint64_t s = j / shape.parts;
@@ -181,7 +184,7 @@ bool columns_fit_plan_order(const LaunchPlan& plan, const HostColumns& columns) 
 void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                   const HostColumns& columns, unsigned char* states) {
     const SegmentShape shape(plan);
-    const LevelOneAdds adds = level1_adds(plan.element, kernel.map);
+    const LevelOneAdds adds = level1_adds(plan.element, kernel.map, plan.vector_width);
     const std::size_t element_size = type_size(plan.element);
     const std::uint64_t lanes_all = shape.lanes(), width = columns.columns, rows = columns.rows;
     const std::uint64_t block =

@@ -5,7 +5,7 @@
 // a work-group's work-items), vector widths and work-group sizes meet, at sizes with tails,
 // starts at every byte misalignment and rows with padding, with data whose sums depend on the
 // order of their additions, and (rows, batches, offsets) with infinities, NaN and zeros of both
-// signs (a NaN result: NaN on both).
+// signs (a NaN result: NaN on both), and segments of negative zeros only.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -169,7 +169,27 @@ void check_columns(Reducer& r) {
     }
 }
 
+// Segments of negative zeros only: the kernels' lanes start at +0.0, so each sum is +0.0, also
+// where a lane's first step sets it on the host.
+template <class T>
+void check_negative_zeros(Reducer& r) {
+    const std::vector<T> values(3000, -T(0));
+    const cl::Buffer buffer = device_copy(r, values);
+    const std::vector<Mapping> mappings{{64, 4, 64, 1}, {32, 1, 8, 1}, {32, 16, 32, 3}};
+    for (const Segments& segments : {Segments::batch(3, 1000), Segments::rows(10, 250, 300 * sizeof(T))}) {
+        check_all<T>(r, values, buffer, segments, nullptr, 0);
+        for (const Mapping& m : mappings) check_all<T>(r, values, buffer, segments, &m, 0);
+    }
+    const auto sums = r.sum<T>(values.data(), Segments::batch(3, 1000));
+    for (const auto s : sums) CHECK_FALSE(std::signbit(s));
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("float sums of host segments of negative zeros are the device's +0.0", "[host-path][segments]",
+                   float, double) {
+    check_negative_zeros<TestType>(reducer());
+}
 
 TEMPLATE_TEST_CASE("float sums of host rows, batches and offsets on the host give the device's bits",
                    "[host-path][segments]", float, double) {
