@@ -4,6 +4,7 @@
 // over the keys' and the values' bytes. Device times are medians of profiled calls (the sum of
 // the call's kernels; the wait for the number of runs between them is not in it), wall times of
 // synchronous calls on a queue without profiling; every run's key and sum is checked exactly.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <clreduce/clreduce.hpp>
@@ -31,6 +33,7 @@ struct Row {
     double cub_us = 0, cub_wall_us = 0, thrust_wall_us = 0, cub_read_only_us = 0;  // 0: not run
     std::uint64_t wrong = 0, cub_wrong = 0;
     std::string plan;
+    std::vector<double> kernel_us;  // each of the call's kernels, in launch order (medians)
 };
 
 nlohmann::json run_cub(const ByKeyOptions& o) {
@@ -83,13 +86,19 @@ Row measure(const std::vector<std::int32_t>& values, std::uint64_t runs, const B
     // The results go into one KeyedResults kept across calls.
     KeyedResults<std::int32_t, std::int64_t> got;
     std::vector<double> device, wall;
+    std::vector<std::vector<double>> kernels;  // kernels[k]: kernel k's times
     for (int run = 0; run <= o.repeats; ++run) {
         CallInfo info;
         r.sum_by_key<std::int32_t, std::int32_t>(key_buffer, 0, value_buffer, 0, n, got, {}, &info);
         row.plan = info.plan.describe();
-        if (run > 0) device.push_back(device_microseconds(info.kernel_events));
+        if (run == 0) continue;
+        device.push_back(device_microseconds(info.kernel_events));
+        kernels.resize(std::max(kernels.size(), info.kernel_events.size()));
+        for (std::size_t k = 0; k < info.kernel_events.size(); ++k)
+            kernels[k].push_back(device_microseconds({info.kernel_events[k]}));
     }
     row.device_us = median(device);
+    for (const std::vector<double>& k : kernels) row.kernel_us.push_back(median(k));
     row.wrong = wrong_runs(values, runs, got);
     for (int run = 0; run <= o.repeats; ++run) {
         const auto start = std::chrono::steady_clock::now();
@@ -141,7 +150,8 @@ int run_by_key(const ByKeyOptions& o) {
                    us(row.read_only_us), us(row.device_us), row.read_only_us / row.device_us, us(row.wall_us),
                    us(row.cub_us), row.cub_us > 0 ? fmt::format("{:.2f}", row.cub_us / row.device_us) : "-",
                    us(row.cub_wall_us), us(row.thrust_wall_us), row.wrong + row.cub_wrong);
-        fmt::print("    plan: {}\n", row.plan);
+        fmt::print("    plan: {}\n    kernels (us, in launch order): {:.1f}\n", row.plan,
+                   fmt::join(row.kernel_us, " + "));
     }
     fmt::print(
         "clreduce: device time (the call's kernels, medians); /r-o: the read-only kernel's time over keys and values "
@@ -166,7 +176,8 @@ int run_by_key(const ByKeyOptions& o) {
                                    {"cub_read_only_us", row.cub_read_only_us},
                                    {"wrong", row.wrong},
                                    {"cub_wrong", row.cub_wrong},
-                                   {"plan", row.plan}});
+                                   {"plan", row.plan},
+                                   {"kernel_us", row.kernel_us}});
         std::ofstream(o.json) << doc.dump(2) << "\n";
     }
     return correct ? 0 : 1;
