@@ -146,7 +146,7 @@ done
 for key in uchar ushort uint ulong; do
     total=$((total + 1))
     if ! out=$("$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -O1 -S \
-        -o "$work/k.ptx" "$dir/run_heads.cl" -DCLREDUCE_KEY=$key -DCLREDUCE_WG=256 -DCLREDUCE_ROWS=8 2>&1); then
+        -o "$work/k.ptx" "$dir/run_heads.cl" -DCLREDUCE_KEY=$key -DCLREDUCE_WG=256 -DCLREDUCE_ROWS=16 -DCLREDUCE_WORDS=4 2>&1); then
         echo "FAILED: run_heads.cl -DCLREDUCE_KEY=$key"
         echo "$out" | head -8
         fail=$((fail + 1))

@@ -69,9 +69,9 @@ public:
     const cl::Buffer& mask_staging(std::uint64_t bytes);
     // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
     // offsets copied in, the long segments' list and their chunks' table; reduce_by_key's
-    // (run_heads.cpp): the groups' head counts and the runs' number, the runs' CSR offsets and
-    // their keys.
-    enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_offsets, run_keys };
+    // (run_heads.cpp): the groups' head counts and the runs' number, a bit a key for the heads, the runs' CSR offsets
+    // and their keys.
+    enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_mask, run_offsets, run_keys };
     const cl::Buffer& segment_buffer(SegmentBuffer which, std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
     // finish) the partials. A new buffer forgets prepared_for.
@@ -101,6 +101,8 @@ public:
     // and every write's event, empty between calls; kept for their room.
     std::vector<cl::Event> stream_last;
     std::vector<cl::Event> stream_writes;
+    // reduce_by_key's groups' counts of heads, read back (exec/run_heads.cpp); kept for their room.
+    std::vector<cl_ulong> run_group_counts;
 
 private:
     const cl::Buffer& grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes);
@@ -120,8 +122,8 @@ private:
     cl::Buffer staging_;
     cl::Buffer mask_staging_;
     std::map<std::string, cl::Kernel> helper_kernels_;
-    std::array<cl::Buffer, 7> segment_buffers_;
-    std::array<std::uint64_t, 7> segment_buffer_bytes_{};
+    std::array<cl::Buffer, 8> segment_buffers_;
+    std::array<std::uint64_t, 8> segment_buffer_bytes_{};
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;

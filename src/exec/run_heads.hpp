@@ -32,11 +32,11 @@ struct RunHeads {
 // for the tests that compile the library's kernels for other devices).
 std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg);
 
-// Enqueues the three launches of run_heads.cl (count > 0): the groups' counts of heads, their
-// scan, then, after a blocking read of the number of runs (the host sizes the offsets and keys
-// from it), the offsets and the runs' keys. Then enqueues a read of the runs' keys into
-// key_room(runs), whose completion `keys_read` signals; on an out-of-order queue it is waited
-// for here, so that any command enqueued after the return sees the offsets.
+// Enqueues the two launches of run_heads.cl (count > 0): the keys' head bits and the groups'
+// counts of heads, then, after a blocking read of those counts (the host sizes the offsets and
+// keys from their sum), the offsets and the runs' keys. Then enqueues a read of the runs' keys
+// into key_room(runs), whose completion `keys_read` signals; on an out-of-order queue it is
+// waited for here, so that any command enqueued after the return sees the offsets.
 RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
                         const DeviceKeys& keys, const std::function<void*(std::uint64_t)>& key_room, bool out_of_order,
                         cl::Event& keys_read);
