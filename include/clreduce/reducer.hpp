@@ -203,9 +203,9 @@ public:
     // the segmented form: the results are, bit for bit, those of reduce<Op, T>(values,
     // value_offset, Segments::offsets(run offsets)), every operation, type, float mode and
     // LaunchParams as there (CallInfo::plan is that call's plan; its kernel_events begin with
-    // the runs' three launches). Device buffers: three launches find the runs on the device
-    // (cl_kernels/run_heads.cl) and the host reads their number between the second and the
-    // third, to size the offsets and the keys; then the segments' launches. Host data: the host
+    // the runs' two launches). Device buffers: two launches find the runs on the device
+    // (cl_kernels/run_heads.cl) and the host reads the groups' counts of runs between them, to
+    // size the offsets and the keys; then the segments' launches. Host data: the host
     // finds the runs as it reads the keys, then the host segments form. No keys: no runs.
     // InvalidArgument for ranges past their buffers, null host pointers, key and value ranges
     // of different sizes.
