@@ -2,7 +2,7 @@
 // against CUB's DeviceReduce::ReduceByKey and Thrust's reduce_by_key (clreduce-cub-by-key,
 // beside clreduce-perf where CUDA was found, on the same data), beside the read-only kernel
 // over the keys' and the values' bytes. Device times are medians of profiled calls (the sum of
-// the call's kernels; the wait for the number of runs between them is not in it), wall times of
+// the call's kernels; the read of the groups' counts of runs between them is not in it), wall times of
 // synchronous calls on a queue without profiling; every run's key and sum is checked exactly.
 #include <algorithm>
 #include <chrono>

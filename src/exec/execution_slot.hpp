@@ -69,8 +69,8 @@ public:
     const cl::Buffer& mask_staging(std::uint64_t bytes);
     // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
     // offsets copied in, the long segments' list and their chunks' table; reduce_by_key's
-    // (run_heads.cpp): the groups' head counts and the runs' number, a bit a key for the heads, the runs' CSR offsets
-    // and their keys.
+    // (run_heads.cpp): the groups' counts of run heads, a bit a key marking the heads, the
+    // runs' CSR offsets and their keys.
     enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_mask, run_offsets, run_keys };
     const cl::Buffer& segment_buffer(SegmentBuffer which, std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
