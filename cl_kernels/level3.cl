@@ -28,7 +28,7 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
                                                            __global clreduce_state* out,
                                                            __global clreduce_state* partials, uint slot,
                                                            __global uchar* result_out, ulong result_offset,
-                                                           ulong result_count,
+                                                           volatile __global uint* result_status, ulong result_count,
                                                            volatile __global uint* done CLREDUCE_SINK_PARAM) {
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_LAST_GROUP
 #ifdef CLREDUCE_GROUP_SINK
@@ -51,7 +51,7 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
         for (ulong j = lid; j < get_num_groups(0); j += CLREDUCE_WG) s = clreduce_combine(s, seen[j]);
         s = clreduce_level2(scratch, s, lid CLREDUCE_SINK_ARG);
         if (lid == 0) {
-            clreduce_store_result(out, slot, s, result_out, result_offset, result_count);
+            clreduce_store_result(out, slot, s, result_out, result_offset, result_status, result_count);
             *done = 0;
         }
     }
@@ -75,7 +75,7 @@ __attribute__((always_inline)) inline void clreduce_level3(__local clreduce_stat
         // few words (the host adds the copies).
         clreduce_exact_atomic(clreduce_exact_number(out, slot, group), acc);
 #else
-        clreduce_store_result(out, slot, acc, result_out, result_offset, result_count);
+        clreduce_store_result(out, slot, acc, result_out, result_offset, result_status, result_count);
 #endif
     }
 #if CLREDUCE_FINISH == CLREDUCE_FINISH_EXACT_ATOMIC

@@ -159,11 +159,12 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level2(__local clr
 
 // Where the final state goes: the result word out[slot] (the other word reset for the next
 // call), or, for an asynchronous call, the result it stands for (of `result_count` elements)
-// at result_out + result_offset.
+// at result_out + result_offset (a result that does not fit its type: result_status, result.cl).
 __attribute__((always_inline)) inline void clreduce_store_result(__global clreduce_state* out, uint slot, clreduce_state acc,
-                                  __global uchar* result_out, ulong result_offset, ulong result_count) {
+                                  __global uchar* result_out, ulong result_offset,
+                                  volatile __global uint* result_status, ulong result_count) {
 #if CLREDUCE_DEVICE_RESULT
-    clreduce_write_result(result_out + result_offset, acc, result_count);
+    clreduce_write_result(result_out + result_offset, acc, result_count, result_status);
 #else
     out[slot] = acc;
     out[slot ^ 1u] = clreduce_init();
@@ -394,8 +395,8 @@ __attribute__((always_inline)) inline clreduce_state clreduce_level1(__global co
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count,
                      __global clreduce_state* out, uint slot,
-                     __global uchar* result_out, ulong result_offset, volatile __global uint* done,
-                     ulong result_count CLREDUCE_KERNEL_IMAGE_PARAMS)
+                     __global uchar* result_out, ulong result_offset, volatile __global uint* result_status,
+                     volatile __global uint* done, ulong result_count CLREDUCE_KERNEL_IMAGE_PARAMS)
 {
     const uint lid = get_local_id(0);
     const ulong group = get_group_id(0);
@@ -430,12 +431,12 @@ void clreduce_reduce(__global const CLREDUCE_IN_T* in, ulong offset, ulong count
 #endif
         acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
         clreduce_level3(scratch, &is_last, acc, lid, group, out + 2 * c, out + 2 * CLREDUCE_CHANNELS + c * get_num_groups(0),
-                        slot, result_out, result_offset, result_count, done + c CLREDUCE_SINK_ARG);
+                        slot, result_out, result_offset, result_status, result_count, done + c CLREDUCE_SINK_ARG);
     }
 #else
     clreduce_state acc = clreduce_level1(in + offset, count, group, lid CLREDUCE_IMAGE_ARGS CLREDUCE_SINK_ARG);
     acc = clreduce_level2(scratch, acc, lid CLREDUCE_SINK_ARG);
-    clreduce_level3(scratch, &is_last, acc, lid, group, out, out + 2, slot, result_out, result_offset, result_count,
-                    done CLREDUCE_SINK_ARG);
+    clreduce_level3(scratch, &is_last, acc, lid, group, out, out + 2, slot, result_out, result_offset, result_status,
+                    result_count, done CLREDUCE_SINK_ARG);
 #endif
 }

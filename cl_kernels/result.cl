@@ -22,6 +22,20 @@
 #ifndef CLREDUCE_RESULT_KIND
 #define CLREDUCE_RESULT_KIND CLREDUCE_RESULT_VALUE
 #endif
+// A 64-bit integer result that may not fit its type (src/ops/result_kind.hpp decides):
+// CLREDUCE_RESULT_CHECK: an exact wide sum under IntegerOverflow::check, or any value of a
+// floating-point accumulator over integer data, is checked against the type's range; one that
+// does not fit is not written, and bit CLREDUCE_STATUS_OVERFLOW of the caller's status word
+// (AsyncTarget::status) is set instead, the value the host would refuse with Overflow.
+// CLREDUCE_RESULT_MODULO: a floating-point accumulator's finite sum outside the range is
+// written modulo 2^64 (IntegerOverflow::wrap), as the host does (src/ops/integer_result.hpp).
+#ifndef CLREDUCE_RESULT_CHECK
+#define CLREDUCE_RESULT_CHECK 0
+#endif
+#ifndef CLREDUCE_RESULT_MODULO
+#define CLREDUCE_RESULT_MODULO 0
+#endif
+#define CLREDUCE_STATUS_OVERFLOW 1u
 #ifndef clreduce_value_double
 #define clreduce_value_double(s) ((double)clreduce_value(s))  // the state's value as the host reads it
 #endif
@@ -160,6 +174,44 @@ inline CLREDUCE_RESULT_T clreduce_quiet(CLREDUCE_RESULT_T v) {
 }
 #endif
 
+#if CLREDUCE_RESULT_CHECK
+#define CLREDUCE_RESULT_SIGNED (((CLREDUCE_RESULT_T)-1) < (CLREDUCE_RESULT_T)0)
+#if CLREDUCE_ACC_FLOAT
+// The accumulator's value as the result, where it lies in the result type's range (it is an
+// integer: the sum or extreme of integers, rounded), or modulo 2^64 where CLREDUCE_RESULT_MODULO
+// and it is finite (fmod is exact, and a double beyond 2^53 is an integer). False: neither.
+inline bool clreduce_integer_result(double v, CLREDUCE_RESULT_T* r) {
+    const double two63 = 9223372036854775808.0, two64 = 18446744073709551616.0;
+    const double low = CLREDUCE_RESULT_SIGNED ? -two63 : 0.0, high = CLREDUCE_RESULT_SIGNED ? two63 : two64;
+    if (v >= low && v < high) {
+        *r = CLREDUCE_RESULT_SIGNED ? (CLREDUCE_RESULT_T)convert_long(v) : (CLREDUCE_RESULT_T)convert_ulong(v);
+        return true;
+    }
+#if CLREDUCE_RESULT_MODULO
+    if (isfinite(v)) {
+        double m = fmod(v, two64);
+        if (m < 0) m += two64;
+        *r = (CLREDUCE_RESULT_T)(m >= two63 ? convert_ulong(m - two63) + (1ul << 63) : convert_ulong(m));
+        return true;
+    }
+#endif
+    return false;
+}
+#else
+// Whether an exact wide state's value fits the result type: its limbs above the lowest are
+// the lowest one's sign extension (a signed result) or zero (an unsigned one).
+inline bool clreduce_wide_fits(clreduce_state s) {
+    const bool negative = CLREDUCE_WIDE_SIGNED && (long)s.limb[CLREDUCE_WIDE_LIMBS - 1] < 0;
+    if (CLREDUCE_RESULT_SIGNED && !CLREDUCE_WIDE_SIGNED && (s.limb[0] >> 63) != 0) return false;
+    if (!CLREDUCE_RESULT_SIGNED && negative) return false;
+    const ulong high = CLREDUCE_RESULT_SIGNED ? (ulong)((long)s.limb[0] >> 63) : 0ul;
+    for (int k = 1; k < CLREDUCE_WIDE_LIMBS; ++k)
+        if (s.limb[k] != high) return false;
+    return true;
+}
+#endif
+#endif
+
 // The bytes of one result (segmented calls write one per segment, back to back).
 #if CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_PAIR
 #define CLREDUCE_RESULT_SIZE (2 * sizeof(CLREDUCE_RESULT_T))
@@ -173,9 +225,22 @@ inline CLREDUCE_RESULT_T clreduce_quiet(CLREDUCE_RESULT_T v) {
 #define CLREDUCE_RESULT_SIZE sizeof(CLREDUCE_RESULT_T)
 #endif
 
-// Writes the result `s` stands for at `at`; `count`: the elements the state took.
-__attribute__((always_inline)) inline void clreduce_write_result(__global uchar* at, clreduce_state s, ulong count) {
-#if CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_VALUE && defined(CLREDUCE_VALUE_IN_DOUBLE) && CLREDUCE_FP64
+// Writes the result `s` stands for at `at`; `count`: the elements the state took. `status`:
+// the caller's status word (CLREDUCE_RESULT_CHECK).
+__attribute__((always_inline)) inline void clreduce_write_result(__global uchar* at, clreduce_state s, ulong count,
+                                                                 volatile __global uint* status) {
+#if CLREDUCE_RESULT_CHECK && CLREDUCE_ACC_FLOAT
+    CLREDUCE_RESULT_T r;
+    if (clreduce_integer_result(clreduce_value_double(s), &r))
+        *(__global CLREDUCE_RESULT_T*)at = r;
+    else
+        atomic_or(status, CLREDUCE_STATUS_OVERFLOW);
+#elif CLREDUCE_RESULT_CHECK
+    if (clreduce_wide_fits(s))
+        *(__global CLREDUCE_RESULT_T*)at = (CLREDUCE_RESULT_T)clreduce_value(s);
+    else
+        atomic_or(status, CLREDUCE_STATUS_OVERFLOW);
+#elif CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_VALUE && defined(CLREDUCE_VALUE_IN_DOUBLE) && CLREDUCE_FP64
     *(__global CLREDUCE_RESULT_T*)at = (CLREDUCE_RESULT_T)clreduce_value_double(s);  // as the host adds its parts
 #elif CLREDUCE_RESULT_KIND == CLREDUCE_RESULT_VALUE
     *(__global CLREDUCE_RESULT_T*)at = (CLREDUCE_RESULT_T)clreduce_value(s);

@@ -67,7 +67,8 @@ __attribute__((always_inline)) inline ulong clreduce_segment_elements(ulong s, C
     __global const CLREDUCE_IN_T *in, ulong offset, ulong extent, ulong segments,                   \
         __global const ulong *begins, ulong begins_at, __global const ulong *ends, ulong ends_at,   \
         ulong step, ulong length, uint parts, __global clreduce_state *out, __global uchar *result_out, \
-        ulong result_offset, volatile __global uint *bad, ulong bad_at, ulong cap, __global ulong *long_list, \
+        ulong result_offset, volatile __global uint *result_status, volatile __global uint *bad, ulong bad_at, \
+        ulong cap, __global ulong *long_list, \
         __global ulong *chunk_table, uint long_room, uint chunk_room, CLREDUCE_ELEMENTS_PARAMS
 
 // Loads in flight a lane (LaunchPlan::segment_loads): a lane loads CLREDUCE_SEGMENT_UNROLL of
@@ -191,9 +192,10 @@ __attribute__((always_inline)) inline clreduce_state clreduce_team_level2(__loca
 __attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clreduce_state acc,
                                                                  __global clreduce_state* out,
                                                                  __global uchar* result_out, ulong result_offset,
+                                                                 volatile __global uint* result_status,
                                                                  ulong elements) {
 #if CLREDUCE_DEVICE_RESULT
-    clreduce_write_result(result_out + result_offset + s * CLREDUCE_RESULT_SIZE, acc, elements);
+    clreduce_write_result(result_out + result_offset + s * CLREDUCE_RESULT_SIZE, acc, elements, result_status);
 #else
     out[s] = acc;
 #endif
@@ -204,11 +206,12 @@ __attribute__((always_inline)) inline void clreduce_segment_emit(ulong s, clredu
 __attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clreduce_state acc, bool is_long,
                                                                    __global clreduce_state* out,
                                                                    __global uchar* result_out, ulong result_offset,
+                                                                   volatile __global uint* result_status,
                                                                    ulong elements) {
     if (is_long)
         out[s] = acc;
     else
-        clreduce_segment_emit(s, acc, out, result_out, result_offset, elements);
+        clreduce_segment_emit(s, acc, out, result_out, result_offset, result_status, elements);
 }
 
 #if CLREDUCE_SEGMENT_LIST  // (CLREDUCE_CHUNK is 0 for other segments)
@@ -322,7 +325,8 @@ void clreduce_reduce_columns(CLREDUCE_SEGMENT_PARAMS)
     for (uint j = 0; j < width; ++j) {
         const ulong column = first + j;
 #if CLREDUCE_DEVICE_RESULT
-        clreduce_write_result(result_out + result_offset + column * CLREDUCE_RESULT_SIZE, acc[j], length);
+        clreduce_write_result(result_out + result_offset + column * CLREDUCE_RESULT_SIZE, acc[j], length,
+                              result_status);
 #else
         out[column * parts + part] = acc[j];
 #endif
@@ -380,7 +384,8 @@ void clreduce_reduce_segments(CLREDUCE_SEGMENT_PARAMS)
                                                  (ulong)parts * CLREDUCE_TEAM, 0);
     acc = clreduce_team_level2(scratch, acc, lid);
     if (lane == 0 && segment < segments && !medium) {
-        clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset, elements);
+        clreduce_segment_finish(segment * parts + part, acc, is_long, out, result_out, result_offset, result_status,
+                                elements);
     }
 }
 
@@ -433,7 +438,7 @@ void clreduce_reduce_medium(CLREDUCE_SEGMENT_PARAMS)
         clreduce_state acc = clreduce_segment_level1(in + offset + begin, count, lane, CLREDUCE_MEDIUM_TEAM, 0);
         acc = clreduce_lanes_level2(scratch, acc, lid, CLREDUCE_MEDIUM_TEAM);
         if (lane == 0 && k < listed)
-            clreduce_segment_finish(segment, acc, is_long, out, result_out, result_offset, elements);
+            clreduce_segment_finish(segment, acc, is_long, out, result_out, result_offset, result_status, elements);
     }
 }
 #endif
@@ -467,7 +472,8 @@ void clreduce_reduce_chunks(__global const CLREDUCE_IN_T* in, ulong offset, __gl
 __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1)))
 void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global const ulong* long_list,
                           __global const clreduce_state* partials, __global clreduce_state* out,
-                          __global uchar* result_out, ulong result_offset, __global const CLREDUCE_IN_T* in,
+                          __global uchar* result_out, ulong result_offset, volatile __global uint* result_status,
+                          __global const CLREDUCE_IN_T* in,
                           ulong offset, ulong extent, ulong segments, __global const ulong* begins,
                           ulong begins_at, __global const ulong* ends, ulong ends_at, ulong cap)
 {
@@ -479,7 +485,7 @@ void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global
             if (b > e || e > extent || e - b <= cap) continue;  // the same for the whole group
             clreduce_state acc = clreduce_segment_level1(in + offset + b, e - b, lid, CLREDUCE_WG, 0);
             acc = clreduce_level2(scratch, acc, lid);
-            if (lid == 0) clreduce_segment_emit(s, acc, out, result_out, result_offset, e - b);
+            if (lid == 0) clreduce_segment_emit(s, acc, out, result_out, result_offset, result_status, e - b);
             barrier(CLK_LOCAL_MEM_FENCE);  // scratch is used again
         }
         return;
@@ -491,7 +497,7 @@ void clreduce_finish_long(__global const uint* counts, ulong counts_at, __global
         for (ulong c = lid; c < chunks; c += CLREDUCE_WG) acc = clreduce_combine(acc, partials[base + c]);
         acc = clreduce_level2(scratch, acc, lid);
         if (lid == 0) {
-            clreduce_segment_emit(s, clreduce_combine(out[s], acc), out, result_out, result_offset,
+            clreduce_segment_emit(s, clreduce_combine(out[s], acc), out, result_out, result_offset, result_status,
                                   ends[ends_at + s] - begins[begins_at + s]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -146,6 +146,9 @@ inline clreduce_vstate clreduce_vaccumulate(clreduce_vstate s, CLREDUCE_T_VEC v)
     return s;
 }
 #endif
+#if CLREDUCE_DEVICE_RESULT
+#include "ops/add_exact_round.cl"  // clreduce_value_double: the state rounded on the device
+#endif
 #endif  // !CLREDUCE_EXACT_GROUP
 
 #if CLREDUCE_EXACT_GROUP

@@ -23,6 +23,17 @@ struct AsyncTarget {
     // Commands the reduction waits for first (say, the upload of its input).
     std::vector<cl::Event> wait = {};
     AsyncEvent event = AsyncEvent::returned;
+    // Where a result may not fit its 64-bit integer type (LaunchPlan::result_status: an integer
+    // sum, product or sum of squares under IntegerOverflow::check that could overflow, or a
+    // floating-point accumulator over integer data), the call needs a status word: the first
+    // 4 bytes of this buffer, a cl_uint. A result that does not fit is not written; the
+    // kernel sets bit 0 (kAsyncOverflow) of the word instead, where the synchronous call would
+    // throw Overflow. The bit is only ever set: zero the word before (one word can serve a
+    // whole pipeline of calls) and read it once their events have completed.
+    cl::Buffer status = {};
 };
+
+// The status word's bit for a result that did not fit its type (AsyncTarget::status).
+inline constexpr std::uint32_t kAsyncOverflow = 1;
 
 }  // namespace clreduce

@@ -176,6 +176,11 @@ struct LaunchPlan {
     // 128 or 192: an integer additive reduction kept exact in a state of that many bits (the
     // accumulator could overflow for this n); 0: the accumulator itself.
     std::uint32_t exact_integer_bits = 0;
+    // An asynchronous call (or segmented one into a device buffer) whose 64-bit integer result
+    // may not fit its type (an exact sum under IntegerOverflow::check, or a floating-point
+    // accumulator over integer data): the kernels check it and set bit 0 of the caller's status
+    // word (AsyncTarget::status, which the call then needs) instead of writing it.
+    bool result_status = false;
     // Host data up to LaunchParams::host_path_bytes of a plan the host reproduces: the host's
     // threads run this plan (the same bits as the kernels), no launch.
     bool on_host = false;

@@ -56,11 +56,34 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     return out;
 }
 
+const cl::Buffer* Reducer::State::result_status(const LaunchPlan& plan, const cl::Buffer* status,
+                                                KernelSpec& first) const {
+    if (!plan.result_status) return nullptr;
+    const bool integer_sum = plan.exact_integer_bits != 0;
+    if (status == nullptr || (*status)() == nullptr)
+        throw InvalidArgument(
+            "an asynchronous " + std::string(operation_name(plan.operation)) + " of " +
+            std::string(type_name(plan.element)) + " data may not fit its result type (" +
+            (integer_sum ? "an integer sum checked for overflow"
+                         : "a floating-point accumulator's value of integer data") +
+            "): pass a status buffer (AsyncTarget::status), whose first 32-bit word the call sets bit 0 of where the "
+            "result does not fit" +
+            (integer_sum ? ", or set LaunchParams::overflow = IntegerOverflow::wrap for the result modulo 2^64" : ""));
+    if (buffer_bytes(*status) < sizeof(cl_uint))
+        throw InvalidArgument("the status buffer (AsyncTarget::status) holds " + std::to_string(buffer_bytes(*status)) +
+                              " bytes; its word needs 4");
+    const DeviceResultCheck checked = device_result_check(plan);
+    first.result_check = checked.check;
+    first.result_modulo = checked.modulo;
+    return status;
+}
+
 template <class T, class R>
 cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                    const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                                    const std::vector<cl::Event>& wait, bool make_event, CallInfo* call,
+                                    const AsyncTarget& target, const LaunchParams& params, CallInfo* call,
                                     ElementType result_type) {
+    const cl::Buffer& result = target.result;
+    const std::uint64_t result_offset = target.result_offset;
     check_buffer(buffer, offset, count, sizeof(T));
     const std::uint64_t result_bytes = buffer_bytes(result);
     if (result_offset >= result_bytes / sizeof(R))
@@ -76,10 +99,11 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
     first.device_result = true;
     first.result_type = result_type;
     first.result_kind = result_kind(job.op);
+    // The value at byte result_offset * sizeof(R) of the caller's buffer.
+    const DeviceResult destination{&result, result_offset * sizeof(R), result_status(out.plan, &target.status, first)};
     auto slot = slots.acquire();
-    Chain chain = chain_for(*slot, call, make_event);
-    chain.wait_for(wait);
-    const DeviceResult destination{&result, result_offset * sizeof(R)};  // in bytes there
+    Chain chain = chain_for(*slot, call, target.event == AsyncEvent::returned);
+    chain.wait_for(target.wait);
     reduce(out.plan, first, buffer, offset, count, *slot, chain, nullptr, nullptr, &destination);
     if (out_of_order) slot->pending = chain.last();
     return chain.take_last();
@@ -268,9 +292,7 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::ui
                                  const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
     return visit_operation(op, [&](auto constant) {
         constexpr Operation Op = decltype(constant)::value;
-        return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target.result,
-                                                     target.result_offset, params, target.wait,
-                                                     target.event == AsyncEvent::returned, info,
+        return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target, params, info,
                                                      result_element_type<Op, T>());
     });
 }

@@ -222,8 +222,11 @@ struct Reducer::State {
     Outcome run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info);
     template <class T, class R>
     cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                        const cl::Buffer& result, std::uint64_t result_offset, const LaunchParams& params,
-                        const std::vector<cl::Event>& wait, bool make_event, CallInfo* call, ElementType result_type);
+                        const AsyncTarget& target, const LaunchParams& params, CallInfo* call, ElementType result_type);
+    // The status word the kernels of an asynchronous call get: the caller's (AsyncTarget::status,
+    // which must then be there) where the plan checks the result (LaunchPlan::result_status),
+    // `first` learning how (KernelSpec::result_check); else null.
+    const cl::Buffer* result_status(const LaunchPlan& plan, const cl::Buffer* status, KernelSpec& first) const;
     // The chain of one call through `slot`: on an out-of-order queue it starts after the
     // slot's previous asynchronous call.
     Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {

@@ -301,7 +301,9 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
         if (device != nullptr) {
             first.result_type = result_type;
             first.result_kind = result_kind(job.op);
-            launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, device);
+            DeviceResult checked = *device;  // with the status word where the kernels check the results
+            checked.status = result_status(plan, device->status, first);
+            launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, &checked);
             if (out_of_order) slot->pending = chain.last();
             if (last != nullptr) *last = chain.take_last();
             return plan;
@@ -445,7 +447,7 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::ui
         const ElementType result_type = result_element_type<Op, T>();
         const std::uint64_t result_size = sizeof(result_t<Op, T>);
         require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
-        const DeviceResult destination{&target.result, target.result_offset * result_size};
+        const DeviceResult destination{&target.result, target.result_offset * result_size, &target.status};
         cl::Event last;
         s.run_segments(
             job_of(Op), SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,

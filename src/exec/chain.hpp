@@ -62,6 +62,9 @@ private:
 struct DeviceResult {
     const cl::Buffer* buffer = nullptr;
     std::uint64_t offset = 0;
+    // The caller's status word (AsyncTarget::status), where the kernels check the result
+    // against its type (KernelSpec::result_check); else null.
+    const cl::Buffer* status = nullptr;
 };
 
 // One channel of a pitched image (CLREDUCE_PITCHED).

@@ -52,6 +52,9 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
                                                                                    pairs};
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : result;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
+    // The caller's status word where the kernels check the result (KernelSpec::result_check);
+    // elsewhere any buffer stands in, unread.
+    const cl::Buffer& result_status = device != nullptr && device->status != nullptr ? *device->status : result;
     try {
         if ((first.finish == Finish::atomic || exact) && slot.prepared_for != identity) {
             const std::uint64_t start = exact ? 0 : atomic_identity(first.op, plan.accumulator);
@@ -73,17 +76,18 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
         check(kernel.setArg(4, word), "clSetKernelArg");
         check(kernel.setArg(5, result_out), "clSetKernelArg");
         check(kernel.setArg(6, result_offset), "clSetKernelArg");
-        check(kernel.setArg(7, slot.done_counter()), "clSetKernelArg");
-        check(kernel.setArg(8, cl_ulong(count)), "clSetKernelArg");  // the elements a device result stands for
+        check(kernel.setArg(7, result_status), "clSetKernelArg");
+        check(kernel.setArg(8, slot.done_counter()), "clSetKernelArg");
+        check(kernel.setArg(9, cl_ulong(count)), "clSetKernelArg");  // the elements a device result stands for
         if (pitch != nullptr) {
-            check(kernel.setArg(9, cl_ulong(pitch->cols)), "clSetKernelArg");
-            check(kernel.setArg(10, cl_ulong(pitch->pitch)), "clSetKernelArg");
-            check(kernel.setArg(11, cl_uint(pitch->channels)), "clSetKernelArg");
-            check(kernel.setArg(12, cl_uint(pitch->channel)), "clSetKernelArg");
+            check(kernel.setArg(10, cl_ulong(pitch->cols)), "clSetKernelArg");
+            check(kernel.setArg(11, cl_ulong(pitch->pitch)), "clSetKernelArg");
+            check(kernel.setArg(12, cl_uint(pitch->channels)), "clSetKernelArg");
+            check(kernel.setArg(13, cl_uint(pitch->channel)), "clSetKernelArg");
             if (pitch->mask != nullptr) {
-                check(kernel.setArg(13, *pitch->mask), "clSetKernelArg");
-                check(kernel.setArg(14, cl_ulong(pitch->mask_offset)), "clSetKernelArg");
-                check(kernel.setArg(15, cl_ulong(pitch->mask_pitch)), "clSetKernelArg");
+                check(kernel.setArg(14, *pitch->mask), "clSetKernelArg");
+                check(kernel.setArg(15, cl_ulong(pitch->mask_offset)), "clSetKernelArg");
+                check(kernel.setArg(16, cl_ulong(pitch->mask_pitch)), "clSetKernelArg");
             }
         }
         check(queue.enqueueNDRangeKernel(kernel, cl::NullRange,
@@ -101,8 +105,9 @@ void launch_reduction(cl::CommandQueue& queue, const DeviceInfo& info, DeliveryW
             check(combine.setArg(4, word), "clSetKernelArg");
             check(combine.setArg(5, result_out), "clSetKernelArg");
             check(combine.setArg(6, result_offset), "clSetKernelArg");
-            check(combine.setArg(7, slot.done_counter()), "clSetKernelArg");
-            check(combine.setArg(8, cl_ulong(count)), "clSetKernelArg");
+            check(combine.setArg(7, result_status), "clSetKernelArg");
+            check(combine.setArg(8, slot.done_counter()), "clSetKernelArg");
+            check(combine.setArg(9, cl_ulong(count)), "clSetKernelArg");
             check(queue.enqueueNDRangeKernel(combine, cl::NullRange, cl::NDRange(plan.work_group_size),
                                              cl::NDRange(plan.work_group_size), chain.wait(), chain.event()),
                   "clEnqueueNDRangeKernel");

@@ -18,8 +18,8 @@ namespace {
 void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, const LaunchPlan& plan,
                            const KernelSpec& first, const cl::Buffer& input, std::uint64_t offset,
                            const SegmentList& list, ExecutionSlot& slot, const cl::Buffer& states, cl_ulong counts_at,
-                           const cl::Buffer& result_out, cl_ulong result_offset, bool device_result,
-                           std::uint64_t max_longs, std::uint64_t max_chunks, Chain& chain) {
+                           const cl::Buffer& result_out, cl_ulong result_offset, const cl::Buffer& result_status,
+                           bool device_result, std::uint64_t max_longs, std::uint64_t max_chunks, Chain& chain) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::size_t state_bytes = state_size(first.op, plan.accumulator);
     const std::uint64_t segments = plan.segments;
@@ -38,9 +38,9 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
     const auto segment_args = [&](cl::Kernel& k) {
         set_args(k, input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins,
                  cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(list.step), cl_ulong(length),
-                 cl_uint(parts), first_out, result_out, result_offset, states, counts_at, cl_ulong(split), longs,
-                 chunks, cl_uint(max_longs), cl_uint(max_chunks), begins, cl_ulong(0), ends, cl_ulong(0), cl_ulong(0),
-                 cl_ulong(0), cl_uint(0));
+                 cl_uint(parts), first_out, result_out, result_offset, result_status, states, counts_at,
+                 cl_ulong(split), longs, chunks, cl_uint(max_longs), cl_uint(max_chunks), begins, cl_ulong(0), ends,
+                 cl_ulong(0), cl_ulong(0), cl_ulong(0), cl_uint(0));
     };
     cl::Kernel& kernel = slot.kernel(first);
     segment_args(kernel);
@@ -67,9 +67,9 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         enqueue_groups(queue, share, groups, wg, chain);
         spec.segment_kernel = KernelSpec::SegmentKernel::finish_long;
         cl::Kernel& finish = slot.kernel(spec);
-        set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset, input,
-                 cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins, cl_ulong(list.begins_at), ends,
-                 cl_ulong(list.ends_at), cl_ulong(split));
+        set_args(finish, states, counts_at + 1, longs, partials, states, result_out, result_offset, result_status,
+                 input, cl_ulong(offset), cl_ulong(list.extent), cl_ulong(segments), begins, cl_ulong(list.begins_at),
+                 ends, cl_ulong(list.ends_at), cl_ulong(split));
         enqueue_groups(queue, finish, groups, wg, chain);
     }
     if (combined) {
@@ -79,12 +79,14 @@ void launch_segment_passes(cl::CommandQueue& queue, const DeviceInfo& info, cons
         spec.device_result = device_result;
         spec.result_type = first.result_type;
         spec.result_kind = first.result_kind;
+        spec.result_check = first.result_check;
+        spec.result_modulo = first.result_modulo;
         cl::Kernel& combine = slot.kernel(spec);
         // Its segments are runs of `parts` states; a device result counts the segments' own
         // elements (listed: from their begins and ends).
         set_args(combine, first_out, cl_ulong(0), cl_ulong(segments * parts), cl_ulong(segments), states, cl_ulong(0),
                  states, cl_ulong(0), cl_ulong(parts), cl_ulong(parts), cl_uint(1), states, result_out, result_offset,
-                 states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0), begins,
+                 result_status, states, counts_at, cl_ulong(0), longs, chunks, cl_uint(0), cl_uint(0), begins,
                  cl_ulong(list.begins_at), ends, cl_ulong(list.ends_at), cl_ulong(length), cl_ulong(list.extent),
                  cl_uint(list.listed() ? 1 : 0));
         enqueue_groups(queue, combine, segments, wg, chain);
@@ -126,8 +128,11 @@ SegmentStates launch_segments(cl::CommandQueue& queue, const DeviceInfo& info, c
     const cl_ulong counts_at = flag_at / sizeof(cl_uint);
     const cl::Buffer& result_out = device != nullptr ? *device->buffer : states;
     const cl_ulong result_offset = device != nullptr ? device->offset : 0;
+    // The caller's status word where the kernels check the results (KernelSpec::result_check);
+    // elsewhere the states buffer stands in, unread.
+    const cl::Buffer& result_status = device != nullptr && device->status != nullptr ? *device->status : states;
     launch_segment_passes(queue, info, plan, first, input, offset, list, slot, states, counts_at, result_out,
-                          result_offset, device != nullptr, max_longs, max_chunks, chain);
+                          result_offset, result_status, device != nullptr, max_longs, max_chunks, chain);
     SegmentStates out;
     out.state_bytes = state_bytes;
     if (device != nullptr) return out;

@@ -75,7 +75,8 @@ std::string KernelSpec::build_options() const {
     const bool expansions = op == KernelOp::add_exact && finish == Finish::exact_atomic;
     const bool fp64 =
         element == ElementType::float64 || accumulator == ElementType::float64 || expansions ||
-        (device_result && (result_type == ElementType::float64 || result_computes_in_double(result_kind)));
+        (device_result && (result_type == ElementType::float64 || result_computes_in_double(result_kind) ||
+                           (result_check && is_floating(accumulator))));
     const auto [lowest, highest] = integer_limits(accumulator);
     std::string o = "-cl-std=CL1.2";
     o += " -DCLREDUCE_T=" + std::string(opencl_type_name(element));
@@ -135,6 +136,8 @@ std::string KernelSpec::build_options() const {
         o += " -DCLREDUCE_RESULT_KIND=" + std::to_string(static_cast<int>(result_kind));
         if (result_type == ElementType::float64) o += " -DCLREDUCE_RESULT_IS_DOUBLE=1";
         if (result_type == ElementType::float32) o += " -DCLREDUCE_RESULT_IS_FLOAT32=1";
+        if (result_check) o += " -DCLREDUCE_RESULT_CHECK=1";
+        if (result_modulo) o += " -DCLREDUCE_RESULT_MODULO=1";
     }
     if (finish == Finish::exact_atomic) o += " -DCLREDUCE_EXACT_COPIES=" + std::to_string(exact_copies);
     if (expansions) o += " -DCLREDUCE_FPE=" + std::to_string(kExactExpansionTerms);
@@ -347,6 +350,8 @@ KernelSpec second_pass_spec(const LaunchPlan& plan, const KernelSpec& first, con
     spec.device_result = first.device_result;
     spec.result_type = first.result_type;
     spec.result_kind = first.result_kind;
+    spec.result_check = first.result_check;
+    spec.result_modulo = first.result_modulo;
     return spec;
 }
 

@@ -76,6 +76,11 @@ struct KernelSpec {
     bool device_result = false;
     ElementType result_type = ElementType::int64;
     ResultKind result_kind = ResultKind::value;  // how the result is made of the state (ops/result_kind.hpp)
+    // ... checked against its 64-bit integer type, a failure set in the caller's status word
+    // (result_check), or a float accumulator's sum taken modulo 2^64 (result_modulo):
+    // ops/result_kind.hpp's device_result_check.
+    bool result_check = false;
+    bool result_modulo = false;
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
     // The correctly rounded sum's expansion route: how level 1 takes the vectors
@@ -101,9 +106,9 @@ struct KernelSpec {
         return std::tie(op, map, transform, expression_type, combine, combine_identity, float_atomic, int64_min_max,
                         states_in, pitched, masked, all_channels, dense_pixels, channels, element, accumulator,
                         moments_extremes, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
-                        lanes32, dp4a, index32, device_result, result_type, result_kind, exact_copies, exact_passes,
-                        exact_bins, segmented, segment_team, segment_loads, segment_list, segment_columns,
-                        segment_chunk, segment_medium, segment_kernel);
+                        lanes32, dp4a, index32, device_result, result_type, result_kind, result_check, result_modulo,
+                        exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads, segment_list,
+                        segment_columns, segment_chunk, segment_medium, segment_kernel);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }

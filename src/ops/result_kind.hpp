@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <clreduce/element_type.hpp>
+#include <clreduce/launch_params.hpp>
 #include <clreduce/operation.hpp>
 #include <clreduce/operation_result.hpp>
 
@@ -64,6 +65,38 @@ constexpr ElementType result_element_type() {
         return element_traits<R>::type;
     else
         return element_traits<T>::type;
+}
+
+// result_element_type<Op, T>() for an operation and element type known at run time.
+inline ElementType result_element_type(Operation op, ElementType element) {
+    return visit_operation(op, [&](auto op_constant) {
+        return visit_type(element, [&](auto value) {
+            return result_element_type<decltype(op_constant)::value, decltype(value)>();
+        });
+    });
+}
+
+// How a result finished on the device is checked against its type (KernelSpec::result_check
+// and result_modulo; cl_kernels/result.cl), as the host checks it (src/ops/integer_result.hpp,
+// api/reducer_state.hpp). Only 64-bit integer results can fail: an exact wide sum under
+// IntegerOverflow::check, and any value of a floating-point accumulator over integer data
+// (whose finite sums IntegerOverflow::wrap takes modulo 2^64 instead; its products and
+// extremes, and a NaN or infinity, have no such value). A checked call reports a result that
+// does not fit in the caller's status word (AsyncTarget::status).
+struct DeviceResultCheck {
+    bool check = false;
+    bool modulo = false;
+};
+inline DeviceResultCheck device_result_check(const LaunchPlan& plan) {
+    const ElementType result = result_element_type(plan.operation, plan.element);
+    const ResultKind kind = result_kind(plan.operation);
+    if ((result != ElementType::int64 && result != ElementType::uint64) ||
+        (kind != ResultKind::value && kind != ResultKind::quiet))
+        return {};
+    if (!is_floating(plan.element) && is_floating(plan.accumulator))
+        return {true, kind == ResultKind::value && operation_family(plan.operation) == OperationFamily::additive &&
+                          plan.overflow == IntegerOverflow::wrap};
+    return {plan.exact_integer_bits != 0 && plan.overflow == IntegerOverflow::check, false};
 }
 
 // The structures' layouts that result.cl writes by hand.

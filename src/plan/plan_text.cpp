@@ -93,14 +93,14 @@ std::string LaunchPlan::describe() const {
                " wg=" + std::to_string(work_group_size) + " vec=" + std::to_string(vector_width) +
                " groups=" + std::to_string(groups) + mode +
                (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
-               (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
+               (overflow == IntegerOverflow::check ? "" : " overflow=wrap") + (result_status ? " status" : "");
     return types + " times=" + std::to_string(times) + " wg=" + std::to_string(work_group_size) +
            " stride=" + std::string(to_string(stride)) + " vec=" + std::to_string(vector_width) +
            " level3=" + std::string(to_string(inter_group)) + " groups=" + std::to_string(groups) + mode +
            (form == CallForm::sync || form == CallForm::host_data ? "" : " form=" + std::string(to_string(form))) +
            (on_host ? " on_host" : "") + (channels_at_once ? " channels=one_launch" : "") +
            (exact_integer_bits == 0 ? "" : " exact=int" + std::to_string(exact_integer_bits)) +
-           (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
+           (overflow == IntegerOverflow::check ? "" : " overflow=wrap") + (result_status ? " status" : "");
 }
 
 std::string_view to_string(IntegerOverflow rule) { return rule == IntegerOverflow::wrap ? "wrap" : "check"; }

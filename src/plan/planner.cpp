@@ -106,7 +106,7 @@ Reproducibility reproducibility_of(const LaunchPlan& plan, const OpKernel& kerne
 }
 
 // Asynchronous calls write the value on the device: no atomic level 3 (its result word is
-// read and rounded on the host), and no correctly rounded sum (rounded on the host too).
+// read and rounded on the host).
 void check_async(const LaunchParams& params) {
     if (params.inter_group == InterGroup::atomic || params.inter_group == InterGroup::exact_atomic)
         throw Unsupported("asynchronous calls finish with InterGroup::last_group or second_pass, not " +
@@ -194,40 +194,31 @@ bool result_is_rounded_double(Operation op) {
            op == Operation::statistics;
 }
 
-// Whether a result left on the device (asynchronous calls, segmented ones into a device
-// buffer) could need the host: an overflow check or the correctly rounded sum's rounding.
-bool overflow_checked_on_host(const LaunchPlan& plan) {
-    if (result_is_rounded_double(plan.operation)) return false;
-    return plan.overflow == IntegerOverflow::check &&
-           (plan.exact_integer_bits != 0 || (!is_floating(plan.element) && is_floating(plan.accumulator)));
-}
-
 // Whether a result left on the device needs doubles there: the rounded ones above, and the
 // sums and products of floats (whose result type is double).
-bool device_result_needs_fp64(Operation op, ElementType element) {
+// (and the sums and products of floats, whose result type is double, and the range check of a
+// floating-point accumulator's value over integer data).
+bool device_result_needs_fp64(const LaunchPlan& plan) {
+    const Operation op = plan.operation;
     const bool float_sum = op == Operation::sum || op == Operation::product || op == Operation::sum_of_squares;
-    return result_is_rounded_double(op) || (float_sum && is_floating(element));
+    return result_is_rounded_double(op) || (float_sum && is_floating(plan.element)) ||
+           (device_result_check(plan).check && is_floating(plan.accumulator));
 }
 
 void check_device_result_fp64(const LaunchPlan& plan, const DeviceInfo& device) {
-    if (!device.has_fp64 && device_result_needs_fp64(plan.operation, plan.element))
+    if (!device.has_fp64 && device_result_needs_fp64(plan))
         throw Unsupported("an asynchronous " + std::string(operation_name(plan.operation)) + " of " +
                           std::string(type_name(plan.element)) +
-                          " data writes a double made on the device, and this device has no cl_khr_fp64");
+                          " data computes its result in double on the device, and this device has no cl_khr_fp64");
 }
 
-// The refusals stage 2 implies for an asynchronous call's result.
-void check_async_result(const LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& request,
-                        const DeviceInfo& device) {
+// The refusals stage 2 implies for an asynchronous call's result, and whether it reports an
+// overflow in the caller's status word. (The correctly rounded sum's fixed-point state is
+// rounded by its last kernel: ops/add_exact_round.cl.)
+void check_async_result(LaunchPlan& plan, const PlanRequest& request, const DeviceInfo& device) {
     if (request.form != CallForm::async) return;
     check_device_result_fp64(plan, device);
-    if (overflow_checked_on_host(plan))
-        throw Unsupported("an asynchronous " + std::string(operation_name(plan.operation)) + " of " +
-                          std::string(type_name(plan.element)) + " data leaves its result on the device, where an " +
-                          "overflow cannot be reported: set LaunchParams::overflow = IntegerOverflow::wrap for the "
-                          "result modulo 2^64");
-    if (kernel.op == KernelOp::add_exact)
-        throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
+    plan.result_status = device_result_check(plan).check;
 }
 
 // What a work-group's states take in local memory (stage 3 checks the work-group size
@@ -330,13 +321,7 @@ void form_rules(LaunchPlan& plan, const OpKernel& kernel, const PlanRequest& req
     }
     if (request.form == CallForm::segments && request.device_results) {
         check_device_result_fp64(plan, device);
-        if (kernel.op == KernelOp::add_exact)
-            throw Unsupported("FloatMode::correctly_rounded rounds on the host; asynchronous calls do not offer it");
-        if (overflow_checked_on_host(plan))
-            throw Unsupported("an asynchronous segmented " + std::string(operation_name(plan.operation)) + " of " +
-                              std::string(type_name(plan.element)) +
-                              " data leaves its results on the device, where an overflow cannot be reported: set "
-                              "LaunchParams::overflow = IntegerOverflow::wrap for results modulo 2^64");
+        plan.result_status = device_result_check(plan).check;
     }
 }
 
@@ -346,7 +331,7 @@ LaunchPlan resolve(const PlanRequest& request, const DeviceInfo& device, const L
     const LaunchParams params = semantics(plan, request, device, overrides);
     accumulator_and_exactness(plan, request, device, params);
     const OpKernel kernel = plan_kernel(plan);
-    check_async_result(plan, kernel, request, device);
+    check_async_result(plan, request, device);
     const StateFootprint state = state_footprint(plan, kernel, request, device, params);
     TunedChoice chosen = applicable_tuned(plan, kernel, request, device, state, tuned);
     if (!plan_launch_shape(plan, request, device, params, state, chosen)) {

@@ -34,6 +34,17 @@ bool same_result_fields(const Statistics<T>& a, const Statistics<T>& b) {
            same_field(a.mean, b.mean) && same_field(a.variance, b.variance);
 }
 
+// A zeroed status word (AsyncTarget::status), and its value once the calls are done.
+inline cl::Buffer status_word(const Reducer& r) {
+    cl_uint zero = 0;
+    return cl::Buffer(r.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero);
+}
+inline std::uint32_t read_status(const Reducer& r, const cl::Buffer& status) {
+    cl_uint word = 0;
+    check(r.queue().enqueueReadBuffer(status, CL_TRUE, 0, sizeof word, &word), "clEnqueueReadBuffer");
+    return word;
+}
+
 template <class T>
 bool same_result(const T& a, const T& b) {
     if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, half>)
