@@ -216,9 +216,10 @@ __attribute__((always_inline)) inline void clreduce_segment_finish(ulong s, clre
 
 #if CLREDUCE_SEGMENT_LIST  // (CLREDUCE_CHUNK is 0 for other segments)
 // Takes `n` entries of a table whose count is *counter and which has room for `room`: the first
-// one's index, or `room` (taking none) where they do not all fit.
+// one's index, or `room` (taking none) where they do not all fit. The first count is read with an
+// atomic too: a plain read beside other work-items' compare-and-swaps is a data race.
 __attribute__((always_inline)) inline uint clreduce_take_room(volatile __global uint* counter, ulong n, uint room) {
-    uint seen = *counter;
+    uint seen = atomic_or(counter, 0u);
     for (;;) {
         if (n > room - seen) return room;
         const uint before = atomic_cmpxchg(counter, seen, seen + (uint)n);

@@ -9,14 +9,13 @@
 // minima and for FloatMode::atomic; exact_atomic for deterministic and correctly rounded float
 // sums), both strides,
 // sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors and a tail) at
-// offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), and asynchronous sums and
-// minima. Each result is checked against an exact host reference (the data are small
-// multiples of 1/4, so every float sum is exact). A finish the device lacks is listed "n/a".
-// The correctly rounded sum also runs the NVIDIA GPUs' passes (forced): on double data of
-// moderate range (the group's range, then the three anchored folds) and on float and double
-// data over the whole exponent range (the group's range, then shared bins or 16-bit digits
-// with local atomics between barriers); those results are checked against the exact sum
-// rounded (reference/exact_float_sum).
+// offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), asynchronous sums and
+// minima, and listed segments whose long ones are split into shared chunks. Each result is checked against an exact
+// host reference (the data are small multiples of 1/4, so every float sum is exact). A finish the device lacks is
+// listed "n/a". The correctly rounded sum also runs the NVIDIA GPUs' passes (forced): on double data of moderate range
+// (the group's range, then the three anchored folds) and on float and double data over the whole exponent range (the
+// group's range, then shared bins or 16-bit digits with local atomics between barriers); those results are checked
+// against the exact sum rounded (reference/exact_float_sum).
 //
 // Excluded: InterGroup::last_group (--with-last-group runs it). Its partials are ordered for
 // the last group by a fence and an atomic counter, which OpenCL 1.2 does not order across
@@ -367,6 +366,35 @@ void run_async(const Reducer& r, const Data& d, const Buffers& b, InterGroup fin
     std::cout << (bad == 0 ? "ok   " : "FAIL ") << label << "\n";
 }
 
+// Listed segments, a work-item each, whose long ones are split into chunks that every group
+// shares (segments.cl: the tables' counts taken by compare-and-swap, the chunks' launch and the
+// long segments' finish). Its own run of race-check.sh: the counts are set by
+// clEnqueueFillBuffer, which Oclgrind's --uninitialized does not count as a write.
+void run_long_segments(const Reducer& r, const Data& d, const Buffers& b, Tally& tally) {
+    const std::string label = "long segments sum int32";
+    LaunchParams p;
+    p.segment_team = 1;
+    p.work_group_size = 16;
+    const std::vector<std::uint64_t> offsets{0, 3, 600, 601, 1000, 1003};
+    CallInfo info;
+    const std::vector<std::int64_t> sums = r.sum<std::int32_t>(b.ints, 0, Segments::offsets(offsets), p, &info);
+    std::string wrong;
+    if (info.plan.segment_split == 0 || info.plan.segment_split >= 399)
+        wrong += " the plan splits no segment (segment_split " + std::to_string(info.plan.segment_split) + ")";
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+        std::int64_t want = 0;
+        for (std::uint64_t k = offsets[s]; k < offsets[s + 1]; ++k) want += d.ints[k];
+        const std::string what = "segment " + std::to_string(s);
+        wrong += compare(what.c_str(), sums[s], want);
+    }
+    tally.calls += 1;
+    if (!wrong.empty()) {
+        std::cout << "FAIL " << label << ":" << wrong << "\n";
+        ++tally.failures;
+    }
+    std::cout << (wrong.empty() ? "ok   " : "FAIL ") << label << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -430,6 +458,7 @@ int main(int argc, char** argv) try {
             run_async(kept.emplace_back(r.context(), r.queue()), d, b, finish, stride, tally);
         }
     }
+    if (chosen("long segments sum int32")) run_long_segments(kept.emplace_back(r.context(), r.queue()), d, b, tally);
     std::cout << "race-sweep: " << tally.calls << " calls, " << tally.failures << " wrong, " << tally.unavailable
               << " finishes not available here\n";
     return tally.failures == 0 ? 0 : 1;

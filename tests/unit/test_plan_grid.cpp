@@ -221,8 +221,7 @@ std::string broken_promise(const LaunchPlan& p, const PlanRequest& request, cons
         return "the request's form, operation and type";
     if (request.form == CallForm::async &&
         (p.inter_group == InterGroup::atomic || p.inter_group == InterGroup::exact_atomic ||
-         p.float_mode == FloatMode::atomic ||
-         (p.float_mode == FloatMode::correctly_rounded && is_floating(p.accumulator))))
+         p.float_mode == FloatMode::atomic))
         return "asynchronous results final on the device";
     if (request.form == CallForm::image && p.vector_width != 1) return "images read an element at a time";
     if (request.form == CallForm::segments &&
@@ -234,11 +233,17 @@ std::string broken_promise(const LaunchPlan& p, const PlanRequest& request, cons
     const bool rounded_result = p.operation == Operation::mean || p.operation == Operation::norm_l1 ||
                                 p.operation == Operation::norm_l2 || p.operation == Operation::norm_inf ||
                                 p.operation == Operation::statistics;
-    if (request.device_results &&
-        ((p.float_mode == FloatMode::correctly_rounded && is_floating(p.accumulator)) ||
-         (p.overflow == IntegerOverflow::check && !rounded_result &&
-          (p.exact_integer_bits != 0 || (!is_floating(p.element) && is_floating(p.accumulator))))))
-        return "segmented results on the device need no host";
+    // A result left on the device that may not fit its type is checked there and reported in the
+    // caller's status word: only an integer's value in a float accumulator or an exact integer
+    // sum under IntegerOverflow::check, and every such sum.
+    const bool on_device = request.form == CallForm::async || request.device_results;
+    const bool may_not_fit = on_device && !rounded_result &&
+                             ((!is_floating(p.element) && is_floating(p.accumulator)) ||
+                              (p.overflow == IntegerOverflow::check && p.exact_integer_bits != 0));
+    if ((p.result_status && !may_not_fit) ||
+        (on_device && p.operation == Operation::sum && p.overflow == IntegerOverflow::check &&
+         p.exact_integer_bits != 0 && !p.result_status))
+        return "a result on the device that may not fit its type reports it in a status word";
     if (p.on_host && request.form != CallForm::host_data) return "the host path only for host data";
     const auto& f = p.sources;
     const bool from_entry =
