@@ -1,3 +1,5 @@
+// (One file of about 500 lines: its kernels share one parameter list, which the host sets from
+// one place (src/exec/segment_launch.cpp), and the level-1, emit and long-segment helpers.)
 // clreduce: many ranges ("segments") in one launch, one state per segment. Placed after
 // reduce.cl, whose plug-in contract, level 1 macros and level 2 tree it reuses; only the
 // segment mapping is new:
