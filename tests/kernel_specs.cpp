@@ -182,17 +182,6 @@ void add_user_combine(KernelSpec& first, const LaunchPlan& plan) {
     first.combine_identity = combine_identity("0", x).kernel_text;
 }
 
-// What an asynchronous call's kernel writes (ops/result_kind.hpp): the result's type and kind,
-// and its check against a 64-bit integer type.
-void write_device_result(KernelSpec& spec, const LaunchPlan& plan) {
-    spec.device_result = true;
-    spec.result_type = result_element_type(plan.operation, plan.element);
-    spec.result_kind = result_kind(plan.operation);
-    const DeviceResultCheck checked = device_result_check(plan);
-    spec.result_check = checked.check;
-    spec.result_modulo = checked.modulo;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,7 +223,10 @@ int main(int argc, char** argv) {
                                     first.transform = kTransform;
                                     first.expression_type = plan.expression_type;
                                 }
-                                if (form == CallForm::async) write_device_result(first, plan);
+                                if (form == CallForm::async) {
+                                    first.device_result = true;
+                                    first.result_of(plan);
+                                }
                                 out.add(first);
                                 if (first.finish == Finish::second_pass) out.add(second_pass_spec(plan, first, device));
                             });
@@ -281,12 +273,17 @@ int main(int argc, char** argv) {
                                     first.transform = kTransform;
                                     first.expression_type = plan.expression_type;
                                 }
-                                if (segments.device_results && plan.groups_per_segment == 1)
-                                    write_device_result(first, plan);
+                                if (segments.device_results && plan.groups_per_segment == 1) {
+                                    first.device_result = true;
+                                    first.result_of(plan);
+                                }
                                 out.add(first);
                                 if (plan.groups_per_segment > 1) {
                                     KernelSpec combine = segment_spec(plan, kernel, device, false, true);
-                                    if (segments.device_results) write_device_result(combine, plan);
+                                    if (segments.device_results) {
+                                        combine.device_result = true;
+                                        combine.result_of(plan);
+                                    }
                                     out.add(combine);
                                 }
                             });

@@ -56,8 +56,7 @@ Outcome Reducer::State::run(const Job& job, const T* data, std::uint64_t count, 
     return out;
 }
 
-const cl::Buffer* Reducer::State::result_status(const LaunchPlan& plan, const cl::Buffer* status,
-                                                KernelSpec& first) const {
+const cl::Buffer* Reducer::State::result_status(const LaunchPlan& plan, const cl::Buffer* status) const {
     if (!plan.result_status) return nullptr;
     const bool integer_sum = plan.exact_integer_bits != 0;
     if (status == nullptr || (*status)() == nullptr)
@@ -72,16 +71,12 @@ const cl::Buffer* Reducer::State::result_status(const LaunchPlan& plan, const cl
     if (buffer_bytes(*status) < sizeof(cl_uint))
         throw InvalidArgument("the status buffer (AsyncTarget::status) holds " + std::to_string(buffer_bytes(*status)) +
                               " bytes; its word needs 4");
-    const DeviceResultCheck checked = device_result_check(plan);
-    first.result_check = checked.check;
-    first.result_modulo = checked.modulo;
     return status;
 }
 
 template <class T, class R>
 cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                                    const AsyncTarget& target, const LaunchParams& params, CallInfo* call,
-                                    ElementType result_type) {
+                                    const AsyncTarget& target, const LaunchParams& params, CallInfo* call) {
     const cl::Buffer& result = target.result;
     const std::uint64_t result_offset = target.result_offset;
     check_buffer(buffer, offset, count, sizeof(T));
@@ -97,10 +92,9 @@ cl::Event Reducer::State::run_async(const Job& job, const cl::Buffer& buffer, st
         throw InvalidArgument(std::string(operation_name(job.op)) + " of an empty range is undefined");
     KernelSpec first = first_spec(job, out);
     first.device_result = true;
-    first.result_type = result_type;
-    first.result_kind = result_kind(job.op);
+    first.result_of(out.plan);
     // The value at byte result_offset * sizeof(R) of the caller's buffer.
-    const DeviceResult destination{&result, result_offset * sizeof(R), result_status(out.plan, &target.status, first)};
+    const DeviceResult destination{&result, result_offset * sizeof(R), result_status(out.plan, &target.status)};
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call, target.event == AsyncEvent::returned);
     chain.wait_for(target.wait);
@@ -292,8 +286,7 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& buffer, std::ui
                                  const AsyncTarget& target, const LaunchParams& params, CallInfo* info) const {
     return visit_operation(op, [&](auto constant) {
         constexpr Operation Op = decltype(constant)::value;
-        return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target, params, info,
-                                                     result_element_type<Op, T>());
+        return state().run_async<T, result_t<Op, T>>(job_of(Op), buffer, offset, count, target, params, info);
     });
 }
 

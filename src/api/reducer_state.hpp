@@ -222,11 +222,11 @@ struct Reducer::State {
     Outcome run(const Job& job, const T* data, std::uint64_t count, const LaunchParams& params, CallInfo* info);
     template <class T, class R>
     cl::Event run_async(const Job& job, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t count,
-                        const AsyncTarget& target, const LaunchParams& params, CallInfo* call, ElementType result_type);
+                        const AsyncTarget& target, const LaunchParams& params, CallInfo* call);
     // The status word the kernels of an asynchronous call get: the caller's (AsyncTarget::status,
-    // which must then be there) where the plan checks the result (LaunchPlan::result_status),
-    // `first` learning how (KernelSpec::result_check); else null.
-    const cl::Buffer* result_status(const LaunchPlan& plan, const cl::Buffer* status, KernelSpec& first) const;
+    // which must then be there) where the plan checks the result (LaunchPlan::result_status);
+    // else null.
+    const cl::Buffer* result_status(const LaunchPlan& plan, const cl::Buffer* status) const;
     // The chain of one call through `slot`: on an out-of-order queue it starts after the
     // slot's previous asynchronous call.
     Chain chain_for(ExecutionSlot& slot, CallInfo* call, bool keep_last = false) const {
@@ -242,9 +242,8 @@ struct Reducer::State {
     // per result, this file took minutes of a build.
     LaunchPlan run_segments(const Job& job, const SegmentValues& values, const Segments& segments, ElementType element,
                             const LaunchParams& params, CallInfo* call, const SegmentTake& take,
-                            const DeviceResult* device = nullptr, ElementType result_type = ElementType::int64,
-                            const std::vector<cl::Event>& wait = {}, bool make_event = false, cl::Event* last = nullptr,
-                            const HostResults* direct = nullptr);
+                            const DeviceResult* device = nullptr, const std::vector<cl::Event>& wait = {},
+                            bool make_event = false, cl::Event* last = nullptr, const HostResults* direct = nullptr);
     // A synchronous segmented call of Op: each segment's value into `results` (resized).
     template <Operation Op, class T>
     void run_segments_into(const SegmentValues& values, const Segments& segments, std::vector<result_t<Op, T>>& results,

@@ -214,7 +214,7 @@ void host_segments(const LaunchPlan& plan, const OpKernel& kernel, const Segment
 
 LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& values, const Segments& segments,
                                         ElementType element, const LaunchParams& params, CallInfo* call,
-                                        const SegmentTake& take, const DeviceResult* device, ElementType result_type,
+                                        const SegmentTake& take, const DeviceResult* device,
                                         const std::vector<cl::Event>& wait, bool make_event, cl::Event* last,
                                         const HostResults* direct) {
     const std::size_t element_size = type_size(element);
@@ -299,10 +299,9 @@ LaunchPlan Reducer::State::run_segments(const Job& job, const SegmentValues& val
         direct != nullptr && states_are_results(plan, kernel, direct->type, segments) ? direct->data : nullptr;
     try {
         if (device != nullptr) {
-            first.result_type = result_type;
-            first.result_kind = result_kind(job.op);
+            first.result_of(plan);
             DeviceResult checked = *device;  // with the status word where the kernels check the results
-            checked.status = result_status(plan, device->status, first);
+            checked.status = result_status(plan, device->status);
             launch_segments(queue, info, plan, first, *input, offset, list, *slot, chain, &checked);
             if (out_of_order) slot->pending = chain.last();
             if (last != nullptr) *last = chain.take_last();
@@ -376,8 +375,8 @@ void Reducer::State::run_segments_into(const SegmentValues& values, const Segmen
     const HostResults direct = host_results(results);
     run_segments(
         job_of(Op), values, segments, element_traits<T>::type, params, call,
-        [&](std::uint64_t s, const StateView& v) { results[s] = operation_value<Op, T>(v); }, nullptr, direct.type, {},
-        false, nullptr, direct.data != nullptr ? &direct : nullptr);
+        [&](std::uint64_t s, const StateView& v) { results[s] = operation_value<Op, T>(v); }, nullptr, {}, false,
+        nullptr, direct.data != nullptr ? &direct : nullptr);
 }
 
 // Each operation's results written into a vector the caller may keep (resized, so a vector of
@@ -444,15 +443,14 @@ cl::Event Reducer::enqueue_async(Operation op, const cl::Buffer& values, std::ui
     State& s = state();
     return visit_operation(op, [&](auto constant) {
         constexpr Operation Op = decltype(constant)::value;
-        const ElementType result_type = result_element_type<Op, T>();
         const std::uint64_t result_size = sizeof(result_t<Op, T>);
         require_result_room(s.buffer_bytes(target.result), result_size, target.result_offset, segments.count());
         const DeviceResult destination{&target.result, target.result_offset * result_size, &target.status};
         cl::Event last;
         s.run_segments(
             job_of(Op), SegmentValues{&values, nullptr, offset}, segments, element_traits<T>::type, params, info,
-            [](std::uint64_t, const StateView&) {}, &destination, result_type, target.wait,
-            target.event == AsyncEvent::returned, &last);
+            [](std::uint64_t, const StateView&) {}, &destination, target.wait, target.event == AsyncEvent::returned,
+            &last);
         return last;
     });
 }

@@ -70,6 +70,14 @@ bool indices_fit_32_bits(const LaunchPlan& plan, KernelOp op) {
 
 }  // namespace
 
+void KernelSpec::result_of(const LaunchPlan& plan) {
+    result_type = result_element_type(plan.operation, plan.element);
+    result_kind = clreduce::result_kind(plan.operation);
+    const DeviceResultCheck checked = device_result_check(plan);
+    result_check = checked.check;
+    result_modulo = checked.modulo;
+}
+
 std::string KernelSpec::build_options() const {
     // The correctly rounded sum's expansion route: doubles, and the term count the planner sizes.
     const bool expansions = op == KernelOp::add_exact && finish == Finish::exact_atomic;

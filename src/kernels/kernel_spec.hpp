@@ -81,6 +81,9 @@ struct KernelSpec {
     // ops/result_kind.hpp's device_result_check.
     bool result_check = false;
     bool result_modulo = false;
+    // The four fields above as `plan`'s operation and element type give them (device_result
+    // says whether this launch writes it).
+    void result_of(const LaunchPlan& plan);
     // The exact atomic finish: how many fixed-point numbers the groups spread over.
     std::uint32_t exact_copies = 1;
     // The correctly rounded sum's expansion route: how level 1 takes the vectors
