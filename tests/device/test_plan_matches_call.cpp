@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "async_result_checks.hpp"
 #include "kernels/kernel_source.hpp"  // src/
 #include "kernels/kernel_spec.hpp"    // src/
 #include "ops/exact_state.hpp"        // src/
@@ -263,8 +264,7 @@ TEST_CASE("plan(type, op, segments) is what a segmented call launches, into the 
     const cl::Buffer fbuf = device_copy(r, floats);
     const cl::Buffer ibuf = device_copy(r, ints);
     cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 64 * sizeof(double));
-    cl_uint zero = 0;
-    cl::Buffer status(r.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero);
+    const cl::Buffer status = status_word(r);
     const std::vector<std::pair<std::string, Segments>> lists{
         {"host CSR offsets", Segments::offsets(std::vector<std::uint64_t>{0, 5, 5, 900, 29000})},
         {"a batch of 40 x 700", Segments::batch(40, 700)}};
