@@ -185,19 +185,24 @@ __kernel __attribute__((reqd_work_group_size(CLREDUCE_WG, 1, 1))) void clreduce_
         barrier(CLK_LOCAL_MEM_FENCE);  // the last step's places and total are read
         uint total;
         uint at = clreduce_group_scan(count, scan, blocks, &total);
-        if (total <= CLREDUCE_PLACES) {  // (the same branch for the whole group)
-            for (uint j = 0; j < CLREDUCE_WORDS; ++j)
-                for (uint word = words[j]; word != 0; word &= word - 1)
-                    places[at++] = (ushort)(32 * (lid * CLREDUCE_WORDS + j) + clreduce_lowest_bit(word));
-            barrier(CLK_LOCAL_MEM_FENCE);
+        // Up to CLREDUCE_PLACES heads go through `places`; more (runs of a few keys): each
+        // work-item writes its own. The barrier between the places' writes and reads stands
+        // outside the branch: inside it, PoCL's CPU device sometimes wrote a step's runs from
+        // places not yet written (offsets that descend) when the machine was busy.
+        const bool placed = total <= CLREDUCE_PLACES;  // the same for the whole group
+        for (uint j = 0; j < CLREDUCE_WORDS; ++j) {
+            for (uint word = words[j]; word != 0; word &= word - 1, ++at) {
+                const uint place = 32 * (lid * CLREDUCE_WORDS + j) + clreduce_lowest_bit(word);
+                if (placed)
+                    places[at] = (ushort)place;
+                else
+                    clreduce_write_run(next + at, step + place, runs, keys, offsets, run_keys);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // the places are written
+        if (placed)
             for (uint h = lid; h < total; h += CLREDUCE_WG)
                 clreduce_write_run(next + h, step + places[h], runs, keys, offsets, run_keys);
-        } else {  // more heads than places: each work-item writes its own
-            for (uint j = 0; j < CLREDUCE_WORDS; ++j)
-                for (uint word = words[j]; word != 0; word &= word - 1, ++at)
-                    clreduce_write_run(next + at, step + 32 * (lid * CLREDUCE_WORDS + j) + clreduce_lowest_bit(word),
-                                       runs, keys, offsets, run_keys);
-        }
         next += total;
     }
     if (get_global_id(0) == 0) offsets[runs] = n;
