@@ -26,6 +26,7 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
             '#define CLREDUCE_USER_IDENTITY ((CLREDUCE_X)0)' >>"$work/k.cl"
     fi
     cat "$dir/ops/$op.cl" "$dir/reduce.cl" >>"$work/k.cl"
+    case " $* " in *" -DCLREDUCE_BK_ROWS="*) cat "$dir/by_key.cl" >>"$work/k.cl" ;; esac  # reduce_by_key's one launch
     total=$((total + 1))
     # asm is spelled __asm__ for clang; NVIDIA's compiler takes asm.
     if ! out=$("$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl -O1 -S \
@@ -41,8 +42,9 @@ compile() {  # plug-in, then -D options; with CLREDUCE_MAP=4 a transform goes be
     elif [[ " $* " == *" -DCLREDUCE_DP4A=1 "* ]] && ! grep -q "dp4a" "$work/k.ptx"; then
         echo "FAILED (no dp4a in the PTX): ops/$op.cl $*"
         fail=$((fail + 1))
-    elif [[ " $* " == *" -DCLREDUCE_FINISH=3 "* ]] && ! grep -q "membar.gl" "$work/k.ptx"; then
-        echo "FAILED (no device-wide fence in the last-group PTX): ops/$op.cl $*"
+    elif [[ " $* " == *" -DCLREDUCE_FINISH=3 "* || " $* " == *" -DCLREDUCE_BK_ROWS="* ]] &&
+        ! grep -q "membar.gl" "$work/k.ptx"; then
+        echo "FAILED (no device-wide fence in the last-group or by-key PTX): ops/$op.cl $*"
         fail=$((fail + 1))
     elif [[ " $* " == *" -DCLREDUCE_FINISH=4 "* ]] && ! grep -Eq "atom.global.add.u64|red.global.add.u64|_Z8atom_addPU3AS1Vll" "$work/k.ptx"; then
         echo "FAILED (no 64-bit atomic add in the exact atomic finish): ops/$op.cl $*"
@@ -65,6 +67,15 @@ compile add_exact -DCLREDUCE_T=double -DCLREDUCE_T_FLOAT=1 -DCLREDUCE_ACC=double
 compile extremum -DCLREDUCE_T=short -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=short -DCLREDUCE_ACC_SIZE=2 -DCLREDUCE_ACC_FLOAT=0 \
     -DCLREDUCE_ACC_LOWEST=SHRT_MIN -DCLREDUCE_ACC_HIGHEST=SHRT_MAX -DCLREDUCE_VEC=8 $last -DCLREDUCE_DEVICE_RESULT=1 \
     -DCLREDUCE_RESULT_T=short
+# reduce_by_key's one launch (by_key.cl: the look-back's inline PTX fence), aligned and not.
+for aligned in 0 1; do
+    compile add -DCLREDUCE_T=int -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=long -DCLREDUCE_ACC_SIZE=8 -DCLREDUCE_ACC_FLOAT=0 \
+        -DCLREDUCE_VEC=4 -DCLREDUCE_FINISH=2 -DCLREDUCE_NVIDIA=1 -DCLREDUCE_KEY=uint -DCLREDUCE_BK_ROWS=8 \
+        -DCLREDUCE_BK_ALIGNED=$aligned
+done
+compile extremum -DCLREDUCE_T=short -DCLREDUCE_T_FLOAT=0 -DCLREDUCE_ACC=short -DCLREDUCE_ACC_SIZE=2 -DCLREDUCE_ACC_FLOAT=0 \
+    -DCLREDUCE_ACC_LOWEST=SHRT_MIN -DCLREDUCE_ACC_HIGHEST=SHRT_MAX -DCLREDUCE_VEC=8 -DCLREDUCE_FINISH=2 -DCLREDUCE_NVIDIA=1 \
+    -DCLREDUCE_KEY=ulong -DCLREDUCE_BK_ROWS=8 -DCLREDUCE_BK_ALIGNED=0
 # Level 1 of 8/16-bit sums: dp4a (NVIDIA, 8-bit) and 32-bit lanes.
 for t in "char 1" "uchar 0"; do
     set -- $t

@@ -25,6 +25,7 @@
 #include <clreduce/clreduce.hpp>
 
 #include "device/described_device.hpp"
+#include "exec/fused_by_key.hpp"
 #include "exec/run_heads.hpp"
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
@@ -278,6 +279,12 @@ int main(int argc, char** argv) {
                                     first.result_of(plan);
                                 }
                                 out.add(first);
+                                // reduce_by_key's one launch (exec/fused_by_key.hpp) of the
+                                // operations it takes: every key size, aligned or not.
+                                if (kind == 1 && !transform && fused_by_key_fits(plan, kernel, plan.accumulator))
+                                    for (std::uint32_t key_size : {1u, 2u, 4u, 8u})
+                                        for (const bool aligned : {false, true})
+                                            out.add(by_key_spec(plan, kernel, device, key_size, aligned));
                                 if (plan.groups_per_segment > 1) {
                                     KernelSpec combine = segment_spec(plan, kernel, device, false, true);
                                     if (segments.device_results) {

@@ -132,6 +132,12 @@ struct LaunchParams {
     // larger data by the device. 0: always the device; UINT64_MAX: the host wherever it can.
     // Default: the device's tuned crossover, else every size.
     std::optional<std::uint64_t> host_path_bytes;
+    // reduce_by_key over device buffers: up to this many keys run in one launch that reads keys
+    // and values once, where the operation fits it (LaunchPlan::by_key_one_launch), more keys
+    // in the three passes that find the runs first (docs/usage.md, "Reduce by key"). 0: always
+    // the passes; UINT64_MAX: one launch wherever it fits. Default: 2^22 keys on GPUs (where
+    // the one launch's device and wall times are the lower ones), 0 on CPU devices.
+    std::optional<std::uint64_t> by_key_one_launch_keys;
     // Segmented calls (segments.hpp): the segment mapping. segment_team work-items reduce one
     // segment, a power of two <= work_group_size (1: a work-item per segment; work_group_size:
     // a work-group per segment); groups_per_segment > 1 (with a whole group per segment) has
@@ -181,6 +187,9 @@ struct LaunchPlan {
     // accumulator over integer data): the kernels check it and set bit 0 of the caller's status
     // word (AsyncTarget::status, which the call then needs) instead of writing it.
     bool result_status = false;
+    // reduce_by_key over device buffers in one launch that reads keys and values once
+    // (cl_kernels/by_key.cl): integer states that no order changes and that are their results.
+    bool by_key_one_launch = false;
     // Host data up to LaunchParams::host_path_bytes of a plan the host reproduces: the host's
     // threads run this plan (the same bits as the kernels), no launch.
     bool on_host = false;

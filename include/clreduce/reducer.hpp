@@ -7,6 +7,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -202,10 +203,14 @@ public:
     // place). Key: an integer of 8 to 64 bits (is_run_key_v, by_key.hpp). The runs go through
     // the segmented form: the results are, bit for bit, those of reduce<Op, T>(values,
     // value_offset, Segments::offsets(run offsets)), every operation, type, float mode and
-    // LaunchParams as there (CallInfo::plan is that call's plan; its kernel_events begin with
-    // the runs' two launches). Device buffers: two launches find the runs on the device
-    // (cl_kernels/run_heads.cl) and the host reads the groups' counts of runs between them, to
-    // size the offsets and the keys; then the segments' launches. Host data: the host
+    // LaunchParams as there. Device buffers, where each run's state is its result and no order
+    // changes it (integer sums kept whole, integer products, min, max, count_nonzero, bitwise):
+    // one launch reads keys and values once (cl_kernels/by_key.cl; CallInfo::plan says
+    // by_key_one_launch, the launch shape's LaunchParams do not apply). Other device-buffer
+    // calls: two launches find the runs on the device (cl_kernels/run_heads.cl) and the host
+    // reads the groups' counts of runs between them, to size the offsets and the keys; then the
+    // segments' launches (CallInfo::plan is the segmented call's plan; its kernel_events begin
+    // with the runs' two launches). Host data: the host
     // finds the runs as it reads the keys, then the host segments form. No keys: no runs.
     // InvalidArgument for ranges past their buffers, null host pointers, key and value ranges
     // of different sizes.
@@ -215,12 +220,13 @@ public:
                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
         find_runs(
-            RunInput{&keys, nullptr, key_offset, sizeof(Key), &values, nullptr, value_offset, sizeof(T), count},
-            key_room(out.keys),
+            RunInput{&keys, nullptr, key_offset, sizeof(Key), &values, nullptr, value_offset, sizeof(T), count, Op,
+                     element_traits<T>::type, plain_result_type<result_t<Op, T>>()},
+            key_room(out.keys), result_room(out.results),
             [&](const Segments& runs, CallInfo* call) {
             reduce<Op, T>(values, value_offset, runs, out.results, params, call);
             },
-            info);
+            params, info);
     }
     template <Operation Op, class T, class Key>
     KeyedResults<Key, result_t<Op, T>> reduce_by_key(const cl::Buffer& keys, std::uint64_t key_offset,
@@ -236,9 +242,11 @@ public:
                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
         find_runs(
-            RunInput{nullptr, keys, 0, sizeof(Key), nullptr, values, 0, sizeof(T), count}, key_room(out.keys),
+            RunInput{nullptr, keys, 0, sizeof(Key), nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
+                     plain_result_type<result_t<Op, T>>()},
+            key_room(out.keys), result_room(out.results),
             [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, out.results, params, call); },
-            info);
+            params, info);
     }
     template <Operation Op, class T, class Key>
     KeyedResults<Key, result_t<Op, T>> reduce_by_key(const Key* keys, const T* values, std::uint64_t count,
@@ -550,17 +558,43 @@ private:
         std::uint64_t value_offset;
         std::uint32_t value_size;
         std::uint64_t count;
+        Operation op;
+        ElementType element;
+        std::optional<ElementType> result;  // where results are plain numbers (result_room)
     };
-    // reduce_by_key's steps but the typed call (by_key.cpp): checks the input, finds the runs,
-    // writes their keys to key_room(runs) and calls reduce_runs with the runs as segments.
+    // reduce_by_key's steps but the typed call (by_key.cpp): checks the input; where the plan
+    // fits reduce_by_key's one launch (exec/fused_by_key.hpp), runs it, writing the runs' keys
+    // to key_room(runs) and their results to result_room(runs); else finds the runs, writes
+    // their keys to key_room(runs) and calls reduce_runs with the runs as segments.
     void find_runs(const RunInput& input, const std::function<void*(std::uint64_t)>& key_room,
-                   const std::function<void(const Segments&, CallInfo*)>& reduce_runs, CallInfo* info) const;
+                   const std::function<void*(std::uint64_t)>& result_room,
+                   const std::function<void(const Segments&, CallInfo*)>& reduce_runs, const LaunchParams& params,
+                   CallInfo* info) const;
     template <class Key>
     static std::function<void*(std::uint64_t)> key_room(std::vector<Key>& keys) {
         return [&keys](std::uint64_t runs) -> void* {
             keys.resize(static_cast<std::size_t>(runs));
             return keys.data();
         };
+    }
+    // Results that are plain numbers (not bool, which std::vector packs, nor structures): their
+    // type and room; else none.
+    template <class R>
+    static std::optional<ElementType> plain_result_type() {
+        if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
+            return element_traits<R>::type;
+        else
+            return std::nullopt;
+    }
+    template <class R>
+    static std::function<void*(std::uint64_t)> result_room(std::vector<R>& results) {
+        if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
+            return [&results](std::uint64_t runs) -> void* {
+                results.resize(static_cast<std::size_t>(runs));
+                return results.data();
+            };
+        else
+            return {};
     }
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);

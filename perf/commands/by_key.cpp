@@ -85,11 +85,13 @@ Row measure(const std::vector<std::int32_t>& values, std::uint64_t runs, const B
 
     // The results go into one KeyedResults kept across calls.
     KeyedResults<std::int32_t, std::int64_t> got;
+    LaunchParams params;
+    params.by_key_one_launch_keys = o.one_launch_keys;
     std::vector<double> device, wall;
     std::vector<std::vector<double>> kernels;  // kernels[k]: kernel k's times
     for (int run = 0; run <= o.repeats; ++run) {
         CallInfo info;
-        r.sum_by_key<std::int32_t, std::int32_t>(key_buffer, 0, value_buffer, 0, n, got, {}, &info);
+        r.sum_by_key<std::int32_t, std::int32_t>(key_buffer, 0, value_buffer, 0, n, got, params, &info);
         row.plan = info.plan.describe();
         if (run == 0) continue;
         device.push_back(device_microseconds(info.kernel_events));
@@ -102,7 +104,7 @@ Row measure(const std::vector<std::int32_t>& values, std::uint64_t runs, const B
     row.wrong = wrong_runs(values, runs, got);
     for (int run = 0; run <= o.repeats; ++run) {
         const auto start = std::chrono::steady_clock::now();
-        reducers.plain.sum_by_key<std::int32_t, std::int32_t>(key_buffer, 0, value_buffer, 0, n, got);
+        reducers.plain.sum_by_key<std::int32_t, std::int32_t>(key_buffer, 0, value_buffer, 0, n, got, params);
         if (run > 0)
             wall.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
     }

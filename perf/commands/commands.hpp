@@ -1,6 +1,7 @@
 #pragma once
 // clreduce-perf's commands: the options each takes and the function that runs it.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,7 @@ struct ByKeyOptions {
     std::string cub;   // clreduce-cub-by-key; empty: next to clreduce-perf
     std::string self;  // argv[0]
     std::string json;
+    std::optional<std::uint64_t> one_launch_keys;  // LaunchParams::by_key_one_launch_keys; default: the device's
 };
 int run_by_key(const ByKeyOptions& options);
 

@@ -148,6 +148,9 @@ int main(int argc, char** argv) {
     by_key_cmd->add_option("--seed", by_key.seed, "Random seed of the values")->capture_default_str();
     by_key_cmd->add_option("--cub", by_key.cub, "clreduce-cub-by-key (default: next to clreduce-perf)");
     by_key_cmd->add_option("--json", by_key.json, "Also write the rows as JSON to this file");
+    by_key_cmd->add_option("--one-launch-keys", by_key.one_launch_keys,
+                           "LaunchParams::by_key_one_launch_keys: up to this many keys in one launch (0: always the "
+                           "passes; default: the device's)");
     clreduce::perf::StatisticsOptions statistics;
     std::string statistics_type = "float32";
     auto* statistics_cmd = app.add_subcommand(

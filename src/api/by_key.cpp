@@ -1,7 +1,9 @@
-// reduce_by_key (reducer.hpp): the runs of equal consecutive keys found, on the device for
-// keys in a buffer (exec/run_heads.hpp) or on the host for host keys, then reduced as
-// segments by the typed call the header passes in, so that every operation and type takes the
-// segments engine's path and gives its bits.
+// reduce_by_key (reducer.hpp): keys and values in buffers in one launch where the plan fits it
+// (exec/fused_by_key.hpp: states no order changes, the same bits as the segments'); else the
+// runs of equal consecutive keys found, on the device for keys in a buffer
+// (exec/run_heads.hpp) or on the host for host keys, then reduced as segments by the typed
+// call the header passes in, so that every operation and type takes the segments engine's
+// path and gives its bits.
 #include <clreduce/reducer.hpp>
 
 #include <cstring>
@@ -9,7 +11,9 @@
 #include <vector>
 
 #include "api/reducer_state.hpp"
+#include "exec/fused_by_key.hpp"
 #include "exec/run_heads.hpp"
+#include "plan/planner.hpp"
 
 namespace clreduce {
 namespace {
@@ -54,7 +58,9 @@ std::vector<std::uint64_t> host_runs(const void* keys, std::uint32_t key_size, s
 }  // namespace
 
 void Reducer::find_runs(const RunInput& input, const std::function<void*(std::uint64_t)>& key_room,
-                        const std::function<void(const Segments&, CallInfo*)>& reduce_runs, CallInfo* info) const {
+                        const std::function<void*(std::uint64_t)>& result_room,
+                        const std::function<void(const Segments&, CallInfo*)>& reduce_runs, const LaunchParams& params,
+                        CallInfo* info) const {
     State& s = state();
     const std::uint64_t count = input.count;
     const bool on_device = input.keys != nullptr;
@@ -74,6 +80,32 @@ void Reducer::find_runs(const RunInput& input, const std::function<void*(std::ui
     if (!on_device) {
         reduce_runs(Segments::offsets(host_runs(input.host_keys, input.key_size, count, key_room)), info);
         return;
+    }
+
+    // One launch, up to LaunchParams::by_key_one_launch_keys, where no order changes the runs'
+    // states and they are their results.
+    // (Below 2^40 keys: the tiles' counter is 32-bit.)
+    if (input.result && result_room && count < (std::uint64_t(1) << 40) &&
+        count <= params.by_key_one_launch_keys.value_or(default_by_key_one_launch_keys(s.info))) {
+        LaunchPlan plan = this->plan(input.element, input.op, Segments::offsets(*input.keys, count, count), params,
+                                     CallForm::segments);
+        const OpKernel kernel = plan_kernel(plan);
+        if (fused_by_key_fits(plan, kernel, *input.result)) {
+            plan.by_key_one_launch = true;
+            auto slot = s.slots.acquire();
+            Chain chain = s.chain_for(*slot, info);
+            try {
+                fused_by_key(s.queue, s.info, plan, kernel, *slot, chain,
+                             FusedInput{input.keys, input.key_offset, input.key_size, input.values, input.value_offset,
+                                        input.value_size, count},
+                             key_room, result_room);
+                if (info != nullptr) info->plan = plan;
+            } catch (...) {
+                s.queue.finish();  // the reads write into the caller's vectors
+                throw;
+            }
+            return;
+        }
     }
 
     // The runs' offsets stay in this slot's buffers while the segments' call, through a slot

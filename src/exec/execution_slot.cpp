@@ -112,6 +112,25 @@ const cl::Buffer& ExecutionSlot::result(std::uint64_t state_bytes, std::uint64_t
     return grow(result_, result_bytes_, bytes);
 }
 
+ExecutionSlot::ByKeyTiles ExecutionSlot::by_key_tiles(std::uint64_t tiles) {
+    // The flags hold the generation above two state bits: a new buffer before it would wrap.
+    constexpr cl_uint kLastGeneration = (1u << 30) - 1;
+    if (tiles > by_key_room_ || by_key_words_() == nullptr || by_key_generation_ == kLastGeneration) {
+        by_key_words_ = cl::Buffer();
+        const std::uint64_t room = std::max(tiles, by_key_room_);
+        // As done_counter's: the 0s from the creation, not from a command.
+        std::vector<unsigned char> zeros(static_cast<std::size_t>(by_key_tiles_bytes(room)));
+        cl_int err = CL_SUCCESS;
+        by_key_words_ =
+            cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.size(), zeros.data(), &err);
+        check(err, "clCreateBuffer");
+        counters_.buffers_allocated.fetch_add(1, std::memory_order_relaxed);
+        by_key_room_ = room;
+        by_key_generation_ = 0;
+    }
+    return ByKeyTiles{&by_key_words_, by_key_room_, ++by_key_generation_};
+}
+
 const cl::Buffer& ExecutionSlot::done_counter() {
     if (done_() != nullptr) return done_;
     cl_int err = CL_SUCCESS;

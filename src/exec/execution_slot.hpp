@@ -26,6 +26,11 @@ struct AtomicCounters {
     std::atomic<std::uint64_t> buffers_allocated{0};
 };
 
+// The bytes of reduce_by_key's tile words for `room` tiles (cl_kernels/by_key.cl's layout): 16
+// bytes of control, a 4-byte flag a tile (to a multiple of 16 bytes), then two pairs of at most
+// 32 bytes a tile.
+inline std::uint64_t by_key_tiles_bytes(std::uint64_t room) { return 16 + (4 * room + 15) / 16 * 16 + 2 * room * 32; }
+
 // Pinned host memory: a CL_MEM_ALLOC_HOST_PTR buffer mapped once, for as long as it is kept.
 // A read into it or a write from it skips the driver's own staging copy.
 struct MappedBuffer {
@@ -103,6 +108,20 @@ public:
     std::vector<cl::Event> stream_writes;
     // reduce_by_key's groups' counts of heads, read back (exec/run_heads.cpp); kept for their room.
     std::vector<cl_ulong> run_group_counts;
+    // reduce_by_key's one launch (exec/fused_by_key.cpp, cl_kernels/by_key.cl): the words of at
+    // least `tiles` tiles (a control block, a flag a tile, two pairs of up to 32 bytes a tile),
+    // 0 from their creation, and this call's generation, which the flags carry: never 0, one
+    // more each call, so that no call needs the words cleared (a new buffer starts again at 1).
+    struct ByKeyTiles {
+        const cl::Buffer* words = nullptr;
+        std::uint64_t room = 0;  // tiles
+        cl_uint generation = 0;
+    };
+    ByKeyTiles by_key_tiles(std::uint64_t tiles);
+    // How many runs the one launch's outputs (SegmentBuffer::run_keys and states) hold, and how
+    // many its last call found (what the next call reads back with the count).
+    std::uint64_t by_key_capacity = 0;
+    std::uint64_t by_key_last_runs = 0;
 
 private:
     const cl::Buffer& grow(cl::Buffer& buffer, std::uint64_t& capacity, std::uint64_t bytes);
@@ -129,6 +148,9 @@ private:
     std::uint64_t staging_bytes_ = 0;
     std::uint64_t mask_staging_bytes_ = 0;
     std::uint64_t sentinels_ = 0;
+    cl::Buffer by_key_words_;
+    std::uint64_t by_key_room_ = 0;
+    cl_uint by_key_generation_ = 0;
 };
 
 // Hands out slots to concurrent calls and takes them back; makes a new one only when all

@@ -159,6 +159,14 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk) +
              " -DCLREDUCE_SEGMENT_MEDIUM=" + std::to_string(segment_medium);
+    if (by_key != 0)
+        o += std::string(" -DCLREDUCE_KEY=") +
+             (by_key == 1   ? "uchar"
+              : by_key == 2 ? "ushort"
+              : by_key == 4 ? "uint"
+                            : "ulong") +
+             " -DCLREDUCE_BK_ROWS=" + std::to_string(kByKeyRows) +
+             " -DCLREDUCE_BK_ALIGNED=" + (by_key_aligned ? "1" : "0");
     return o;
 }
 
@@ -189,6 +197,7 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
     if (segmented) text += sources.get("segments.cl");
+    if (by_key != 0) text += sources.get("by_key.cl");
     return text;
 }
 

@@ -27,6 +27,10 @@ std::string_view map_macro(ElementMap map);    // "CLREDUCE_MAP_SQUARE", ...
 // The first launch's finish of a plan with `groups` work-groups running plug-in `op`.
 Finish first_finish(InterGroup inter_group, std::uint64_t groups, KernelOp op);
 
+// reduce_by_key's one launch (cl_kernels/by_key.cl): rows of a work-group's vectors of four
+// elements a tile (CLREDUCE_BK_ROWS), so a tile is 4 * kByKeyRows * work-group size elements.
+inline constexpr std::uint32_t kByKeyRows = 8;
+
 // Everything one compiled specialisation of the kernel depends on.
 struct KernelSpec {
     KernelOp op = KernelOp::add;
@@ -104,6 +108,11 @@ struct KernelSpec {
     // Which kernel: the segments, the long segments' chunks, or their finish
     // (the same program: only the kernel object differs).
     enum class SegmentKernel { segments, medium, chunks, finish_long } segment_kernel = SegmentKernel::segments;
+    // reduce_by_key in one launch (cl_kernels/by_key.cl, exec/fused_by_key.hpp): the keys'
+    // size in bytes (0: not that kernel), and whether both ranges start at a multiple of four
+    // elements (a vector is then one aligned load).
+    std::uint32_t by_key = 0;
+    bool by_key_aligned = false;
 
     auto key() const {
         return std::tie(op, map, transform, expression_type, combine, combine_identity, float_atomic, int64_min_max,
@@ -111,7 +120,7 @@ struct KernelSpec {
                         moments_extremes, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
                         lanes32, dp4a, index32, device_result, result_type, result_kind, result_check, result_modulo,
                         exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads, segment_list,
-                        segment_columns, segment_chunk, segment_medium, segment_kernel);
+                        segment_columns, segment_chunk, segment_medium, segment_kernel, by_key, by_key_aligned);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -122,9 +131,10 @@ struct KernelSpec {
 
     std::string build_options() const;
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
-    // (then segments.cl for a segmented launch).
+    // (then segments.cl for a segmented launch, by_key.cl for reduce_by_key's one launch).
     std::string source(const KernelSources& sources) const;
     const char* kernel_name() const {
+        if (by_key != 0) return "clreduce_reduce_by_key";
         if (!segmented) return "clreduce_reduce";
         switch (segment_kernel) {
             case SegmentKernel::medium: return "clreduce_reduce_medium";

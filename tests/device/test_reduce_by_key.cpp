@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/exact_float_sum.hpp"
@@ -139,6 +141,10 @@ void check_reference(const std::vector<result_t<Op, T>>& got, const std::vector<
         } else if constexpr (Op == Operation::count_nonzero) {
             REQUIRE(got[s] == std::uint64_t(std::count_if(values.begin() + b, values.begin() + e,
                                                           [](T v) { return v != T(0); })));
+        } else if constexpr (Op == Operation::bit_xor) {
+            T x = 0;
+            for (std::uint64_t i = b; i < e; ++i) x ^= values[i];
+            REQUIRE(got[s] == x);
         } else if constexpr (Op == Operation::mean) {
             // int32 values: the exact sum is below 2^53, so its double over the count's is the
             // correctly rounded mean the library gives.
@@ -149,24 +155,53 @@ void check_reference(const std::vector<result_t<Op, T>>& got, const std::vector<
     }
 }
 
-// reduce_by_key of one operation in both forms (device buffers from offsets, misaligned host
-// data) against the reference and the segmented call over the same offsets.
+// Whether reduce_by_key of Op over T runs in one launch (exec/fused_by_key.hpp): integer
+// results no order of combining changes, which are the states themselves.
+template <Operation Op, class T>
+constexpr bool one_launch() {
+    using R = result_t<Op, T>;
+    return std::is_integral_v<T> && std::is_integral_v<R> && !std::is_same_v<R, bool> &&
+           (Op == Operation::sum || Op == Operation::min || Op == Operation::max || Op == Operation::count_nonzero ||
+            Op == Operation::bit_xor || Op == Operation::bit_and || Op == Operation::bit_or);
+}
+
+// reduce_by_key of one operation in both forms (device buffers from offsets, misaligned and
+// aligned for vectors of four, in one launch where the operation fits it and in the passes;
+// misaligned host data) against the reference and the segmented call over the same offsets.
 template <Operation Op, class T, class Key>
 void check_by_key(Reducer& r, const std::vector<Key>& keys, const std::vector<T>& values, const Runs& runs,
                   const std::vector<Key>& want_keys, const LaunchParams& params = {}) {
     INFO("operation " << operation_name(Op));
     const std::uint64_t n = values.size();
-    const cl::Buffer key_buffer = placed_buffer(r, keys, 3);
-    const cl::Buffer value_buffer = placed_buffer(r, values, 5);
-    CallInfo info;
-    const auto got = r.reduce_by_key<Op, T, Key>(key_buffer, 3, value_buffer, 5, n, params, &info);
-    INFO("plan " << info.plan.describe());
-    REQUIRE(got.keys == want_keys);
-    REQUIRE(got.runs() == want_keys.size());
-    if (n > 0) CHECK(info.kernel_events.size() > 2);  // the runs' two launches, then the segments'
-    check_reference<Op, T>(got.results, values, runs);
-    const auto segmented = r.reduce<Op, T>(value_buffer, 5, Segments::offsets(runs.offsets), params);
-    check_same_vectors(got.results, segmented);
+    std::vector<std::uint64_t> one_launch_keys{0};
+    if (one_launch<Op, T>()) one_launch_keys.push_back(std::numeric_limits<std::uint64_t>::max());
+    for (const auto& [key_offset, value_offset] : {std::pair<std::uint64_t, std::uint64_t>{3, 5}, {4, 8}}) {
+        INFO("keys from element " << key_offset << ", values from element " << value_offset);
+        const cl::Buffer key_buffer = placed_buffer(r, keys, key_offset);
+        const cl::Buffer value_buffer = placed_buffer(r, values, value_offset);
+        const auto segmented = r.reduce<Op, T>(value_buffer, value_offset, Segments::offsets(runs.offsets), params);
+        for (const std::uint64_t most : one_launch_keys) {
+            LaunchParams p = params;
+            p.by_key_one_launch_keys = most;
+            CallInfo info;
+            const auto got =
+                r.reduce_by_key<Op, T, Key>(key_buffer, key_offset, value_buffer, value_offset, n, p, &info);
+            INFO("plan " << info.plan.describe());
+            REQUIRE(got.keys == want_keys);
+            REQUIRE(got.runs() == want_keys.size());
+            if (n > 0) {
+                // One launch, or two where the slot's room for runs grew; else the runs' two
+                // launches, then the segments'.
+                CHECK(info.plan.by_key_one_launch == (most != 0));
+                if (most != 0)
+                    CHECK(info.kernel_events.size() <= 2);
+                else
+                    CHECK(info.kernel_events.size() > 2);
+            }
+            check_reference<Op, T>(got.results, values, runs);
+            check_same_vectors(got.results, segmented);
+        }
+    }
 
     // Host data one byte past alignment (keys) and three (values): what a numpy view hands in.
     std::vector<unsigned char> key_bytes(n * sizeof(Key) + 8), value_bytes(n * sizeof(T) + 8);
@@ -210,6 +245,7 @@ void check_shapes(std::uint64_t type_seed) {
         check_by_key<Operation::max, std::int32_t, Key>(r, keys, ints, runs, want_keys);
         check_by_key<Operation::argmax, std::int32_t, Key>(r, keys, ints, runs, want_keys);
         check_by_key<Operation::count_nonzero, std::int32_t, Key>(r, keys, ints, runs, want_keys);
+        check_by_key<Operation::bit_xor, std::int32_t, Key>(r, keys, ints, runs, want_keys);
         check_by_key<Operation::mean, std::int32_t, Key>(r, keys, ints, runs, want_keys);
         check_by_key<Operation::sum, float, Key>(r, keys, floats, runs, want_keys);
     }
@@ -242,6 +278,62 @@ TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's s
         for (auto& x : values) x = v(rng);
         check_by_key<Operation::sum, std::int32_t, std::int32_t>(r, expand(want_keys, runs), values, runs, want_keys);
     }
+}
+
+// The one launch (cl_kernels/by_key.cl; forced, as CPU devices do not take it by default) on a
+// fresh reducer, whose room for runs starts at
+// 2^16: 200,003 runs of 1 and 2 keys need more, so the launch runs again with room for all (two
+// kernel events), and a repeated call then allocates nothing. Int64 sums under
+// IntegerOverflow::wrap (the segments' modular bits), 8-bit values, bitwise operations.
+TEST_CASE("reduce_by_key's one launch grows its room for runs, then allocates nothing", "[by-key]") {
+    const cl::Device device = default_device();
+    cl::Context context(device);
+    cl::CommandQueue queue(context, device);
+    Reducer r(context, queue);
+    const std::uint64_t s = seed_for(7);
+    INFO("data seed " << s << " (seed " << seed() << ")");
+    std::mt19937_64 rng(s);
+    std::vector<std::uint64_t> lengths(200003);
+    std::uniform_int_distribution<std::uint64_t> one_or_two(1, 2);
+    for (auto& len : lengths) len = one_or_two(rng);
+    const Runs runs = runs_of(lengths);
+    const std::uint64_t n = runs.offsets.back();
+    const auto want_keys = run_keys<std::int32_t>(lengths.size(), rng);
+    const auto keys = expand(want_keys, runs);
+    std::vector<std::int64_t> wide(n);
+    std::uniform_int_distribution<std::int64_t> any(std::numeric_limits<std::int64_t>::min(),
+                                                    std::numeric_limits<std::int64_t>::max());
+    for (auto& v : wide) v = any(rng);
+    const cl::Buffer key_buffer = device_copy(r, keys);
+    const cl::Buffer wide_buffer = device_copy(r, wide);
+    LaunchParams wrap;
+    wrap.overflow = IntegerOverflow::wrap;
+    wrap.by_key_one_launch_keys = std::numeric_limits<std::uint64_t>::max();
+    CallInfo info;
+    const auto got = r.sum_by_key<std::int64_t, std::int32_t>(key_buffer, 0, wide_buffer, 0, n, wrap, &info);
+    INFO("plan " << info.plan.describe());
+    CHECK(info.plan.by_key_one_launch);
+    CHECK(info.kernel_events.size() == 2);
+    REQUIRE(got.keys == want_keys);
+    for (std::size_t k = 0; k < got.results.size(); ++k) {
+        std::uint64_t sum = 0;  // modulo 2^64
+        for (std::uint64_t i = runs.offsets[k]; i < runs.offsets[k + 1]; ++i) sum += std::uint64_t(wide[i]);
+        INFO("run " << k);
+        REQUIRE(got.results[k] == static_cast<std::int64_t>(sum));
+    }
+    check_same_vectors(got.results, r.sum<std::int64_t>(wide_buffer, 0, Segments::offsets(runs.offsets), wrap));
+    const Counters before = r.counters();
+    CallInfo again;
+    const auto repeated = r.sum_by_key<std::int64_t, std::int32_t>(key_buffer, 0, wide_buffer, 0, n, wrap, &again);
+    CHECK(again.kernel_events.size() == 1);
+    CHECK(r.counters().buffers_allocated == before.buffers_allocated);
+    check_same_vectors(repeated.results, got.results);
+
+    std::vector<std::uint8_t> bytes(n);
+    for (auto& v : bytes) v = static_cast<std::uint8_t>(rng());
+    check_by_key<Operation::sum, std::uint8_t, std::int32_t>(r, keys, bytes, runs, want_keys);
+    check_by_key<Operation::bit_xor, std::uint8_t, std::int32_t>(r, keys, bytes, runs, want_keys);
+    check_by_key<Operation::min, std::uint8_t, std::int32_t>(r, keys, bytes, runs, want_keys);
 }
 
 TEST_CASE("reduce_by_key of 8- and 16-bit keys", "[by-key]") {

@@ -10,7 +10,8 @@
 // sums), both strides,
 // sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors and a tail) at
 // offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), asynchronous sums and
-// minima, and listed segments whose long ones are split into shared chunks. Each result is checked against an exact
+// minima, listed segments whose long ones are split into shared chunks, and reduce_by_key's one
+// launch over one tile. Each result is checked against an exact
 // host reference (the data are small multiples of 1/4, so every float sum is exact). A finish the device lacks is
 // listed "n/a". The correctly rounded sum also runs the NVIDIA GPUs' passes (forced): on double data of moderate range
 // (the group's range, then the three anchored folds) and on float and double data over the whole exponent range (the
@@ -395,6 +396,42 @@ void run_long_segments(const Reducer& r, const Data& d, const Buffers& b, Tally&
     std::cout << (wrong.empty() ? "ok   " : "FAIL ") << label << "\n";
 }
 
+// reduce_by_key's one launch (cl_kernels/by_key.cl) over the 1000 ints, keyed in runs of 1 to
+// 40: one tile, so its local-memory scans are checked; the look-back between tiles hands pairs
+// over by a fence and an atomic flag, as the last-group finish does (excluded above, for the
+// same reason).
+void run_by_key(const Reducer& r, const Data& d, const Buffers& b, Tally& tally) {
+    const std::string label = "by-key one launch sum int32";
+    const std::uint64_t n = d.ints.size();
+    std::vector<std::int32_t> keys(n);
+    std::vector<std::uint64_t> offsets{0};
+    for (std::uint64_t i = 0; i < n; ++i) {
+        if (i > 0 && (i * 7919) % 40 < 3) offsets.push_back(i);  // a head: a new key
+        keys[i] = static_cast<std::int32_t>(offsets.size() % 5);
+    }
+    offsets.push_back(n);
+    LaunchParams p;
+    p.by_key_one_launch_keys = n;
+    CallInfo info;
+    const auto got = r.sum_by_key<std::int32_t, std::int32_t>(device_copy(r, keys), 0, b.ints, 0, n, p, &info);
+    std::string wrong;
+    if (!info.plan.by_key_one_launch) wrong += " the plan is not the one launch (" + info.plan.describe() + ")";
+    if (got.runs() + 1 != offsets.size())
+        wrong += " " + std::to_string(got.runs()) + " runs, not " + std::to_string(offsets.size() - 1);
+    for (std::size_t s = 0; s < got.results.size() && s + 1 < offsets.size(); ++s) {
+        std::int64_t want = 0;
+        for (std::uint64_t k = offsets[s]; k < offsets[s + 1]; ++k) want += d.ints[k];
+        const std::string what = "run " + std::to_string(s);
+        wrong += compare(what.c_str(), got.results[s], want);
+    }
+    tally.calls += 1;
+    if (!wrong.empty()) {
+        std::cout << "FAIL " << label << ":" << wrong << "\n";
+        ++tally.failures;
+    }
+    std::cout << (wrong.empty() ? "ok   " : "FAIL ") << label << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -458,6 +495,7 @@ int main(int argc, char** argv) try {
             run_async(kept.emplace_back(r.context(), r.queue()), d, b, finish, stride, tally);
         }
     }
+    if (chosen("by-key one launch sum int32")) run_by_key(kept.emplace_back(r.context(), r.queue()), d, b, tally);
     if (chosen("long segments sum int32")) run_long_segments(kept.emplace_back(r.context(), r.queue()), d, b, tally);
     std::cout << "race-sweep: " << tally.calls << " calls, " << tally.failures << " wrong, " << tally.unavailable
               << " finishes not available here\n";
