@@ -4,7 +4,10 @@
 // reduce.cl, whose plug-in contract it uses (clreduce_state, clreduce_init, clreduce_accumulate,
 // clreduce_combine). Element i heads a run where i == 0 or keys[i] != keys[i - 1]; run r's
 // key goes to run_keys[r] and the state of its values to states[r], for r < capacity (the host
-// runs the launch again with more room where `total`, the number of runs, passes it).
+// runs the launch again with more room where the number of runs, which the last tile writes,
+// passes it). The host takes this launch up to LaunchParams::by_key_one_launch_keys: a tile's
+// chain of load, scan, look-back and writes is latency-bound, so for many keys the three passes
+// of run_heads.cl and segments.cl, streams each, are faster.
 //
 // Each work-group takes one tile of CLREDUCE_BK_TILE elements: CLREDUCE_BK_ROWS rows of
 // CLREDUCE_WG vectors of four keys and four values, work-item l loading vector l of each row

@@ -1,9 +1,14 @@
 #pragma once
 // reduce_by_key's result (reducer.hpp): the runs of equal consecutive keys, each run's key and
 // its values' result, in the keys' order.
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <type_traits>
 #include <vector>
+
+#include <clreduce/element_type.hpp>
 
 namespace clreduce {
 
@@ -19,5 +24,35 @@ struct KeyedResults {
     std::vector<R> results;
     std::uint64_t runs() const { return keys.size(); }
 };
+
+namespace detail {
+
+// reduce_by_key's rooms in the caller's vectors (reducer.hpp): a function that resizes them to
+// the runs found and gives their memory.
+template <class Key>
+std::function<void*(std::uint64_t)> run_room(std::vector<Key>& keys) {
+    return [&keys](std::uint64_t runs) -> void* {
+        keys.resize(static_cast<std::size_t>(runs));
+        return keys.data();
+    };
+}
+// Results that are plain numbers (not bool, which std::vector packs, nor structures): their
+// type and room, which the one launch writes straight into; else none.
+template <class R>
+std::optional<ElementType> plain_result_type() {
+    if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
+        return element_traits<R>::type;
+    else
+        return std::nullopt;
+}
+template <class R>
+std::function<void*(std::uint64_t)> result_room(std::vector<R>& results) {
+    if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
+        return run_room(results);
+    else
+        return {};
+}
+
+}  // namespace detail
 
 }  // namespace clreduce

@@ -221,8 +221,8 @@ public:
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
         find_runs(
             RunInput{&keys, nullptr, key_offset, sizeof(Key), &values, nullptr, value_offset, sizeof(T), count, Op,
-                     element_traits<T>::type, plain_result_type<result_t<Op, T>>()},
-            key_room(out.keys), result_room(out.results),
+                     element_traits<T>::type, detail::plain_result_type<result_t<Op, T>>()},
+            detail::run_room(out.keys), detail::result_room(out.results),
             [&](const Segments& runs, CallInfo* call) {
             reduce<Op, T>(values, value_offset, runs, out.results, params, call);
             },
@@ -243,8 +243,8 @@ public:
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
         find_runs(
             RunInput{nullptr, keys, 0, sizeof(Key), nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
-                     plain_result_type<result_t<Op, T>>()},
-            key_room(out.keys), result_room(out.results),
+                     detail::plain_result_type<result_t<Op, T>>()},
+            detail::run_room(out.keys), detail::result_room(out.results),
             [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, out.results, params, call); },
             params, info);
     }
@@ -560,7 +560,7 @@ private:
         std::uint64_t count;
         Operation op;
         ElementType element;
-        std::optional<ElementType> result;  // where results are plain numbers (result_room)
+        std::optional<ElementType> result;  // where results are plain numbers (detail::result_room)
     };
     // reduce_by_key's steps but the typed call (by_key.cpp): checks the input; where the plan
     // fits reduce_by_key's one launch (exec/fused_by_key.hpp), runs it, writing the runs' keys
@@ -570,32 +570,7 @@ private:
                    const std::function<void*(std::uint64_t)>& result_room,
                    const std::function<void(const Segments&, CallInfo*)>& reduce_runs, const LaunchParams& params,
                    CallInfo* info) const;
-    template <class Key>
-    static std::function<void*(std::uint64_t)> key_room(std::vector<Key>& keys) {
-        return [&keys](std::uint64_t runs) -> void* {
-            keys.resize(static_cast<std::size_t>(runs));
-            return keys.data();
-        };
-    }
-    // Results that are plain numbers (not bool, which std::vector packs, nor structures): their
-    // type and room; else none.
-    template <class R>
-    static std::optional<ElementType> plain_result_type() {
-        if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
-            return element_traits<R>::type;
-        else
-            return std::nullopt;
-    }
-    template <class R>
-    static std::function<void*(std::uint64_t)> result_room(std::vector<R>& results) {
-        if constexpr (std::is_arithmetic_v<R> && !std::is_same_v<R, bool>)
-            return [&results](std::uint64_t runs) -> void* {
-                results.resize(static_cast<std::size_t>(runs));
-                return results.data();
-            };
-        else
-            return {};
-    }
+
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
     // reduce_async's two forms.
