@@ -4,7 +4,6 @@
 #include <array>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include <clreduce/error.hpp>
 
@@ -28,9 +27,9 @@ std::uint64_t default_by_key_one_launch_keys(const DeviceInfo& device) {
 
 namespace {
 
-// The local memory by_key.cl's tile takes: a count and a state a vector (and a gap a row), a count and a state
-// a work-item for the scan, the look-back's window of 32 kinds and pairs, and the tile's
-// number and pair before it.
+// The local memory by_key.cl's tile takes: a count and a state a vector (and a gap a row), a
+// count and a state a work-item for the scan, the look-back's window of 32 kinds and pairs, and
+// the tile's number and pair before it.
 std::uint64_t by_key_local_bytes(std::uint32_t wg, std::size_t state_bytes) {
     return std::uint64_t(kByKeyRows + 1) * wg * (4 + state_bytes) + std::uint64_t(wg) * (8 + state_bytes) +
            32 * (4 + 32) + 128;
@@ -96,17 +95,16 @@ void fused_by_key(cl::CommandQueue& queue, const DeviceInfo& info, LaunchPlan& p
         const std::uint64_t ahead = std::min(capacity, std::max<std::uint64_t>(slot.by_key_last_runs, 1024));
         const std::uint64_t keys_at = 16, states_at = keys_at + (ahead * input.key_size + 7) / 8 * 8;
         unsigned char* pinned = slot.host_result(states_at + ahead * state_bytes);
-        std::vector<cl::Event> reads(3);
-        check(queue.enqueueReadBuffer(*words.words, CL_FALSE, 0, 16, pinned, chain.wait(), &reads[0]),
-              "clEnqueueReadBuffer");
-        check(queue.enqueueReadBuffer(run_keys, CL_FALSE, 0, static_cast<size_t>(ahead * input.key_size),
-                                      pinned + keys_at, chain.wait(), &reads[1]),
-              "clEnqueueReadBuffer");
-        check(queue.enqueueReadBuffer(states, CL_FALSE, 0, static_cast<size_t>(ahead * state_bytes), pinned + states_at,
-                                      chain.wait(), &reads[2]),
-              "clEnqueueReadBuffer");
-        check(cl::WaitForEvents(reads), "clWaitForEvents");
-        chain.after(reads);
+        // Each read after the one before (an out-of-order queue), the last one blocking.
+        const auto read = [&](const cl::Buffer& from, std::uint64_t at, std::uint64_t bytes, void* to, bool last) {
+            check(queue.enqueueReadBuffer(from, last ? CL_TRUE : CL_FALSE, static_cast<size_t>(at),
+                                          static_cast<size_t>(bytes), to, chain.wait(), chain.event()),
+                  "clEnqueueReadBuffer");
+            chain.done(false);
+        };
+        read(*words.words, 0, 16, pinned, false);
+        read(run_keys, 0, ahead * input.key_size, pinned + keys_at, false);
+        read(states, 0, ahead * state_bytes, pinned + states_at, true);
         std::array<cl_uint, 4> control{};
         std::memcpy(control.data(), pinned, sizeof control);
         runs = cl_ulong(control[2]) | cl_ulong(control[3]) << 32;
@@ -121,17 +119,8 @@ void fused_by_key(cl::CommandQueue& queue, const DeviceInfo& info, LaunchPlan& p
             std::memcpy(results_out, pinned + states_at, static_cast<std::size_t>(first * state_bytes));
             if (runs > first) {
                 const std::uint64_t rest = runs - first;
-                check(queue.enqueueReadBuffer(run_keys, CL_FALSE, static_cast<size_t>(first * input.key_size),
-                                              static_cast<size_t>(rest * input.key_size),
-                                              keys_out + first * input.key_size, chain.wait(), &reads[0]),
-                      "clEnqueueReadBuffer");
-                check(queue.enqueueReadBuffer(states, CL_FALSE, static_cast<size_t>(first * state_bytes),
-                                              static_cast<size_t>(rest * state_bytes),
-                                              results_out + first * state_bytes, chain.wait(), &reads[1]),
-                      "clEnqueueReadBuffer");
-                reads.resize(2);
-                check(cl::WaitForEvents(reads), "clWaitForEvents");
-                chain.after(reads);
+                read(run_keys, first * input.key_size, rest * input.key_size, keys_out + first * input.key_size, false);
+                read(states, first * state_bytes, rest * state_bytes, results_out + first * state_bytes, true);
             }
             // The next call reads this many ahead: its pinned room, made now, so that a
             // repeated call allocates nothing.

@@ -24,10 +24,9 @@ namespace clreduce {
 // bitwise, min and max, whose runs are never empty), no transform or user's combine.
 bool fused_by_key_fits(const LaunchPlan& plan, const OpKernel& kernel, ElementType result);
 
-// The default LaunchParams::by_key_one_launch_keys of a device: 2^22 keys on GPUs, where one
-// launch takes less device and wall time than the passes up to there (an H200: 2^16 keys 17.5
-// against 41.5 µs of device time; 2^24 135 against 66), 0 on CPU devices (PoCL's: 3.5 to 5
-// times the passes' time at every size).
+// The default LaunchParams::by_key_one_launch_keys of a device: 2^22 keys on GPUs, up to where
+// the one launch took less wall time than the passes (and less device time below that), 0 on
+// CPU devices, where it took longer at every size (docs/performance.md, "Reduce by key").
 std::uint64_t default_by_key_one_launch_keys(const DeviceInfo& device);
 
 // The one launch's kernel for `plan` (fused_by_key_fits) over keys of `key_size` bytes, both

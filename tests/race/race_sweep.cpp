@@ -7,12 +7,11 @@
 // state of statistics; a dense 3-channel image's sums, with and without a mask) with the
 // level-3 finishes that shape has (second_pass for all; atomic for integer sums, counts and
 // minima and for FloatMode::atomic; exact_atomic for deterministic and correctly rounded float
-// sums), both strides,
-// sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors and a tail) at
-// offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), asynchronous sums and
-// minima, listed segments whose long ones are split into shared chunks, and reduce_by_key's one
-// launch over one tile. Each result is checked against an exact
-// host reference (the data are small multiples of 1/4, so every float sum is exact). A finish the device lacks is
+// sums), both strides, sizes 1000, 257, 3 and 1 (several groups and one; a head, whole vectors
+// and a tail) at offsets 0, 1 and 3 (misaligned for the 4-wide vector loads), asynchronous sums
+// and minima, listed segments whose long ones are split into shared chunks, and reduce_by_key's
+// one launch over one tile. Each result is checked against an exact host reference (the data
+// are small multiples of 1/4, so every float sum is exact). A finish the device lacks is
 // listed "n/a". The correctly rounded sum also runs the NVIDIA GPUs' passes (forced): on double data of moderate range
 // (the group's range, then the three anchored folds) and on float and double data over the whole exponent range (the
 // group's range, then shared bins or 16-bit digits with local atomics between barriers); those results are checked
@@ -367,6 +366,13 @@ void run_async(const Reducer& r, const Data& d, const Buffers& b, InterGroup fin
     std::cout << (bad == 0 ? "ok   " : "FAIL ") << label << "\n";
 }
 
+// One call's line: ok, or FAIL with what was wrong (counted).
+void report(const std::string& label, const std::string& wrong, Tally& tally) {
+    tally.calls += 1;
+    if (!wrong.empty()) ++tally.failures;
+    std::cout << (wrong.empty() ? "ok   " + label : "FAIL " + label + ":" + wrong) << "\n";
+}
+
 // Listed segments, a work-item each, whose long ones are split into chunks that every group
 // shares (segments.cl: the tables' counts taken by compare-and-swap, the chunks' launch and the
 // long segments' finish). Its own run of race-check.sh: the counts are set by
@@ -388,18 +394,11 @@ void run_long_segments(const Reducer& r, const Data& d, const Buffers& b, Tally&
         const std::string what = "segment " + std::to_string(s);
         wrong += compare(what.c_str(), sums[s], want);
     }
-    tally.calls += 1;
-    if (!wrong.empty()) {
-        std::cout << "FAIL " << label << ":" << wrong << "\n";
-        ++tally.failures;
-    }
-    std::cout << (wrong.empty() ? "ok   " : "FAIL ") << label << "\n";
+    report(label, wrong, tally);
 }
 
-// reduce_by_key's one launch (cl_kernels/by_key.cl) over the 1000 ints, keyed in runs of 1 to
-// 40: one tile, so its local-memory scans are checked; the look-back between tiles hands pairs
-// over by a fence and an atomic flag, as the last-group finish does (excluded above, for the
-// same reason).
+// reduce_by_key's one launch (by_key.cl) over the ints in runs of 1 to 40: one tile, its local
+// scans checked (the look-back between tiles is excluded, as the last-group finish is above).
 void run_by_key(const Reducer& r, const Data& d, const Buffers& b, Tally& tally) {
     const std::string label = "by-key one launch sum int32";
     const std::uint64_t n = d.ints.size();
@@ -424,12 +423,7 @@ void run_by_key(const Reducer& r, const Data& d, const Buffers& b, Tally& tally)
         const std::string what = "run " + std::to_string(s);
         wrong += compare(what.c_str(), got.results[s], want);
     }
-    tally.calls += 1;
-    if (!wrong.empty()) {
-        std::cout << "FAIL " << label << ":" << wrong << "\n";
-        ++tally.failures;
-    }
-    std::cout << (wrong.empty() ? "ok   " : "FAIL ") << label << "\n";
+    report(label, wrong, tally);
 }
 
 }  // namespace
