@@ -7,19 +7,10 @@
 #include <clreduce/error.hpp>
 
 #include "exec/enqueue.hpp"
+#include "kernels/kernel_spec.hpp"
 
 namespace clreduce {
 namespace {
-
-const char* key_type_name(std::uint32_t key_size) {
-    switch (key_size) {
-        case 1: return "uchar";
-        case 2: return "ushort";
-        case 4: return "uint";
-        case 8: return "ulong";
-        default: throw Error("internal: reduce_by_key's keys are 1, 2, 4 or 8 bytes, not " + std::to_string(key_size));
-    }
-}
 
 // The rows of CLREDUCE_WG vectors of four keys of the mark pass's tile (CLREDUCE_ROWS,
 // run_heads.cl): a work-item's loads in flight between two barriers.
@@ -45,7 +36,7 @@ std::uint64_t heads_groups(const DeviceInfo& info, std::uint64_t count, std::uin
 }  // namespace
 
 std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg) {
-    return std::string("-D CLREDUCE_KEY=") + key_type_name(key_size) + " -D CLREDUCE_WG=" + std::to_string(wg) +
+    return std::string("-D CLREDUCE_KEY=") + run_key_type_name(key_size) + " -D CLREDUCE_WG=" + std::to_string(wg) +
            " -D CLREDUCE_ROWS=" + std::to_string(kRows) + " -D CLREDUCE_WORDS=" + std::to_string(kWords);
 }
 

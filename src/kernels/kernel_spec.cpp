@@ -160,14 +160,20 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk) +
              " -DCLREDUCE_SEGMENT_MEDIUM=" + std::to_string(segment_medium);
     if (by_key != 0)
-        o += std::string(" -DCLREDUCE_KEY=") +
-             (by_key == 1   ? "uchar"
-              : by_key == 2 ? "ushort"
-              : by_key == 4 ? "uint"
-                            : "ulong") +
+        o += std::string(" -DCLREDUCE_KEY=") + run_key_type_name(by_key) +
              " -DCLREDUCE_BK_ROWS=" + std::to_string(kByKeyRows) +
              " -DCLREDUCE_BK_ALIGNED=" + (by_key_aligned ? "1" : "0");
     return o;
+}
+
+const char* run_key_type_name(std::uint32_t key_size) {
+    switch (key_size) {
+        case 1: return "uchar";
+        case 2: return "ushort";
+        case 4: return "uint";
+        case 8: return "ulong";
+        default: throw Error("internal: reduce_by_key's keys are 1, 2, 4 or 8 bytes, not " + std::to_string(key_size));
+    }
 }
 
 std::string KernelSpec::source(const KernelSources& sources) const {

@@ -27,6 +27,10 @@ std::string_view map_macro(ElementMap map);    // "CLREDUCE_MAP_SQUARE", ...
 // The first launch's finish of a plan with `groups` work-groups running plug-in `op`.
 Finish first_finish(InterGroup inter_group, std::uint64_t groups, KernelOp op);
 
+// The OpenCL type reduce_by_key's kernels compare keys of `key_size` bytes as (CLREDUCE_KEY of
+// run_heads.cl and by_key.cl): uchar, ushort, uint or ulong; Error for any other size.
+const char* run_key_type_name(std::uint32_t key_size);
+
 // reduce_by_key's one launch (cl_kernels/by_key.cl): rows of a work-group's vectors of four
 // elements a tile (CLREDUCE_BK_ROWS), so a tile is 4 * kByKeyRows * work-group size elements.
 inline constexpr std::uint32_t kByKeyRows = 8;
