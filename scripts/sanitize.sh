@@ -5,7 +5,8 @@
 #                                 the tags below
 #   scripts/sanitize.sh thread    ThreadSanitizer (build-tsan/): the device tests that call
 #                                 from several threads
-# Each builds only the test binaries it runs, with -O1 -g, and fails on any report.
+# Each builds only the test binaries it runs, with -O1 -g (clreduce-tests of the device test
+# files that have the tags it runs), and fails on any report.
 # Suppressions (tests/sanitizers/) name what they hide: PoCL's and LLVM's memory kept until
 # exit, and the polled read's deliberate overlap with the driver's copy; UBSan has none.
 set -euo pipefail
@@ -14,10 +15,12 @@ kind=${1:-}
 jobs=${CLREDUCE_JOBS:-$(nproc)}
 supp=$root/tests/sanitizers
 
-configure() {  # configure BUILD_DIR SANITIZERS (with Ninja where installed, as build.sh)
+# configure BUILD_DIR SANITIZERS TAGS (with Ninja where installed, as build.sh): clreduce-tests
+# of that build compiles only the device test files with a case of TAGS.
+configure() {
   command -v ninja > /dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
   cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCLREDUCE_SANITIZE="$2" -DCLREDUCE_BUILD_PERF=OFF -DCLREDUCE_BUILD_EXAMPLES=OFF
+    -DCLREDUCE_SANITIZE="$2" -DCLREDUCE_DEVICE_TEST_TAGS="$3" -DCLREDUCE_BUILD_PERF=OFF -DCLREDUCE_BUILD_EXAMPLES=OFF
 }
 
 # The device tests' tags a sanitizer run takes (clreduce-tests --list-tags lists them all):
@@ -38,7 +41,7 @@ multi_devices="pthread pthread pthread"
 case $kind in
   address)
     build=${CLREDUCE_ASAN_BUILD_DIR:-$root/build-asan}
-    configure "$build" address,undefined
+    configure "$build" address,undefined "$asan_tags,[multi]"
     cmake --build "$build" -j "$jobs" --target clreduce-unit-tests clreduce-tests clreduce-c-api-tests
     # use_sigaltstack=0: ASan's per-thread alternate signal stack could not be unmapped when
     #   PoCL's worker threads ended in a child process (a CHECK failure, "AddressSanitizer
@@ -56,7 +59,7 @@ case $kind in
     ;;
   thread)
     build=${CLREDUCE_TSAN_BUILD_DIR:-$root/build-tsan}
-    configure "$build" thread
+    configure "$build" thread "$tsan_tags,[multi]"
     cmake --build "$build" -j "$jobs" --target clreduce-tests
     # history_size=7: the longest history of earlier accesses, so that both sides of a report
     #   have their stacks (with the default, one report lost its second side, and with it the
