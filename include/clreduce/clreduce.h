@@ -306,6 +306,27 @@ CLREDUCE_C_API clreduce_status clreduce_reduce_segments_buffer(const clreduce_re
                                                                const clreduce_options* options, clreduce_value* results,
                                                                uint64_t capacity);
 
+/* ---- Reduce by key (reduce_by_key of the C++ API): `count` keys, integers of `key_size` bytes
+ * (1, 2, 4 or 8; compared as bits), and as many values; each run of equal consecutive keys
+ * reduces its values to one result, as a segment of the segmented forms. The runs' keys go to
+ * run_keys (key_size bytes each), their results to results, both in the keys' order;
+ * `capacity` is how many runs both hold. *runs is the number of runs; where it is more than
+ * `capacity`, nothing is written and the call returns CLREDUCE_INVALID_ARGUMENT (call again
+ * with room for *runs). No keys: no runs. ---- */
+CLREDUCE_C_API clreduce_status clreduce_reduce_by_key(const clreduce_reducer* reducer, clreduce_operation op,
+                                                      clreduce_type type, const void* keys, size_t key_size,
+                                                      const void* values, uint64_t count,
+                                                      const clreduce_options* options, void* run_keys,
+                                                      clreduce_value* results, uint64_t capacity, uint64_t* runs);
+/* Keys from element `key_offset` of a keys buffer, values from element `value_offset` of a
+ * values buffer (both of the reducer's context). */
+CLREDUCE_C_API clreduce_status clreduce_reduce_by_key_buffer(const clreduce_reducer* reducer, clreduce_operation op,
+                                                             clreduce_type type, cl_mem keys, uint64_t key_offset,
+                                                             size_t key_size, cl_mem values, uint64_t value_offset,
+                                                             uint64_t count, const clreduce_options* options,
+                                                             void* run_keys, clreduce_value* results, uint64_t capacity,
+                                                             uint64_t* runs);
+
 /* ---- Partial results (Partial of the C++ API): a range's state as self-describing bytes, to
  * merge with the partials of the ranges around it (other devices, processes, files) into the
  * value of the whole. The byte string is the C++ library's (Partial::to_bytes), so C and C++

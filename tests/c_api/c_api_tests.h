@@ -12,6 +12,7 @@ cl_mem c_buffer(const clreduce_reducer* reducer, const void* data, size_t bytes)
 void test_operations(const clreduce_reducer* reducer);        /* test_operations.c */
 void test_options_and_empty(const clreduce_reducer* reducer); /* test_options.c */
 void test_segments(const clreduce_reducer* reducer);          /* test_segments.c */
+void test_by_key(const clreduce_reducer* reducer);            /* test_by_key.c */
 void test_partials(const clreduce_reducer* reducer);          /* test_partials.c */
 void test_errors(const clreduce_reducer* reducer);            /* test_errors.c */
 void test_transform(const clreduce_reducer* reducer);         /* test_transform.c */

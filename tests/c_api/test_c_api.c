@@ -12,6 +12,7 @@ int main(void) {
     test_operations(reducer);
     test_options_and_empty(reducer);
     test_segments(reducer);
+    test_by_key(reducer);
     test_partials(reducer);
     test_transform(reducer);
     test_errors(reducer);
