@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <clreduce/clreduce.h>
 #include <clreduce/by_key.hpp>
@@ -17,59 +18,61 @@ using clreduce::InvalidArgument;
 
 namespace {
 
-// Calls f(Key{}) with the unsigned integer of `key_size` bytes. Keys compare as bits, so signed
-// keys of that size have the same runs, and their bits are copied back unchanged.
-template <class F>
-void with_key(std::size_t key_size, F&& f) {
+// The element type of keys of `key_size` bytes. Keys compare as bits, so signed keys of that
+// size have the same runs, and their bits are copied back unchanged.
+clreduce::ElementType key_type(std::size_t key_size) {
     switch (key_size) {
-        case 1: return f(std::uint8_t{});
-        case 2: return f(std::uint16_t{});
-        case 4: return f(std::uint32_t{});
-        case 8: return f(std::uint64_t{});
+        case 1: return clreduce::ElementType::uint8;
+        case 2: return clreduce::ElementType::uint16;
+        case 4: return clreduce::ElementType::uint32;
+        case 8: return clreduce::ElementType::uint64;
     }
     throw InvalidArgument("key_size " + std::to_string(key_size) + ": keys are integers of 1, 2, 4 or 8 bytes");
 }
 
-// This thread's runs of one key and result type, kept from call to call: a repeated call
-// allocates no host memory (the vectors keep the most runs the thread was asked for).
-template <class Key, class R>
-clreduce::KeyedResults<Key, R>& kept_runs() {
-    thread_local clreduce::KeyedResults<Key, R> runs;
+// This thread's runs of one result type, kept from call to call: a repeated call allocates no
+// host memory (the vectors keep the most runs the thread was asked for).
+template <class R>
+struct Runs {
+    std::vector<unsigned char> keys;  // key_size bytes a run
+    std::vector<R> results;
+};
+template <class R>
+Runs<R>& kept_runs() {
+    thread_local Runs<R> runs;
     return runs;
 }
 
 // The runs into the caller's arrays; *runs says how many there are, also where `capacity` is
 // too small for them (then nothing is written and the call fails naming both numbers).
-template <class Key, class R>
-void into_arrays(const clreduce::KeyedResults<Key, R>& out, void* run_keys, clreduce_value* results,
-                 std::uint64_t capacity, std::uint64_t* runs) {
-    *runs = out.runs();
-    if (capacity < out.runs())
+template <class R>
+void into_arrays(const Runs<R>& out, void* run_keys, clreduce_value* results, std::uint64_t capacity,
+                 std::uint64_t* runs) {
+    *runs = out.results.size();
+    if (capacity < *runs)
         throw InvalidArgument("room for " + std::to_string(capacity) + " runs (`capacity`) where there are " +
-                              std::to_string(out.runs()));
-    if (out.runs() == 0) return;
+                              std::to_string(*runs));
+    if (*runs == 0) return;
     require(run_keys, "run_keys");
     require(results, "results");
-    std::memcpy(run_keys, out.keys.data(), out.keys.size() * sizeof(Key));
+    std::memcpy(run_keys, out.keys.data(), out.keys.size());
     for (std::size_t k = 0; k < out.results.size(); ++k)
         results[k] = to_value(static_cast<R>(out.results[k]));  // R: std::vector<bool> gives proxies
 }
 
-// The typed call `call(out)` for the operation, value type and key size, into the arrays.
+// The typed call `call(op_constant, t, keys, out)` for the operation and value type, into the
+// arrays.
 template <class Call>
 void by_key(clreduce_operation op, clreduce_type type, std::size_t key_size, void* run_keys, clreduce_value* results,
             std::uint64_t capacity, std::uint64_t* runs, Call&& call) {
     require(runs, "runs");
     *runs = 0;
+    const clreduce::ElementType keys = key_type(key_size);
     dispatch(op, type, [&](auto op_constant, auto t) {
         using T = decltype(t);
-        constexpr clreduce::Operation Op = decltype(op_constant)::value;
-        with_key(key_size, [&](auto key) {
-            using Key = decltype(key);
-            auto& out = kept_runs<Key, clreduce::result_t<Op, T>>();
-            call(op_constant, t, key, out);
-            into_arrays(out, run_keys, results, capacity, runs);
-        });
+        auto& out = kept_runs<clreduce::result_t<decltype(op_constant)::value, T>>();
+        call(op_constant, t, keys, out);
+        into_arrays(out, run_keys, results, capacity, runs);
     });
 }
 
@@ -87,9 +90,8 @@ clreduce_status clreduce_reduce_by_key(const clreduce_reducer* reducer, clreduce
         by_key(op, type, key_size, run_keys, results, capacity, runs,
                [&](auto op_constant, auto t, auto key, auto& out) {
             using T = decltype(t);
-            using Key = decltype(key);
-            r.reduce_by_key<decltype(op_constant)::value, T, Key>(static_cast<const Key*>(keys),
-                                                                  static_cast<const T*>(values), count, out, params);
+            r.reduce_by_key<decltype(op_constant)::value, T>(keys, key, static_cast<const T*>(values), count, out.keys,
+                                                             out.results, params);
         });
     });
 }
@@ -107,10 +109,9 @@ clreduce_status clreduce_reduce_by_key_buffer(const clreduce_reducer* reducer, c
         const cl::Buffer key_buffer(keys, true), value_buffer(values, true);
         by_key(op, type, key_size, run_keys, results, capacity, runs,
                [&](auto op_constant, auto t, auto key, auto& out) {
-            using T = decltype(t);
-            using Key = decltype(key);
-            r.reduce_by_key<decltype(op_constant)::value, T, Key>(key_buffer, key_offset, value_buffer, value_offset,
-                                                                  count, out, params);
+            r.reduce_by_key<decltype(op_constant)::value, decltype(t)>(key_buffer, key_offset, key, value_buffer,
+                                                                       value_offset, count, out.keys, out.results,
+                                                                       params);
         });
     });
 }

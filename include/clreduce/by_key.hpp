@@ -25,6 +25,10 @@ struct KeyedResults {
     std::uint64_t runs() const { return keys.size(); }
 };
 
+// The bytes of a key of `key_type` (reduce_by_key's keys given by their type at run time): an
+// integer type's size; InvalidArgument for a floating type.
+std::uint32_t run_key_size(ElementType key_type);
+
 namespace detail {
 
 // reduce_by_key's rooms in the caller's vectors (reducer.hpp): a function that resizes them to
@@ -34,6 +38,13 @@ std::function<void*(std::uint64_t)> run_room(std::vector<Key>& keys) {
     return [&keys](std::uint64_t runs) -> void* {
         keys.resize(static_cast<std::size_t>(runs));
         return keys.data();
+    };
+}
+// The room for runs' keys as bytes, `key_size` a run.
+inline std::function<void*(std::uint64_t)> run_bytes_room(std::vector<unsigned char>& bytes, std::uint32_t key_size) {
+    return [&bytes, key_size](std::uint64_t runs) -> void* {
+        bytes.resize(static_cast<std::size_t>(runs * key_size));
+        return bytes.data();
     };
 }
 // Results that are plain numbers (not bool, which std::vector packs, nor structures): their

@@ -265,6 +265,37 @@ public:
         return reduce_by_key<Op, T, Key>(std::data(keys), std::data(values),
                                          static_cast<std::uint64_t>(std::size(keys)), params, info);
     }
+    // reduce_by_key with the keys' type known at run time (the C API's and Python's calls):
+    // keys of the integer type `key_type` (a floating type: InvalidArgument), the runs' keys
+    // written into `run_keys` as their bytes (type_size(key_type) each; resized to the runs),
+    // their results into `results`. The same runs, results and launches as the typed calls.
+    template <Operation Op, class T>
+    void reduce_by_key(const cl::Buffer& keys, std::uint64_t key_offset, ElementType key_type, const cl::Buffer& values,
+                       std::uint64_t value_offset, std::uint64_t count, std::vector<unsigned char>& run_keys,
+                       std::vector<result_t<Op, T>>& results, const LaunchParams& params = {},
+                       CallInfo* info = nullptr) const {
+        const std::uint32_t key_size = run_key_size(key_type);
+        find_runs(
+            RunInput{&keys, nullptr, key_offset, key_size, &values, nullptr, value_offset, sizeof(T), count, Op,
+                     element_traits<T>::type, detail::plain_result_type<result_t<Op, T>>()},
+            detail::run_bytes_room(run_keys, key_size), detail::result_room(results),
+            [&](const Segments& runs, CallInfo* call) {
+            reduce<Op, T>(values, value_offset, runs, results, params, call);
+            },
+            params, info);
+    }
+    template <Operation Op, class T>
+    void reduce_by_key(const void* keys, ElementType key_type, const T* values, std::uint64_t count,
+                       std::vector<unsigned char>& run_keys, std::vector<result_t<Op, T>>& results,
+                       const LaunchParams& params = {}, CallInfo* info = nullptr) const {
+        const std::uint32_t key_size = run_key_size(key_type);
+        find_runs(
+            RunInput{nullptr, keys, 0, key_size, nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
+                     detail::plain_result_type<result_t<Op, T>>()},
+            detail::run_bytes_room(run_keys, key_size), detail::result_room(results),
+            [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, results, params, call); }, params,
+            info);
+    }
 
 // The named calls: NAME(...) is reduce<Operation::NAME>(...) in each form above.
 #define CLREDUCE_NAMED_OPERATION(NAME)                                                                                 \

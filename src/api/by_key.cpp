@@ -57,6 +57,13 @@ std::vector<std::uint64_t> host_runs(const void* keys, std::uint32_t key_size, s
 
 }  // namespace
 
+std::uint32_t run_key_size(ElementType key_type) {
+    if (is_floating(key_type))
+        throw InvalidArgument("reduce_by_key: keys are integers of 8 to 64 bits; got " +
+                              std::string(type_name(key_type)));
+    return static_cast<std::uint32_t>(type_size(key_type));
+}
+
 void Reducer::find_runs(const RunInput& input, const std::function<void*(std::uint64_t)>& key_room,
                         const std::function<void*(std::uint64_t)>& result_room,
                         const std::function<void(const Segments&, CallInfo*)>& reduce_runs, const LaunchParams& params,
