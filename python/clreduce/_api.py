@@ -136,17 +136,31 @@ _SEGMENT_OPERATIONS = [op for op in operations() if not op.startswith("norm_")]
 _METHODS.update({"segment_" + op: _segment_function("segment_" + op, op) for op in _SEGMENT_OPERATIONS})
 
 
+def _by_key_function(name, op):
+    def f(self, keys, values, dtype=None, float_mode=None, overflow=None):
+        return self.reduce_by_key(op, keys, values, dtype, float_mode, overflow)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"{op} of each run of equal consecutive ``keys`` (clreduce.reduce_by_key('{op}', keys, values)): "
+                 "(the runs' keys, their results).")
+    return f
+
+
+_METHODS.update({op + "_by_key": _by_key_function(op + "_by_key", op) for op in _SEGMENT_OPERATIONS})
+
+
 for _f in (transform_reduce,):
     _f.__doc__ += _COMMON
     _METHODS[_f.__name__] = _f
 _METHODS["segment_reduce"] = segment_reduce
+_METHODS["reduce_by_key"] = Reducer.reduce_by_key
 
 
 def _module_function(name, method):
     """The module-level form of Reducer method `method`: the same call on reducer_for(a)."""
-    if name == "segment_reduce":  # the operation comes first
+    if name in ("segment_reduce", "reduce_by_key"):  # the operation comes first
         def f(op, values, *args, **kwargs):
-            return reducer_for(values).segment_reduce(op, values, *args, **kwargs)
+            return getattr(reducer_for(values), name)(op, values, *args, **kwargs)
     else:
         def f(a, *args, **kwargs):
             return getattr(reducer_for(a), name)(a, *args, **kwargs)

@@ -180,6 +180,34 @@ class Reducer:
         return cast("transform" if transform else op, raw, element, options["accumulator"], True,
                     wrap=options["overflow"] == "wrap")
 
+    def reduce_by_key(self, op, keys, values, dtype=None, float_mode=None, overflow=None):
+        """``op`` over each run of equal consecutive ``keys`` (like Thrust's and CUB's
+        reduce_by_key): returns (the runs' keys, their results), in the keys' order. ``keys``: 1-D
+        integers (8 to 64 bits); ``values``: as many elements. Both numpy arrays (copied where
+        they are not contiguous) or both device arrays of this reducer's context (read in
+        place). The results are those of segment_reduce over the runs, bit for bit."""
+        options = _options(dtype, float_mode, overflow)
+        if is_device_input(keys) != is_device_input(values):
+            raise InvalidArgument("reduce_by_key: keys and values must both be host arrays or both device arrays")
+        if is_device_input(keys):
+            _, key_buffer, key_dtype, key_offset, key_shape = device_view(keys)
+            _, value_buffer, value_dtype, value_offset, value_shape = device_view(values)
+            count = _by_key_count(key_dtype, key_shape, value_shape)
+            element = element_dtype(value_dtype)
+            run_keys, raw = self._native.reduce_by_key_buffer(op, key_buffer.int_ptr, element_dtype(key_dtype),
+                                                               key_offset, value_buffer.int_ptr, element,
+                                                               value_offset, count, **options)
+        else:
+            k = np.asarray(keys)
+            v = host_array(values)
+            key_dtype = k.dtype
+            _by_key_count(key_dtype, k.shape, v.shape)
+            element = element_dtype(v.dtype)
+            run_keys, raw = self._native.reduce_by_key(op, np.ascontiguousarray(k), np.ascontiguousarray(v),
+                                                       **options)
+        return (run_keys.view(key_dtype), cast(op, raw, element, options["accumulator"], True,
+                                               wrap=options["overflow"] == "wrap"))
+
     def _rounds_extremes(self, element, accumulator):
         """Whether statistics of `element` data keeps its extremes in a float32 that cannot hold
         them: dtype=float32, or the default accumulator of a device without float64."""
@@ -238,3 +266,15 @@ def _each(result, f):
         values = (f(v) for v in result)
         return type(result)(*values) if hasattr(result, "_fields") else tuple(values)
     return f(result)
+
+
+def _by_key_count(key_dtype, key_shape, value_shape):
+    """The keys' count, checked: 1-D integer keys and as many 1-D values."""
+    if np.dtype(key_dtype).kind not in "iu":
+        raise InvalidArgument(f"reduce_by_key: keys are integers of 8 to 64 bits; got {np.dtype(key_dtype)}")
+    if len(key_shape) != 1 or len(value_shape) != 1:
+        raise InvalidArgument(f"reduce_by_key takes 1-D keys and values; got shapes {tuple(key_shape)} and "
+                              f"{tuple(value_shape)}")
+    if key_shape[0] != value_shape[0]:
+        raise InvalidArgument(f"reduce_by_key: {key_shape[0]} keys and {value_shape[0]} values")
+    return int(key_shape[0])

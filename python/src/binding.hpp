@@ -77,5 +77,7 @@ void bind_multi(nb::module_& m);
 void bind_operations(nb::module_& m);
 // Reducer.partial and Reducer.partial_buffer (partial.cpp), added by bind_reducer.
 void add_partial_methods(nb::class_<clreduce::Reducer>& reducer);
+// Reducer.reduce_by_key and Reducer.reduce_by_key_buffer (by_key.cpp), added by bind_reducer.
+void add_by_key_methods(nb::class_<clreduce::Reducer>& reducer);
 
 }  // namespace clreduce_python

@@ -125,6 +125,7 @@ void bind_reducer(nb::module_& m) {
     nb::class_<Reducer> reducer(m, "Reducer",
                                 "Reductions on one OpenCL device (the native object; see clreduce.Reducer).");
     add_partial_methods(reducer);
+    add_by_key_methods(reducer);
     reducer
         .def(
             "__init__", [](Reducer* self) { new (self) Reducer(); },
