@@ -131,11 +131,15 @@ private:
         offered_job_.store(&job, std::memory_order_relaxed);
         const std::uint64_t generation = (offer_.load(std::memory_order_relaxed) >> kGenerationShift) + 1;
         offer_.store(generation << kGenerationShift | kOpen | std::uint64_t(job.wanted) << 8);
-        if (sleepers_.load() != 0) {
+        // Sleepers are woken only where the spinning workers are fewer than the job wants: a
+        // wake is a system call on the caller's path, and a woken thread comes late.
+        const unsigned sleeping = sleepers_.load();
+        if (sleeping != 0 && workers_.size() - sleeping < job.wanted) {
             unsigned wake = 0;
             {
                 const std::lock_guard<std::mutex> lock(mutex_);
-                wake = std::min(sleepers_.load(), job.wanted);
+                const unsigned spinning = static_cast<unsigned>(workers_.size()) - sleepers_.load();
+                wake = std::min(sleepers_.load(), job.wanted - std::min(job.wanted, spinning));
             }
             for (unsigned k = 0; k < wake; ++k) wake_.notify_one();
         }
@@ -188,9 +192,19 @@ private:
     // is joining); then sleeps until one is offered or listed. No job when the pool stops.
     Taken next_job() {
         for (;;) {
-            const auto until = std::chrono::steady_clock::now() + kSpin;
+            auto until = std::chrono::steady_clock::now() + kSpin;
+            std::uint64_t generation = offer_.load(std::memory_order_relaxed) >> kGenerationShift;
             do {
                 if (Job* job = take_offer()) return {job, true};
+                // Jobs still coming (another offer, taken by other workers) keep this worker
+                // spinning: a stream of small jobs, each wanting fewer workers than spin, would
+                // otherwise put the workers that lose the offers to sleep, and each later job
+                // would wait for a wake.
+                if (const std::uint64_t now = offer_.load(std::memory_order_relaxed) >> kGenerationShift;
+                    now != generation) {
+                    generation = now;
+                    until = std::chrono::steady_clock::now() + kSpin;
+                }
                 if (pending_.load(std::memory_order_acquire) != 0) {
                     const std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
                     if (lock.owns_lock())
