@@ -143,7 +143,7 @@ CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in,
 
 // Steps of level 1 for lanes [0, n) of `at`, as clreduce_vaccumulate does vector by vector:
 // eight lanes at a time, then one by one. One load and store of a lane per kFusedSteps
-// elements (see host_plan_order.cpp's add_runs).
+// elements (see host_plan_order.cpp's add_steps).
 template <class T, bool Fused, bool First>
 CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n) {
     std::uint64_t k = 0;

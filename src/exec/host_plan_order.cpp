@@ -116,34 +116,19 @@ ItemTrees item_trees_of(std::uint32_t vector_width) {
     throw Error("internal: no plan-order host loops for vector width " + std::to_string(vector_width));
 }
 
-// kFusedSteps steps of level 1 at once, for the same lanes: lane k adds element k of the run
-// at in[0], then of in[1], ... (the same additions in the same order as that many add_run
-// calls).
-static_assert(kFusedSteps == 8, "add_runs takes eight runs");
-template <class T, ElementMap M>
-CLREDUCE_HOST_CLONES void add_runs(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
-    const unsigned char* __restrict r0 = in[0];
-    const unsigned char* __restrict r1 = in[1];
-    const unsigned char* __restrict r2 = in[2];
-    const unsigned char* __restrict r3 = in[3];
-    const unsigned char* __restrict r4 = in[4];
-    const unsigned char* __restrict r5 = in[5];
-    const unsigned char* __restrict r6 = in[6];
-    const unsigned char* __restrict r7 = in[7];
+// Steps steps of level 1 at once (kFusedSteps or kFusedFewSteps), for the same lanes: lane k
+// adds element k of the run at in[0], then of in[1], ... (the same additions in the same order
+// as that many add_run calls).
+template <class T, ElementMap M, std::uint32_t Steps>
+CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
+    std::array<const unsigned char*, Steps> r;
+    for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
     for (std::uint64_t k = 0; k < n; ++k) {
         double a = lanes[k];
-        a += mapped<T, M>(load_at<T>(r0, k));
-        a += mapped<T, M>(load_at<T>(r1, k));
-        a += mapped<T, M>(load_at<T>(r2, k));
-        a += mapped<T, M>(load_at<T>(r3, k));
-        a += mapped<T, M>(load_at<T>(r4, k));
-        a += mapped<T, M>(load_at<T>(r5, k));
-        a += mapped<T, M>(load_at<T>(r6, k));
-        a += mapped<T, M>(load_at<T>(r7, k));
+        for (std::uint32_t j = 0; j < Steps; ++j) a += mapped<T, M>(load_at<T>(r[j], k));
         lanes[k] = a;
     }
 }
-
 // The values of groups [begin, end) into values[g - begin].
 template <class T, ElementMap M>
 void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
@@ -156,16 +141,21 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         std::fill_n(lanes.begin(), (b1 - b0) * lanes_per_group, 0.0);
-        walk_level1(geo, b0, b1,
-                    [&](std::uint64_t g, std::uint32_t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
+        walk_level1(
+            geo, b0, b1,
+            [&](std::uint64_t g, std::uint32_t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
             double* at = lanes.data() + (g - b0) * lanes_per_group;
             const unsigned char* first = in + v * geo.vector_width * sizeof(T);
             if (steps == 1) return add_run<T, M>(at, first, n);
             std::array<const unsigned char*, kFusedSteps> runs;
-            for (std::uint32_t j = 0; j < kFusedSteps; ++j)
+            for (std::uint32_t j = 0; j < steps; ++j)
                 runs[j] = first + std::uint64_t(j) * geo.step() * geo.vector_width * sizeof(T);
-            add_runs<T, M>(at, runs.data(), n);
-        });
+            if (steps == kFusedSteps)
+                add_steps<T, M, kFusedSteps>(at, runs.data(), n);
+            else
+                add_steps<T, M, kFusedFewSteps>(at, runs.data(), n);
+            },
+            true);
         for (std::uint64_t g = b0; g < b1; ++g) {
             // Each work-item's lanes as ops/add.cl's tree of halves, then group 0's scalar tail,
             // work-item lid taking elements lid, lid + wg, ...
@@ -246,7 +236,7 @@ double mapped_at(const unsigned char* in, std::uint64_t i) {
 }
 template <class T, ElementMap M>
 LevelOneAdds adds_with_map(std::uint32_t vector_width) {
-    return {first_run<T, M>, add_run<T, M>, add_runs<T, M>, mapped_at<T, M>, item_trees_of(vector_width)};
+    return {first_run<T, M>, add_run<T, M>, add_steps<T, M, kFusedSteps>, mapped_at<T, M>, item_trees_of(vector_width)};
 }
 template <class T>
 LevelOneAdds adds_of(ElementMap map, std::uint32_t vector_width) {

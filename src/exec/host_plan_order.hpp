@@ -52,21 +52,27 @@ struct PlanGeometry {
 // full and the loads from memory waiting).
 constexpr std::uint32_t kFusedSteps = 8;
 
+// Steps a sum's level 1 also takes at once after the kFusedSteps ones (plans of 4 to 7 steps a
+// work-item, which small GPU calls have): a quarter of the lanes' loads and stores.
+constexpr std::uint32_t kFusedFewSteps = 4;
+
 // Level 1 over groups [b0, b1) in the kernels' order of steps: from step 0, kFusedSteps steps
-// at once while every group has whole runs in all of them, then one step at a time while any
-// group has a vector there. For each group with a vector at step t:
-// run(g, t, steps, v0, n), its `steps` runs (kFusedSteps or 1) from vector v0, step() apart,
-// each of n elements (whole runs where steps > 1; a single step's ends at the data's last
-// whole vector).
+// at once while every group has whole runs in all of them, then (with `few`) kFusedFewSteps at
+// once while they do, then one step at a time while any group has a vector there. For each
+// group with a vector at step t: run(g, t, steps, v0, n), its `steps` runs (kFusedSteps,
+// kFusedFewSteps or 1) from vector v0, step() apart, each of n elements (whole runs where
+// steps > 1; a single step's ends at the data's last whole vector).
 template <class Run>
-void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Run&& run) {
+void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Run&& run, bool few = false) {
     const std::uint64_t lanes_per_group = std::uint64_t(geo.wg) * geo.vector_width;
     const std::uint64_t last_group_end = geo.first(b1 - 1) + geo.wg;  // its run's end at step 0
     std::uint32_t t = 0;
-    for (; t + kFusedSteps <= geo.times; t += kFusedSteps) {
-        if (last_group_end + std::uint64_t(t + kFusedSteps - 1) * geo.step() > geo.vectors) break;
-        for (std::uint64_t g = b0; g < b1; ++g)
-            run(g, t, kFusedSteps, geo.first(g) + std::uint64_t(t) * geo.step(), lanes_per_group);
+    for (const std::uint32_t fused : {kFusedSteps, few ? kFusedFewSteps : kFusedSteps}) {
+        for (; t + fused <= geo.times; t += fused) {
+            if (last_group_end + std::uint64_t(t + fused - 1) * geo.step() > geo.vectors) break;
+            for (std::uint64_t g = b0; g < b1; ++g)
+                run(g, t, fused, geo.first(g) + std::uint64_t(t) * geo.step(), lanes_per_group);
+        }
     }
     for (; t < geo.times; ++t) {
         bool any = false;
