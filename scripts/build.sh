@@ -8,5 +8,14 @@ build=${CLREDUCE_BUILD_DIR:-$root/build}
 # the libraries it links are still being built, where Make waits for them (on 2 cores a fresh
 # build took 322 s with Ninja, 410 s with Make). A folder configured before keeps its generator.
 command -v ninja > /dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
+# The CUB comparators (perf/cub/: CUB's and Thrust's columns of clreduce-perf) run only on an
+# NVIDIA GPU: they are built where nvidia-smi lists one, or where the arguments ask for them
+# (-DCLREDUCE_BUILD_CUB=ON, as scripts/gpu-bundle.sh does for a GPU machine without a
+# compiler). Elsewhere CMake would compile them wherever it finds nvcc, about 45 s of a 2-core
+# build, for binaries that cannot run.
+cub=()
+if [[ " $* " != *" -DCLREDUCE_BUILD_CUB="* ]] && ! nvidia-smi -L > /dev/null 2>&1; then
+  cub=(-DCLREDUCE_BUILD_CUB=OFF)
+fi
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cub[@]}" "$@"
 cmake --build "$build" -j "$(nproc)"

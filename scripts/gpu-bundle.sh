@@ -5,7 +5,8 @@
 # clreduce-perf compare). Copy the repository with .gpu/ (ignored by git) to that machine and
 # run scripts/gpu-run.sh there.
 # With a build folder as its argument (one scripts/build.sh made, e.g. build/) it bundles that
-# build instead of building afresh.
+# build instead of building afresh (its CUB comparators where it was configured with
+# -DCLREDUCE_BUILD_CUB=ON, which build.sh leaves out on a machine without an NVIDIA GPU).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.gpu
@@ -14,7 +15,7 @@ if [ $# -ge 1 ]; then
 else
   "$root/scripts/install-deps.sh"
   build=$out/build
-  CLREDUCE_BUILD_DIR=$build "$root/scripts/build.sh"
+  CLREDUCE_BUILD_DIR=$build "$root/scripts/build.sh" -DCLREDUCE_BUILD_CUB=ON
 fi
 rm -rf "$out/bin" "$out/lib"
 mkdir -p "$out/bin" "$out/lib"
