@@ -219,14 +219,8 @@ public:
                        std::uint64_t value_offset, std::uint64_t count, KeyedResults<Key, result_t<Op, T>>& out,
                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
-        find_runs(
-            RunInput{&keys, nullptr, key_offset, sizeof(Key), &values, nullptr, value_offset, sizeof(T), count, Op,
-                     element_traits<T>::type, detail::plain_result_type<result_t<Op, T>>()},
-            detail::run_room(out.keys), detail::result_room(out.results),
-            [&](const Segments& runs, CallInfo* call) {
-            reduce<Op, T>(values, value_offset, runs, out.results, params, call);
-            },
-            params, info);
+        runs_by_key<Op, T>(keys, key_offset, sizeof(Key), values, value_offset, count, detail::run_room(out.keys),
+                           out.results, params, info);
     }
     template <Operation Op, class T, class Key>
     KeyedResults<Key, result_t<Op, T>> reduce_by_key(const cl::Buffer& keys, std::uint64_t key_offset,
@@ -241,12 +235,7 @@ public:
     void reduce_by_key(const Key* keys, const T* values, std::uint64_t count, KeyedResults<Key, result_t<Op, T>>& out,
                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         static_assert(is_run_key_v<Key>, "reduce_by_key: keys are integers of 8 to 64 bits");
-        find_runs(
-            RunInput{nullptr, keys, 0, sizeof(Key), nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
-                     detail::plain_result_type<result_t<Op, T>>()},
-            detail::run_room(out.keys), detail::result_room(out.results),
-            [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, out.results, params, call); },
-            params, info);
+        runs_by_key<Op, T>(keys, sizeof(Key), values, count, detail::run_room(out.keys), out.results, params, info);
     }
     template <Operation Op, class T, class Key>
     KeyedResults<Key, result_t<Op, T>> reduce_by_key(const Key* keys, const T* values, std::uint64_t count,
@@ -275,26 +264,16 @@ public:
                        std::vector<result_t<Op, T>>& results, const LaunchParams& params = {},
                        CallInfo* info = nullptr) const {
         const std::uint32_t key_size = run_key_size(key_type);
-        find_runs(
-            RunInput{&keys, nullptr, key_offset, key_size, &values, nullptr, value_offset, sizeof(T), count, Op,
-                     element_traits<T>::type, detail::plain_result_type<result_t<Op, T>>()},
-            detail::run_bytes_room(run_keys, key_size), detail::result_room(results),
-            [&](const Segments& runs, CallInfo* call) {
-            reduce<Op, T>(values, value_offset, runs, results, params, call);
-            },
-            params, info);
+        runs_by_key<Op, T>(keys, key_offset, key_size, values, value_offset, count,
+                           detail::run_bytes_room(run_keys, key_size), results, params, info);
     }
     template <Operation Op, class T>
     void reduce_by_key(const void* keys, ElementType key_type, const T* values, std::uint64_t count,
                        std::vector<unsigned char>& run_keys, std::vector<result_t<Op, T>>& results,
                        const LaunchParams& params = {}, CallInfo* info = nullptr) const {
         const std::uint32_t key_size = run_key_size(key_type);
-        find_runs(
-            RunInput{nullptr, keys, 0, key_size, nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
-                     detail::plain_result_type<result_t<Op, T>>()},
-            detail::run_bytes_room(run_keys, key_size), detail::result_room(results),
-            [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, results, params, call); }, params,
-            info);
+        runs_by_key<Op, T>(keys, key_size, values, count, detail::run_bytes_room(run_keys, key_size), results, params,
+                           info);
     }
 
 // The named calls: NAME(...) is reduce<Operation::NAME>(...) in each form above.
@@ -601,6 +580,34 @@ private:
                    const std::function<void*(std::uint64_t)>& result_room,
                    const std::function<void(const Segments&, CallInfo*)>& reduce_runs, const LaunchParams& params,
                    CallInfo* info) const;
+    // reduce_by_key's forms around find_runs, keys of `key_size` bytes in device buffers or host
+    // memory: the runs' keys into key_room(runs), their results, the segmented call's, into
+    // `results`.
+    template <Operation Op, class T>
+    void runs_by_key(const cl::Buffer& keys, std::uint64_t key_offset, std::uint32_t key_size, const cl::Buffer& values,
+                     std::uint64_t value_offset, std::uint64_t count,
+                     const std::function<void*(std::uint64_t)>& key_room, std::vector<result_t<Op, T>>& results,
+                     const LaunchParams& params, CallInfo* info) const {
+        find_runs(
+            RunInput{&keys, nullptr, key_offset, key_size, &values, nullptr, value_offset, sizeof(T), count, Op,
+                     element_traits<T>::type, detail::plain_result_type<result_t<Op, T>>()},
+            key_room, detail::result_room(results),
+            [&](const Segments& runs, CallInfo* call) {
+            reduce<Op, T>(values, value_offset, runs, results, params, call);
+            },
+            params, info);
+    }
+    template <Operation Op, class T>
+    void runs_by_key(const void* keys, std::uint32_t key_size, const T* values, std::uint64_t count,
+                     const std::function<void*(std::uint64_t)>& key_room, std::vector<result_t<Op, T>>& results,
+                     const LaunchParams& params, CallInfo* info) const {
+        find_runs(
+            RunInput{nullptr, keys, 0, key_size, nullptr, values, 0, sizeof(T), count, Op, element_traits<T>::type,
+                     detail::plain_result_type<result_t<Op, T>>()},
+            key_room, detail::result_room(results),
+            [&](const Segments& runs, CallInfo* call) { reduce<Op, T>(values, runs, results, params, call); }, params,
+            info);
+    }
 
     friend void experimental::set_result_delivery(Reducer& reducer, experimental::Delivery delivery);
     friend std::optional<experimental::Delivery> experimental::result_delivery(const Reducer& reducer);
