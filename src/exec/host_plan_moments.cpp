@@ -83,7 +83,16 @@ CLREDUCE_INLINE V load_as(const unsigned char* in, std::uint64_t k) {
         typedef T Elements __attribute__((vector_size(kWidth * sizeof(T))));
         Elements e;
         std::memcpy(&e, in + k * sizeof(T), sizeof e);
-        return __builtin_convertvector(e, Doubles);
+        if constexpr (std::is_same_v<T, std::uint32_t>) {
+            return __builtin_convertvector(e, Doubles);
+        } else {
+            // Element by element, which GCC makes one conversion of the whole vector (vcvtps2pd,
+            // vcvtdq2pd into a 64-byte register); __builtin_convertvector converts it as two
+            // halves and joins them (four instructions, on the port the arithmetic needs).
+            // Unsigned elements keep __builtin_convertvector, which this form makes 8 scalars.
+            return Doubles{double(e[0]), double(e[1]), double(e[2]), double(e[3]),
+                           double(e[4]), double(e[5]), double(e[6]), double(e[7])};
+        }
     }
 }
 
@@ -209,9 +218,8 @@ struct Moments8 {
     }
 };
 
-// combine() on eight pairs: the same operations in the same order, then the empty sides' rules
-// by selection (what the arithmetic gave an empty side is dropped).
-CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
+// combine() on eight pairs of states that are not empty: the same operations in the same order.
+CLREDUCE_INLINE Moments8 combine8_nonempty(const Moments8& a, const Moments8& b) {
     const Doubles d = b.shift - a.shift;
     const Doubles nbd = b.count * d;
     Moments8 c;
@@ -219,6 +227,13 @@ CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
     c.s2 = a.s2 + (b.s2 + d * (2.0 * b.s1 + nbd));
     c.count = a.count + b.count;
     c.shift = a.shift;
+    return c;
+}
+
+// ... of any eight pairs: then the empty sides' rules by selection (what the arithmetic gave an
+// empty side is dropped).
+CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
+    Moments8 c = combine8_nonempty(a, b);
     const auto b_empty = b.count == 0.0;
     const auto a_empty = a.count == 0.0;
     c.shift = a_empty ? b.shift : c.shift;
@@ -228,34 +243,56 @@ CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
     return c;
 }
 
+// Lane k of eight consecutive work-items (vector_width VW lanes each, at p: 8 * VW doubles)
+// into out[k], for every k < VW. Widths 1, 2 and 4 by shuffles of whole vectors (a 4 x 8
+// transpose is eight vpermt2pd); wider ones element by element.
+template <std::uint32_t VW>
+CLREDUCE_INLINE void lane_vectors(const double* p, Doubles* out) {
+    Doubles v[VW <= 4 ? VW : 1];
+    if constexpr (VW <= 4)
+        for (std::uint32_t i = 0; i < VW; ++i) std::memcpy(&v[i], p + i * kWidth, sizeof(Doubles));
+    if constexpr (VW == 1) {
+        out[0] = v[0];
+    } else if constexpr (VW == 2) {
+        out[0] = __builtin_shufflevector(v[0], v[1], 0, 2, 4, 6, 8, 10, 12, 14);
+        out[1] = __builtin_shufflevector(v[0], v[1], 1, 3, 5, 7, 9, 11, 13, 15);
+    } else if constexpr (VW == 4) {
+        // a: lanes 0 then 1 of work-items 0-3; b: lanes 2 then 3; c, d: the same of 4-7.
+        const Doubles a = __builtin_shufflevector(v[0], v[1], 0, 4, 8, 12, 1, 5, 9, 13);
+        const Doubles b = __builtin_shufflevector(v[0], v[1], 2, 6, 10, 14, 3, 7, 11, 15);
+        const Doubles c = __builtin_shufflevector(v[2], v[3], 0, 4, 8, 12, 1, 5, 9, 13);
+        const Doubles d = __builtin_shufflevector(v[2], v[3], 2, 6, 10, 14, 3, 7, 11, 15);
+        out[0] = __builtin_shufflevector(a, c, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[1] = __builtin_shufflevector(a, c, 4, 5, 6, 7, 12, 13, 14, 15);
+        out[2] = __builtin_shufflevector(b, d, 0, 1, 2, 3, 8, 9, 10, 11);
+        out[3] = __builtin_shufflevector(b, d, 4, 5, 6, 7, 12, 13, 14, 15);
+    } else {
+        for (std::uint32_t k = 0; k < VW; ++k)
+            for (std::uint32_t i = 0; i < kWidth; ++i) out[k][i] = p[std::size_t(i) * VW + k];
+    }
+}
+
 // Eight work-items' states from their lanes (each took `taken` > 0 vectors): lane 0, then
-// lanes 1 ... vector_width - 1 combined in order, as the work-item does. `at` points to the
-// first work-item's lane 0; extremes into lo and hi.
-CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, std::uint32_t vector_width, double taken, Doubles& lo,
-                                     Doubles& hi) {
+// lanes 1 ... VW - 1 combined in order, as the work-item does. `at` points to the first
+// work-item's lane 0; extremes into lo and hi.
+template <std::uint32_t VW>
+CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, double taken, Doubles& lo, Doubles& hi) {
+    Doubles shift[VW]{}, s1[VW]{}, s2[VW]{}, l[VW]{}, h[VW]{};
+    lane_vectors<VW>(at.shift, shift);
+    lane_vectors<VW>(at.s1, s1);
+    lane_vectors<VW>(at.s2, s2);
+    lane_vectors<VW>(at.lo, l);
+    lane_vectors<VW>(at.hi, h);
     Moments8 acc{};
-    for (std::uint32_t k = 0; k < vector_width; ++k) {
-        // Lane k of each work-item, vector_width doubles apart.
-        double gathered[5][kWidth];
-        for (std::uint32_t i = 0; i < kWidth; ++i) {
-            const std::size_t j = std::size_t(i) * vector_width + k;
-            gathered[0][i] = at.shift[j];
-            gathered[1][i] = at.s1[j];
-            gathered[2][i] = at.s2[j];
-            gathered[3][i] = at.lo[j];
-            gathered[4][i] = at.hi[j];
-        }
+    for (std::uint32_t k = 0; k < VW; ++k) {
         Moments8 lane;
-        Doubles l, h;
-        std::memcpy(&lane.shift, gathered[0], sizeof(Doubles));
-        std::memcpy(&lane.s1, gathered[1], sizeof(Doubles));
-        std::memcpy(&lane.s2, gathered[2], sizeof(Doubles));
-        std::memcpy(&l, gathered[3], sizeof(Doubles));
-        std::memcpy(&h, gathered[4], sizeof(Doubles));
+        lane.shift = shift[k];
+        lane.s1 = s1[k];
+        lane.s2 = s2[k];
         lane.count = Doubles{} + taken;
-        acc = k == 0 ? lane : combine8(acc, lane);
-        lo = l < lo ? l : lo;
-        hi = hi < h ? h : hi;
+        acc = k == 0 ? lane : combine8_nonempty(acc, lane);  // every lane took `taken` > 0
+        lo = l[k] < lo ? l[k] : lo;
+        hi = hi < h[k] ? h[k] : hi;
     }
     return acc;
 }
@@ -272,14 +309,30 @@ CLREDUCE_HOST_CLONES Moments level2_rows(MomentsRows& rows, std::uint32_t wg) {
     return rows.get(0);
 }
 
-// Work-items [lid, lid + 8) of a group whose lanes start at `at`, each having taken `taken`
-// vectors: their states into rows, their extremes into ext.
-CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint32_t vector_width, std::uint64_t taken,
-                                          MomentsRows& rows, std::uint32_t lid, Extremes& ext) {
+// Work-items [lid, lid + 8 * blocks) of a group whose lanes start at `at`, each having taken
+// `taken` vectors: their states into rows, their extremes into ext.
+template <std::uint32_t VW>
+CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint64_t taken, MomentsRows& rows, std::uint32_t lid,
+                                          std::uint32_t blocks, Extremes& ext) {
     const double inf = std::numeric_limits<double>::infinity();
     Doubles lo = Doubles{} + inf, hi = Doubles{} - inf;
-    work_items8(at, vector_width, static_cast<double>(taken), lo, hi).store(rows, lid);
+    const double n = static_cast<double>(taken);
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+        const std::size_t i = std::size_t(b) * kWidth * VW;
+        const Lanes block{at.shift + i, at.s1 + i, at.s2 + i, at.lo + i, at.hi + i};
+        work_items8<VW>(block, n, lo, hi).store(rows, lid + b * kWidth);
+    }
     for (std::uint32_t i = 0; i < kWidth; ++i) ext.take(lo[i], hi[i]);
+}
+using FullWorkItems = void (*)(const Lanes&, std::uint64_t, MomentsRows&, std::uint32_t, std::uint32_t, Extremes&);
+FullWorkItems full_work_items_of(std::uint32_t vector_width) {
+    switch (vector_width) {
+        case 1: return full_work_items<1>;
+        case 2: return full_work_items<2>;
+        case 4: return full_work_items<4>;
+        case 8: return full_work_items<8>;
+        default: return full_work_items<16>;
+    }
 }
 
 // The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.
@@ -294,6 +347,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity, kept.data() + 3 * capacity,
                       kept.data() + 4 * capacity};
     MomentsRows& rows = thread_rows();
+    const FullWorkItems full_items = full_work_items_of(geo.vector_width);
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         walk_level1(geo, b0, b1,
@@ -320,11 +374,15 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                 // Eight work-items at a time where they took the same number of vectors (all but
                 // a group at the data's end) and have no scalar tail.
                 const std::uint64_t taken = taken_by(lid);
-                if (!tail && lid + kWidth <= geo.wg && taken > 0 && taken_by(lid + kWidth - 1) == taken) {
+                std::uint32_t blocks = 0;
+                while (!tail && taken > 0 && lid + (blocks + 1) * kWidth <= geo.wg &&
+                       taken_by(lid + (blocks + 1) * kWidth - 1) == taken)
+                    ++blocks;
+                if (blocks > 0) {
                     const std::size_t i = o + std::size_t(lid) * geo.vector_width;
                     const Lanes at{lanes.shift + i, lanes.s1 + i, lanes.s2 + i, lanes.lo + i, lanes.hi + i};
-                    full_work_items(at, geo.vector_width, taken, rows, lid, ext);
-                    lid += kWidth;
+                    full_items(at, taken, rows, lid, blocks, ext);
+                    lid += blocks * kWidth;
                     continue;
                 }
                 // One work-item: its lanes in order, then its scalar tail.

@@ -86,7 +86,8 @@ struct StatisticsShape {
 };
 constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},  {4, 64, Stride::global, 67},
                                                  {1, 1, Stride::global, 300}, {8, 16, Stride::local, 37},
-                                                 {4, 256, Stride::global, 4}, {2, 32, Stride::local, 9}};
+                                                 {4, 256, Stride::global, 4}, {2, 32, Stride::local, 9},
+                                                 {1, 16, Stride::local, 20},  {16, 8, Stride::global, 2}};
 
 // A shape row's LaunchParams (its vector width, work-group size, stride and times).
 template <class Row>
