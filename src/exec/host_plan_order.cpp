@@ -119,12 +119,13 @@ ItemTrees item_trees_of(std::uint32_t vector_width) {
 // Steps steps of level 1 at once (kFusedSteps or kFusedFewSteps), for the same lanes: lane k
 // adds element k of the run at in[0], then of in[1], ... (the same additions in the same order
 // as that many add_run calls).
-template <class T, ElementMap M, std::uint32_t Steps>
+// First: the lanes' first steps, from +0.0 (as first_run).
+template <class T, ElementMap M, std::uint32_t Steps, bool First = false>
 CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
     std::array<const unsigned char*, Steps> r;
     for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
     for (std::uint64_t k = 0; k < n; ++k) {
-        double a = lanes[k];
+        double a = First ? 0.0 : lanes[k];
         for (std::uint32_t j = 0; j < Steps; ++j) a += mapped<T, M>(load_at<T>(r[j], k));
         lanes[k] = a;
     }
@@ -140,20 +141,25 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     std::array<double, kMaxHostGroupSize> scratch;
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
-        std::fill_n(lanes.begin(), (b1 - b0) * lanes_per_group, 0.0);
+        // Step 0 writes the lanes it reaches (from +0.0); the rest start at +0.0: those of
+        // work-items past the data's end, and of groups with no vector at all.
+        for (std::uint64_t g = b0; g < b1; ++g)
+            if (geo.first(g) >= geo.vectors)
+                std::fill_n(lanes.data() + (g - b0) * lanes_per_group, lanes_per_group, 0.0);
         walk_level1(
             geo, b0, b1,
-            [&](std::uint64_t g, std::uint32_t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
+            [&](std::uint64_t g, std::uint32_t t, std::uint32_t steps, std::uint64_t v, std::uint64_t n) {
             double* at = lanes.data() + (g - b0) * lanes_per_group;
             const unsigned char* first = in + v * geo.vector_width * sizeof(T);
-            if (steps == 1) return add_run<T, M>(at, first, n);
+            if (t == 0 && n < lanes_per_group) std::fill_n(at + n, lanes_per_group - n, 0.0);
+            if (steps == 1) return (t == 0 ? first_run<T, M> : add_run<T, M>)(at, first, n);
             std::array<const unsigned char*, kFusedSteps> runs;
             for (std::uint32_t j = 0; j < steps; ++j)
                 runs[j] = first + std::uint64_t(j) * geo.step() * geo.vector_width * sizeof(T);
             if (steps == kFusedSteps)
-                add_steps<T, M, kFusedSteps>(at, runs.data(), n);
+                (t == 0 ? add_steps<T, M, kFusedSteps, true> : add_steps<T, M, kFusedSteps>)(at, runs.data(), n);
             else
-                add_steps<T, M, kFusedFewSteps>(at, runs.data(), n);
+                (t == 0 ? add_steps<T, M, kFusedFewSteps, true> : add_steps<T, M, kFusedFewSteps>)(at, runs.data(), n);
             },
             true);
         for (std::uint64_t g = b0; g < b1; ++g) {
@@ -176,8 +182,12 @@ double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint
     const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
     if (plan.inter_group == InterGroup::exact_atomic) {
         // Each part's groups into its own exact sum; the sums merged exactly, rounded once.
-        std::array<ExactDoubleSum, kMaxHostParts> sums;
+        // Kept per calling thread (grown once), and each part clears only its own: zeroing all
+        // kMaxHostParts sums (36 KiB) took a tenth of a 2^16-element call.
+        thread_local std::vector<ExactDoubleSum> kept_sums(kMaxHostParts);
+        ExactDoubleSum* sums = kept_sums.data();  // the calling thread's, for every part's thread
         auto part = [&](std::size_t k) {
+            sums[k] = ExactDoubleSum{};
             const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
             std::array<double, 256> values;
             for (std::uint64_t g = begin; g < end; g += values.size()) {
@@ -223,8 +233,28 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 
 }  // namespace
 
-double level2_tree(double* scratch, std::uint32_t n) {
-    for (std::uint32_t s = n / 2; s >= 1; s >>= 1)
+// The same additions, eight at once: the levels of 16 values or more in memory, the last four
+// (16 values to 1) in registers, where each level's loads waited for the level before's stores.
+CLREDUCE_HOST_CLONES double level2_tree(double* scratch, std::uint32_t n) {
+    typedef double Doubles __attribute__((vector_size(64)));
+        std::uint32_t s = n / 2;
+    for (; s >= 8; s >>= 1) {
+        for (std::uint32_t lid = 0; lid < s; lid += 8) {
+            Doubles a, b;
+            std::memcpy(&a, scratch + lid, sizeof a);
+            std::memcpy(&b, scratch + lid + s, sizeof b);
+            a = a + b;
+            if (s == 8) {
+                // a[i] is scratch[i] after this level; then a[i] + a[i + 4], ... (lane i's
+                // left operand is the lower index, as in memory)
+                a = a + __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3);
+                a = a + __builtin_shufflevector(a, a, 2, 3, 0, 1, 0, 1, 2, 3);
+                return a[0] + a[1];
+            }
+            std::memcpy(scratch + lid, &a, sizeof a);
+        }
+    }
+    for (; s >= 1; s >>= 1)
         for (std::uint32_t lid = 0; lid < s; ++lid) scratch[lid] = scratch[lid] + scratch[lid + s];
     return scratch[0];
 }

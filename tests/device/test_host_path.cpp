@@ -273,6 +273,23 @@ void check_float_extremes(Reducer& r) {
     }
     CHECK(std::signbit(r.min(one_sign.data(), one_sign.size(), on_host({}))));
     CHECK(r.min(infinities.data(), infinities.size(), on_host({})) == inf);
+    // A sum of -0.0 alone: +0.0, the lanes starting at +0.0 (the host's first steps too), in a
+    // plan whose level 3 keeps a zero's sign (the last group's; the exact finish's has none).
+    const std::vector<T> negative_zeros(70000, T(-0.0));
+    LaunchParams last_group;
+    last_group.inter_group = InterGroup::last_group;
+    last_group.times = 16;
+    last_group.vector_width = 4;
+    last_group.work_group_size = 64;
+    CallInfo info;
+    const auto h = outcome<T>([&] {
+        return r.partial<T>(Operation::sum, negative_zeros.data(), negative_zeros.size(), on_host(last_group), &info);
+    });
+    CHECK(info.plan.on_host);
+    CHECK(h == outcome<T>([&] {
+              return r.partial<T>(Operation::sum, negative_zeros.data(), negative_zeros.size(), on_device(last_group));
+          }));
+    CHECK_FALSE(std::signbit(r.sum(negative_zeros.data(), negative_zeros.size(), on_host(last_group))));
 }
 
 TEST_CASE("float extremes on the host: NaN, infinities and the zeros' signs as the device", "[host-path]") {
