@@ -237,7 +237,7 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 // (16 values to 1) in registers, where each level's loads waited for the level before's stores.
 CLREDUCE_HOST_CLONES double level2_tree(double* scratch, std::uint32_t n) {
     typedef double Doubles __attribute__((vector_size(64)));
-        std::uint32_t s = n / 2;
+    std::uint32_t s = n / 2;
     for (; s >= 8; s >>= 1) {
         for (std::uint32_t lid = 0; lid < s; lid += 8) {
             Doubles a, b;
