@@ -326,13 +326,7 @@ CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint64_t taken, 
 }
 using FullWorkItems = void (*)(const Lanes&, std::uint64_t, MomentsRows&, std::uint32_t, std::uint32_t, Extremes&);
 FullWorkItems full_work_items_of(std::uint32_t vector_width) {
-    switch (vector_width) {
-        case 1: return full_work_items<1>;
-        case 2: return full_work_items<2>;
-        case 4: return full_work_items<4>;
-        case 8: return full_work_items<8>;
-        default: return full_work_items<16>;
-    }
+    return for_vector_width(vector_width, [](auto v) -> FullWorkItems { return full_work_items<decltype(v)::value>; });
 }
 
 // The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.

@@ -105,15 +105,7 @@ CLREDUCE_HOST_CLONES void item_trees(double* __restrict out, const double* __res
 
 // item_trees for the plan's vector width.
 ItemTrees item_trees_of(std::uint32_t vector_width) {
-    switch (vector_width) {
-        case 1: return item_trees<1>;
-        case 2: return item_trees<2>;
-        case 4: return item_trees<4>;
-        case 8: return item_trees<8>;
-        case 16: return item_trees<16>;
-        default: break;
-    }
-    throw Error("internal: no plan-order host loops for vector width " + std::to_string(vector_width));
+    return for_vector_width(vector_width, [](auto v) -> ItemTrees { return item_trees<decltype(v)::value>; });
 }
 
 // Steps steps of level 1 at once (kFusedSteps or kFusedFewSteps), for the same lanes: lane k

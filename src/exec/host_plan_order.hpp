@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
+#include <clreduce/error.hpp>
 #include <clreduce/launch_params.hpp>
 
 #include "exec/host_pool.hpp"
@@ -46,6 +49,21 @@ struct PlanGeometry {
     // The parts of the groups for the host's threads, for elements of `element_size` bytes.
     std::size_t parts(std::size_t element_size) const;
 };
+
+// pick(std::integral_constant<std::uint32_t, V>{}) for V the plan's vector width (1, 2, 4, 8 or
+// 16): the instantiation of a width's loops, chosen once per call.
+template <class Pick>
+auto for_vector_width(std::uint32_t vector_width, Pick&& pick) {
+    switch (vector_width) {
+        case 1: return pick(std::integral_constant<std::uint32_t, 1>{});
+        case 2: return pick(std::integral_constant<std::uint32_t, 2>{});
+        case 4: return pick(std::integral_constant<std::uint32_t, 4>{});
+        case 8: return pick(std::integral_constant<std::uint32_t, 8>{});
+        case 16: return pick(std::integral_constant<std::uint32_t, 16>{});
+        default: break;
+    }
+    throw Error("internal: no plan-order host loops for vector width " + std::to_string(vector_width));
+}
 
 // Steps of level 1 the host takes at once for the same lanes where their runs are whole: one
 // load and store of a lane per kFusedSteps elements (a store per element kept the store queue
