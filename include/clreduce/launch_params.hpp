@@ -138,6 +138,11 @@ struct LaunchParams {
     // the passes; UINT64_MAX: one launch wherever it fits. Default: 2^22 keys on GPUs (where
     // the one launch's device and wall times are the lower ones), 0 on CPU devices.
     std::optional<std::uint64_t> by_key_one_launch_keys;
+    // reduce_by_key over device buffers beyond by_key_one_launch_keys, where the operation fits
+    // the one launch: true: two launches, the keys' mark pass and one pass over the values
+    // (LaunchPlan::by_key_marked); false: the three passes. Default: true on GPUs, false on CPU
+    // devices (PoCL's: 5 to 7 times the passes' time from 2^22 keys).
+    std::optional<bool> by_key_marked;
     // Segmented calls (segments.hpp): the segment mapping. segment_team work-items reduce one
     // segment, a power of two <= work_group_size (1: a work-item per segment; work_group_size:
     // a work-group per segment); groups_per_segment > 1 (with a whole group per segment) has
@@ -190,6 +195,9 @@ struct LaunchPlan {
     // reduce_by_key over device buffers in one launch that reads keys and values once
     // (cl_kernels/by_key.cl): integer states that no order changes and that are their results.
     bool by_key_one_launch = false;
+    // ... or in two: run_heads.cl's mark pass over the keys, then cl_kernels/by_key_values.cl
+    // over the values and the marks (work_group_size and groups: the values pass's).
+    bool by_key_marked = false;
     // Host data up to LaunchParams::host_path_bytes of a plan the host reproduces: the host's
     // threads run this plan (the same bits as the kernels), no launch.
     bool on_host = false;

@@ -87,6 +87,7 @@ Row measure(const std::vector<std::int32_t>& values, std::uint64_t runs, const B
     KeyedResults<std::int32_t, std::int64_t> got;
     LaunchParams params;
     params.by_key_one_launch_keys = o.one_launch_keys;
+    params.by_key_marked = o.marked;
     std::vector<double> device, wall;
     std::vector<std::vector<double>> kernels;  // kernels[k]: kernel k's times
     for (int run = 0; run <= o.repeats; ++run) {

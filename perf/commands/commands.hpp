@@ -157,6 +157,7 @@ struct ByKeyOptions {
     std::string self;  // argv[0]
     std::string json;
     std::optional<std::uint64_t> one_launch_keys;  // LaunchParams::by_key_one_launch_keys; default: the device's
+    std::optional<bool> marked;                    // LaunchParams::by_key_marked; default: the device's
 };
 int run_by_key(const ByKeyOptions& options);
 

@@ -151,6 +151,9 @@ int main(int argc, char** argv) {
     by_key_cmd->add_option("--one-launch-keys", by_key.one_launch_keys,
                            "LaunchParams::by_key_one_launch_keys: up to this many keys in one launch (0: always the "
                            "passes; default: the device's)");
+    by_key_cmd->add_option("--marked", by_key.marked,
+                           "LaunchParams::by_key_marked: beyond the one launch, the mark pass and one over the values "
+                           "(true; the default on GPUs) or the three passes (false)");
     clreduce::perf::StatisticsOptions statistics;
     std::string statistics_type = "float32";
     auto* statistics_cmd = app.add_subcommand(

@@ -1,5 +1,6 @@
 // reduce_by_key (reducer.hpp): keys and values in buffers in one launch where the plan fits it
-// (exec/fused_by_key.hpp: states no order changes, the same bits as the segments'); else the
+// (exec/fused_by_key.hpp: states no order changes, the same bits as the segments'), or two
+// beyond its size (exec/marked_by_key.hpp); else the
 // runs of equal consecutive keys found, on the device for keys in a buffer
 // (exec/run_heads.hpp) or on the host for host keys, then reduced as segments by the typed
 // call the header passes in, so that every operation and type takes the segments engine's
@@ -12,6 +13,7 @@
 
 #include "api/reducer_state.hpp"
 #include "exec/fused_by_key.hpp"
+#include "exec/marked_by_key.hpp"
 #include "exec/run_heads.hpp"
 #include "plan/planner.hpp"
 
@@ -89,23 +91,26 @@ void Reducer::find_runs(const RunInput& input, const std::function<void*(std::ui
         return;
     }
 
-    // One launch, up to LaunchParams::by_key_one_launch_keys, where no order changes the runs'
-    // states and they are their results.
-    // (Below 2^40 keys: the tiles' counter is 32-bit.)
-    if (input.result && result_room && count < (std::uint64_t(1) << 40) &&
-        count <= params.by_key_one_launch_keys.value_or(default_by_key_one_launch_keys(s.info))) {
+    // Where no order changes the runs' states and they are their results: one launch up to
+    // LaunchParams::by_key_one_launch_keys (below 2^40 keys: the tiles' counter is 32-bit), else
+    // the mark pass and one over the values (LaunchParams::by_key_marked).
+    const bool one_launch = count < (std::uint64_t(1) << 40) &&
+                            count <= params.by_key_one_launch_keys.value_or(default_by_key_one_launch_keys(s.info));
+    if (input.result && result_room && (one_launch || params.by_key_marked.value_or(s.info.is_gpu()))) {
         LaunchPlan plan = this->plan(input.element, input.op, Segments::offsets(*input.keys, count, count), params,
                                      CallForm::segments);
         const OpKernel kernel = plan_kernel(plan);
         if (fused_by_key_fits(plan, kernel, *input.result)) {
-            plan.by_key_one_launch = true;
+            plan.by_key_one_launch = one_launch;
             auto slot = s.slots.acquire();
             Chain chain = s.chain_for(*slot, info);
+            const FusedInput fused{input.keys,         input.key_offset, input.key_size, input.values,
+                                   input.value_offset, input.value_size, count};
             try {
-                fused_by_key(s.queue, s.info, plan, kernel, *slot, chain,
-                             FusedInput{input.keys, input.key_offset, input.key_size, input.values, input.value_offset,
-                                        input.value_size, count},
-                             key_room, result_room);
+                if (one_launch)
+                    fused_by_key(s.queue, s.info, plan, kernel, *slot, chain, fused, key_room, result_room);
+                else
+                    marked_by_key(s.queue, s.info, plan, kernel, *slot, chain, fused, key_room, result_room);
                 if (info != nullptr) info->plan = plan;
             } catch (...) {
                 s.queue.finish();  // the reads write into the caller's vectors

@@ -75,8 +75,9 @@ public:
     // Segmented calls' buffers (segment_launch.cpp): the segments' states and counts, host
     // offsets copied in, the long segments' list and their chunks' table; reduce_by_key's
     // (run_heads.cpp): the groups' counts of run heads, a bit a key marking the heads, the
-    // runs' CSR offsets and their keys.
-    enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_mask, run_offsets, run_keys };
+    // runs' CSR offsets and their keys; and (by_key_values.cl) the states of the runs that cross
+    // the mark pass's chunks, two a chunk.
+    enum class SegmentBuffer { states, list, longs, chunks, run_counts, run_mask, run_offsets, run_keys, run_carries };
     const cl::Buffer& segment_buffer(SegmentBuffer which, std::uint64_t bytes);
     // Room for `states` states of `state_bytes` each: the two result words, then (last-group
     // finish) the partials. A new buffer forgets prepared_for.
@@ -141,8 +142,8 @@ private:
     cl::Buffer staging_;
     cl::Buffer mask_staging_;
     std::map<std::string, cl::Kernel> helper_kernels_;
-    std::array<cl::Buffer, 8> segment_buffers_;
-    std::array<std::uint64_t, 8> segment_buffer_bytes_{};
+    std::array<cl::Buffer, 9> segment_buffers_;
+    std::array<std::uint64_t, 9> segment_buffer_bytes_{};
     std::uint64_t result_bytes_ = 0;
     std::uint64_t partials_bytes_ = 0;
     std::uint64_t staging_bytes_ = 0;

@@ -40,12 +40,10 @@ std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg) {
            " -D CLREDUCE_ROWS=" + std::to_string(kRows) + " -D CLREDUCE_WORDS=" + std::to_string(kWords);
 }
 
-RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
-                        const DeviceKeys& keys, const std::function<void*(std::uint64_t)>& key_room, bool out_of_order,
-                        cl::Event& keys_read) {
+MarkedHeads mark_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                           const DeviceKeys& keys) {
     using Buffer = ExecutionSlot::SegmentBuffer;
     const std::uint32_t wg = heads_work_group(info);
-    const std::string options = run_heads_options(keys.key_size, wg);
     const std::uint64_t n = keys.count;
     const std::uint64_t tile = std::uint64_t(wg) * kKeysPerWorkItemTile;
     const std::uint64_t chunk = ceil_div(ceil_div(n, heads_groups(info, n, wg)), tile) * tile;
@@ -54,7 +52,8 @@ RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, Executi
     const cl::Buffer& counts = slot.segment_buffer(Buffer::run_counts, groups * sizeof(cl_ulong));
     const cl::Buffer& mask = slot.segment_buffer(Buffer::run_mask, ceil_div(n, std::uint64_t(32)) * sizeof(cl_uint));
 
-    cl::Kernel& mark_heads = slot.helper_kernel("run_heads.cl", options, "clreduce_mark_heads", wg);
+    cl::Kernel& mark_heads =
+        slot.helper_kernel("run_heads.cl", run_heads_options(keys.key_size, wg), "clreduce_mark_heads", wg);
     set_args(mark_heads, *keys.buffer, cl_ulong(keys.offset), cl_ulong(n), cl_ulong(chunk), mask, counts);
     enqueue_groups(queue, mark_heads, groups, wg, chain);
 
@@ -70,6 +69,19 @@ RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, Executi
     if (runs == 0 || runs > n)
         throw Error("internal: reduce_by_key found " + std::to_string(runs) + " runs in " + std::to_string(n) +
                     " keys");
+    return MarkedHeads{runs, chunk, groups, wg, &counts, &mask};
+}
+
+RunHeads find_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                        const DeviceKeys& keys, const std::function<void*(std::uint64_t)>& key_room, bool out_of_order,
+                        cl::Event& keys_read) {
+    using Buffer = ExecutionSlot::SegmentBuffer;
+    const MarkedHeads marked = mark_run_heads(queue, info, slot, chain, keys);
+    const std::uint64_t n = keys.count, runs = marked.runs, chunk = marked.chunk, groups = marked.groups;
+    const std::uint32_t wg = marked.work_group;
+    const std::string options = run_heads_options(keys.key_size, wg);
+    const cl::Buffer& counts = *marked.counts;
+    const cl::Buffer& mask = *marked.mask;
 
     const cl::Buffer& offsets = slot.segment_buffer(Buffer::run_offsets, (runs + 1) * sizeof(cl_ulong));
     const cl::Buffer& run_keys = slot.segment_buffer(Buffer::run_keys, runs * keys.key_size);

@@ -28,9 +28,27 @@ struct RunHeads {
     const cl::Buffer* offsets = nullptr;
 };
 
+// The mark pass's result: `runs` runs in `groups` chunks of `chunk` keys (a multiple of 64
+// work-groups' sizes), chunk g holding counts[g] heads, key i heading one where bit i % 32 of
+// mask[i / 32] is set (both in the slot's buffers, valid while it is held); `work_group`: the
+// launch's work-group size.
+struct MarkedHeads {
+    std::uint64_t runs = 0;
+    std::uint64_t chunk = 0;
+    std::uint64_t groups = 0;
+    std::uint32_t work_group = 0;
+    const cl::Buffer* counts = nullptr;
+    const cl::Buffer* mask = nullptr;
+};
+
 // The build options of run_heads.cl for keys of `key_size` bytes in work-groups of `wg` (also
 // for the tests that compile the library's kernels for other devices).
 std::string run_heads_options(std::uint32_t key_size, std::uint32_t wg);
+
+// Enqueues the mark pass (count > 0), then reads the chunks' counts of heads (blocking): the
+// host sizes the runs' outputs from their sum.
+MarkedHeads mark_run_heads(cl::CommandQueue& queue, const DeviceInfo& info, ExecutionSlot& slot, Chain& chain,
+                           const DeviceKeys& keys);
 
 // Enqueues the two launches of run_heads.cl (count > 0): the keys' head bits and the groups'
 // counts of heads, then, after a blocking read of those counts (the host sizes the offsets and

@@ -66,7 +66,8 @@ namespace clreduce {
 
 KernelSources KernelSources::load() {
     KernelSources sources;
-    for (const char* name : {"prelude.cl", "fixed_point.cl", "reduce.cl", "segments.cl", "run_heads.cl", "by_key.cl"})
+    for (const char* name :
+         {"prelude.cl", "fixed_point.cl", "reduce.cl", "segments.cl", "run_heads.cl", "by_key.cl", "by_key_values.cl"})
         sources.files.emplace(name, kernel_source(name));
     for (std::string_view plugin : plugin_files())  // the operation table's plug-ins
         if (sources.files.find(plugin) == sources.files.end())

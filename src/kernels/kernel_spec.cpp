@@ -159,7 +159,10 @@ std::string KernelSpec::build_options() const {
              " -DCLREDUCE_SEGMENT_COLUMNS=" + std::string(segment_columns ? "1" : "0") +
              " -DCLREDUCE_CHUNK=" + std::to_string(segment_chunk) +
              " -DCLREDUCE_SEGMENT_MEDIUM=" + std::to_string(segment_medium);
-    if (by_key != 0)
+    if (by_key != 0 && by_key_marked)
+        o += std::string(" -DCLREDUCE_KEY=") + run_key_type_name(by_key) +
+             " -DCLREDUCE_BV_ALIGNED=" + (by_key_aligned ? "1" : "0");
+    else if (by_key != 0)
         o += std::string(" -DCLREDUCE_KEY=") + run_key_type_name(by_key) +
              " -DCLREDUCE_BK_ROWS=" + std::to_string(kByKeyRows) +
              " -DCLREDUCE_BK_ALIGNED=" + (by_key_aligned ? "1" : "0");
@@ -203,7 +206,7 @@ std::string KernelSpec::source(const KernelSources& sources) const {
     text += sources.get(plugin_info(op).file);
     text += sources.get("reduce.cl");
     if (segmented) text += sources.get("segments.cl");
-    if (by_key != 0) text += sources.get("by_key.cl");
+    if (by_key != 0) text += sources.get(by_key_marked ? "by_key_values.cl" : "by_key.cl");
     return text;
 }
 

@@ -117,6 +117,9 @@ struct KernelSpec {
     // elements (a vector is then one aligned load).
     std::uint32_t by_key = 0;
     bool by_key_aligned = false;
+    // ... or the pass over the values after run_heads.cl's mark pass (cl_kernels/by_key_values.cl,
+    // exec/marked_by_key.hpp), with the values aligned for vectors of four where by_key_aligned.
+    bool by_key_marked = false;
 
     auto key() const {
         return std::tie(op, map, transform, expression_type, combine, combine_identity, float_atomic, int64_min_max,
@@ -124,7 +127,8 @@ struct KernelSpec {
                         moments_extremes, vector_width, times, work_group_size, stride, finish, wavefront, nvidia,
                         lanes32, dp4a, index32, device_result, result_type, result_kind, result_check, result_modulo,
                         exact_copies, exact_passes, exact_bins, segmented, segment_team, segment_loads, segment_list,
-                        segment_columns, segment_chunk, segment_medium, segment_kernel, by_key, by_key_aligned);
+                        segment_columns, segment_chunk, segment_medium, segment_kernel, by_key, by_key_aligned,
+                        by_key_marked);
     }
     bool operator<(const KernelSpec& other) const { return key() < other.key(); }
     bool operator==(const KernelSpec& other) const { return key() == other.key(); }
@@ -135,10 +139,11 @@ struct KernelSpec {
 
     std::string build_options() const;
     // prelude.cl, fixed_point.cl, the transform, the plug-in and reduce.cl, in that order
-    // (then segments.cl for a segmented launch, by_key.cl for reduce_by_key's one launch).
+    // (then segments.cl for a segmented launch, by_key.cl for reduce_by_key's one launch,
+    // by_key_values.cl for its pass over the values).
     std::string source(const KernelSources& sources) const;
     const char* kernel_name() const {
-        if (by_key != 0) return "clreduce_reduce_by_key";
+        if (by_key != 0) return by_key_marked ? "clreduce_by_key_values" : "clreduce_reduce_by_key";
         if (!segmented) return "clreduce_reduce";
         switch (segment_kernel) {
             case SegmentKernel::medium: return "clreduce_reduce_medium";

@@ -76,8 +76,9 @@ std::string LaunchPlan::describe() const {
     const std::string mode =
         float_mode == FloatMode::deterministic ? "" : " mode=" + std::string(to_string(float_mode));
     const std::string types = prefix + std::string(type_name(element)) + "->" + std::string(type_name(accumulator));
-    if (by_key_one_launch)
-        return types + " by_key=one_launch wg=" + std::to_string(work_group_size) + " tiles=" + std::to_string(groups) +
+    if (by_key_one_launch || by_key_marked)
+        return types + (by_key_marked ? " by_key=marked wg=" : " by_key=one_launch wg=") +
+               std::to_string(work_group_size) + (by_key_marked ? " chunks=" : " tiles=") + std::to_string(groups) +
                (overflow == IntegerOverflow::check ? "" : " overflow=wrap");
     if (form == CallForm::segments)
         return types + (segment_columns ? " columns=" : " segments=") + std::to_string(segments) +

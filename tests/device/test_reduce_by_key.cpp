@@ -13,6 +13,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -176,33 +177,39 @@ void check_by_key(Reducer& r, const std::vector<Key>& keys, const std::vector<T>
     INFO("operation " << operation_name(Op));
     const std::uint64_t n = values.size();
     constexpr std::uint64_t kAll = std::numeric_limits<std::uint64_t>::max();
-    // (keys' offset, values' offset, LaunchParams::by_key_one_launch_keys)
-    std::vector<std::array<std::uint64_t, 3>> ways{{3, 5, 0}};
-    if (one_launch<Op, T>()) ways.push_back({3, 5, kAll});
+    // (keys' offset, values' offset, LaunchParams::by_key_one_launch_keys, ::by_key_marked)
+    std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, bool>> ways{{3, 5, 0, false}};
+    if (one_launch<Op, T>()) ways.push_back({3, 5, 0, true});
+    if (one_launch<Op, T>()) ways.push_back({3, 5, kAll, false});
     // Aligned loads for sums (a program of their own each, which CPU runtimes take seconds to build;
     // the loads are the same for every operation).
-    if (one_launch<Op, T>() && Op == Operation::sum) ways.push_back({4, 8, kAll});
+    if (one_launch<Op, T>() && Op == Operation::sum) ways.push_back({4, 8, kAll, false});
+    if (one_launch<Op, T>() && Op == Operation::sum) ways.push_back({4, 8, 0, true});
     std::vector<result_t<Op, T>> segmented;
-    for (const auto& [key_offset, value_offset, most] : ways) {
+    for (const auto& [key_offset, value_offset, most, marked] : ways) {
         INFO("keys from element " << key_offset << ", values from element " << value_offset << ", one launch up to "
-                                  << most << " keys");
+                                  << most << " keys, " << (marked ? "marked" : "not marked"));
         const cl::Buffer key_buffer = placed_buffer(r, keys, key_offset);
         const cl::Buffer value_buffer = placed_buffer(r, values, value_offset);
         if (segmented.empty() && n > 0)
             segmented = r.reduce<Op, T>(value_buffer, value_offset, Segments::offsets(runs.offsets), params);
         LaunchParams p = params;
         p.by_key_one_launch_keys = most;
+        p.by_key_marked = marked;
         CallInfo info;
         const auto got = r.reduce_by_key<Op, T, Key>(key_buffer, key_offset, value_buffer, value_offset, n, p, &info);
         INFO("plan " << info.plan.describe());
         REQUIRE(got.keys == want_keys);
         REQUIRE(got.runs() == want_keys.size());
         if (n > 0) {
-            // One launch, or two where the slot's room for runs grew; else the runs' two
-            // launches, then the segments'.
+            // One launch, or two where the slot's room for runs grew; the mark pass and the
+            // values'; else the runs' two launches, then the segments'.
             CHECK(info.plan.by_key_one_launch == (most != 0));
+            CHECK(info.plan.by_key_marked == (most == 0 && marked));
             if (most != 0)
                 CHECK(info.kernel_events.size() <= 2);
+            else if (marked)
+                CHECK(info.kernel_events.size() == 2);
             else
                 CHECK(info.kernel_events.size() > 2);
         }
@@ -269,12 +276,13 @@ TEST_CASE("reduce_by_key of uint64 keys that differ only in their high words", "
     check_shapes<std::uint64_t>(2);
 }
 
-// Enough keys that a group's chunk takes several of run_heads.cl's write steps (on a device of
-// up to 64 compute units), whose runs continue from step to step.
-TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's steps", "[by-key]") {
+// Enough keys that a group's chunk takes several of run_heads.cl's write steps and of
+// by_key_values.cl's tiles (on a device of up to 64 compute units), whose runs continue from
+// step to step, and runs that cross several chunks, some of them without a head.
+TEST_CASE("reduce_by_key of long chunks: runs numbered across steps, tiles and chunks", "[by-key]") {
     Reducer& r = reducer();
     const std::uint64_t n = 700001;
-    for (const std::string shape : {"many short", "power-law"}) {
+    for (const std::string shape : {"many short", "power-law", "few huge"}) {
         const std::uint64_t s = seed_for(5, shape.size());
         INFO("shape " << shape << ", data seed " << s << " (seed " << seed() << ")");
         std::mt19937_64 rng(s);
