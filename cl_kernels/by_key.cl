@@ -82,48 +82,61 @@ inline void clreduce_bk_publish(clreduce_bk_tiles d, ulong tile, clreduce_bk_pai
     atomic_xchg(d.flags + tile, generation << 2 | kind);
 }
 
-#define CLREDUCE_BK_WINDOW (CLREDUCE_WG < 32 ? CLREDUCE_WG : 32)
+#define CLREDUCE_BK_WINDOW CLREDUCE_WG
+#if (CLREDUCE_WG & (CLREDUCE_WG - 1)) != 0
+#error "CLREDUCE_WG must be a power of two (the look-back's tree over the window)"
+#endif
 
 // The pair of every element before tile `tile` into *before (every work-item calls it, for the
-// barriers). The first CLREDUCE_BK_WINDOW work-items each wait for one of the window's tiles
-// before this one to publish (all of them have started) and read its pair; work-item 0
-// combines them back from the nearest to the first inclusive one, or all of them and the
-// window before. (The state between the barriers is kept in local memory: PoCL's CPU device
-// lost a private one of work-item 0 across them.)
+// barriers). Work-item l waits for tile end - 1 - l of the window (the CLREDUCE_BK_WINDOW tiles
+// before `end`, all of them started) to publish and reads its pair; a tree over the window in
+// the tiles' order combines them back from the nearest to the first inclusive one (an inclusive
+// pair takes the place of everything before it), or all of them and the window before. (The
+// state between the barriers is kept in local memory: PoCL's CPU device lost a private one of
+// work-item 0 across them.)
 inline void clreduce_bk_look_back(clreduce_bk_tiles d, ulong tile, uint generation, __local uint *kinds,
                                   __local clreduce_bk_pair *pairs, __local ulong *window_end,
                                   __local clreduce_bk_pair *before) {
     const uint lid = (uint)get_local_id(0);
     if (lid == 0) {
         *before = clreduce_bk_empty();
-        *window_end = tile;  // the window: the tiles from end - CLREDUCE_BK_WINDOW to end - 1
+        *window_end = tile;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong end = *window_end; end > 0; end = *window_end) {  // the same for the whole group
-        if (lid < CLREDUCE_BK_WINDOW && lid < end) {
+        uint kind = 0;
+        clreduce_bk_pair p = clreduce_bk_empty();
+        if (lid < end) {
             const ulong t = end - 1 - lid;
             uint flag;
             do {
                 flag = d.flags[t];  // volatile: read from memory every time, past this unit's cache
             } while ((flag >> 2) != generation || (flag & 3u) == 0);
             clreduce_bk_fence();  // the pair after its flag
-            kinds[lid] = flag & 3u;
-            pairs[lid] = (flag & 3u) == CLREDUCE_BK_INCLUSIVE ? d.inclusive[t] : d.aggregate[t];
+            kind = flag & 3u;
+            p = kind == CLREDUCE_BK_INCLUSIVE ? d.inclusive[t] : d.aggregate[t];
         }
+        kinds[lid] = kind == CLREDUCE_BK_INCLUSIVE ? 1u : 0u;
+        pairs[lid] = p;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
-            const uint seen = end < CLREDUCE_BK_WINDOW ? (uint)end : CLREDUCE_BK_WINDOW;
-            ulong next = end - seen;
-            clreduce_bk_pair b = *before;
-            for (uint j = 0; j < seen; ++j) {
-                b = clreduce_bk_then(pairs[j], b);
-                if (kinds[j] == CLREDUCE_BK_INCLUSIVE) {
-                    next = 0;
-                    break;
+        // After the step of w, work-item l (a multiple of 2w) holds the window's tiles l to
+        // l + 2w - 1 back combined in order, back to the first inclusive one where one is among
+        // them (kinds[l]). A tree, not one work-item's walk: the window reaches across the tiles
+        // in flight (a few a compute unit) with log2(CLREDUCE_WG) barriers.
+        for (uint w = 1; w < CLREDUCE_BK_WINDOW; w <<= 1) {
+            if ((lid & (2 * w - 1)) == 0) {
+                const uint near_inclusive = kinds[lid];
+                if (!near_inclusive) {
+                    pairs[lid] = clreduce_bk_then(pairs[lid + w], pairs[lid]);
+                    kinds[lid] = kinds[lid + w];
                 }
             }
-            *before = b;
-            *window_end = next;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0) {
+            const uint seen = end < CLREDUCE_BK_WINDOW ? (uint)end : CLREDUCE_BK_WINDOW;
+            *before = clreduce_bk_then(pairs[0], *before);
+            *window_end = kinds[0] ? 0 : end - seen;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -28,11 +28,11 @@ std::uint64_t default_by_key_one_launch_keys(const DeviceInfo& device) {
 namespace {
 
 // The local memory by_key.cl's tile takes: a count and a state a vector (and a gap a row), a
-// count and a state a work-item for the scan, the look-back's window of 32 kinds and pairs, and
-// the tile's number and pair before it.
+// count and a state a work-item for the scan, the look-back's window of a kind and a pair a
+// work-item, and the tile's number and pair before it.
 std::uint64_t by_key_local_bytes(std::uint32_t wg, std::size_t state_bytes) {
     return std::uint64_t(kByKeyRows + 1) * wg * (4 + state_bytes) + std::uint64_t(wg) * (8 + state_bytes) +
-           32 * (4 + 32) + 128;
+           std::uint64_t(wg) * (4 + 32) + 128;
 }
 
 // The work-group size: 256, or the device's largest power of two below whose tile fits its

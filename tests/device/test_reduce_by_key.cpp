@@ -287,6 +287,25 @@ TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's s
     }
 }
 
+// The one launch's look-back reads a window of one tile a work-item (cl_kernels/by_key.cl): more
+// tiles than that (8,192 keys a tile of 256 work-items: 269 here) take a second window where no inclusive
+// pair is in the first, and runs cross the tiles (many short) or span most of them (few huge).
+TEST_CASE("reduce_by_key's one launch over more tiles than its look-back's window", "[by-key]") {
+    Reducer& r = reducer();
+    const std::uint64_t n = 2200001;
+    for (const std::string shape : {"many short", "few huge"}) {
+        const std::uint64_t s = seed_for(11, shape.size());
+        INFO("shape " << shape << ", data seed " << s << " (seed " << seed() << ")");
+        std::mt19937_64 rng(s);
+        const Runs runs = runs_of(run_lengths(shape, n, rng));
+        const auto want_keys = run_keys<std::int32_t>(runs.offsets.size() - 1, rng);
+        std::vector<std::int32_t> values(n);
+        std::uniform_int_distribution<std::int32_t> v(-1000000, 1000000);
+        for (auto& x : values) x = v(rng);
+        check_by_key<Operation::sum, std::int32_t, std::int32_t>(r, expand(want_keys, runs), values, runs, want_keys);
+    }
+}
+
 // The one launch (cl_kernels/by_key.cl; forced, as CPU devices do not take it by default) on a
 // fresh reducer, whose room for runs starts at 2^16: 200,003 runs of 1 and 2 keys need more, so
 // the launch runs again with room for all (two kernel events), and a repeated call then
