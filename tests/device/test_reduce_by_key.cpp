@@ -271,11 +271,14 @@ TEST_CASE("reduce_by_key of uint64 keys that differ only in their high words", "
 
 // Enough keys that a group's chunk takes several of run_heads.cl's write steps (on a device of
 // up to 64 compute units), whose runs continue from step to step.
-TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's steps", "[by-key]") {
+namespace {
+
+// int32 sums over n int32 keys in runs of each shape, in every form check_by_key takes; the data
+// seeded from `seed_base` and the shape.
+void check_long_int32_sums(std::uint64_t n, const std::vector<std::string>& shapes, std::uint64_t seed_base) {
     Reducer& r = reducer();
-    const std::uint64_t n = 700001;
-    for (const std::string shape : {"many short", "power-law"}) {
-        const std::uint64_t s = seed_for(5, shape.size());
+    for (const std::string& shape : shapes) {
+        const std::uint64_t s = seed_for(seed_base, shape.size());
         INFO("shape " << shape << ", data seed " << s << " (seed " << seed() << ")");
         std::mt19937_64 rng(s);
         const Runs runs = runs_of(run_lengths(shape, n, rng));
@@ -287,23 +290,18 @@ TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's s
     }
 }
 
+}  // namespace
+
+TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's steps", "[by-key]") {
+    check_long_int32_sums(700001, {"many short", "power-law"}, 5);
+}
+
 // The one launch's look-back reads a window of one tile a work-item (cl_kernels/by_key.cl): more
-// tiles than that (8,192 keys a tile of 256 work-items: 269 here) take a second window where no inclusive
-// pair is in the first, and runs cross the tiles (many short) or span most of them (few huge).
+// tiles than that (8,192 keys a tile of 256 work-items: 269 here) take a second window where no
+// inclusive pair is in the first, and runs cross the tiles (many short) or span most of them
+// (few huge).
 TEST_CASE("reduce_by_key's one launch over more tiles than its look-back's window", "[by-key]") {
-    Reducer& r = reducer();
-    const std::uint64_t n = 2200001;
-    for (const std::string shape : {"many short", "few huge"}) {
-        const std::uint64_t s = seed_for(11, shape.size());
-        INFO("shape " << shape << ", data seed " << s << " (seed " << seed() << ")");
-        std::mt19937_64 rng(s);
-        const Runs runs = runs_of(run_lengths(shape, n, rng));
-        const auto want_keys = run_keys<std::int32_t>(runs.offsets.size() - 1, rng);
-        std::vector<std::int32_t> values(n);
-        std::uniform_int_distribution<std::int32_t> v(-1000000, 1000000);
-        for (auto& x : values) x = v(rng);
-        check_by_key<Operation::sum, std::int32_t, std::int32_t>(r, expand(want_keys, runs), values, runs, want_keys);
-    }
+    check_long_int32_sums(2200001, {"many short", "few huge"}, 11);
 }
 
 // The one launch (cl_kernels/by_key.cl; forced, as CPU devices do not take it by default) on a
