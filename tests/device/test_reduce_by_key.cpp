@@ -269,8 +269,6 @@ TEST_CASE("reduce_by_key of uint64 keys that differ only in their high words", "
     check_shapes<std::uint64_t>(2);
 }
 
-// Enough keys that a group's chunk takes several of run_heads.cl's write steps (on a device of
-// up to 64 compute units), whose runs continue from step to step.
 namespace {
 
 // int32 sums over n int32 keys in runs of each shape, in every form check_by_key takes; the data
@@ -292,6 +290,8 @@ void check_long_int32_sums(std::uint64_t n, const std::vector<std::string>& shap
 
 }  // namespace
 
+// Enough keys that a group's chunk takes several of run_heads.cl's write steps (on a device of
+// up to 64 compute units), whose runs continue from step to step.
 TEST_CASE("reduce_by_key of long chunks: runs numbered across the write pass's steps", "[by-key]") {
     check_long_int32_sums(700001, {"many short", "power-law"}, 5);
 }
