@@ -187,8 +187,13 @@ void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel
     const LevelOneAdds adds = level1_adds(plan.element, kernel.map, plan.vector_width);
     const std::size_t element_size = type_size(plan.element);
     const std::uint64_t lanes_all = shape.lanes(), width = columns.columns, rows = columns.rows;
+    // A job's block of columns: at most kColumnBlockLanes sums (a column's team of lanes each),
+    // rows read at least kMinColumnBlock elements wide, and blocks enough for two jobs a host
+    // thread (with one group a column, the blocks alone split the pass among the threads).
+    const std::uint64_t blocks_wanted = (2 * std::uint64_t(host_pool_threads()) + shape.parts - 1) / shape.parts;
     const std::uint64_t block =
-        std::min(width, std::max(kMinColumnBlock, kColumnBlockLanes / std::max<std::uint32_t>(shape.team, 1)));
+        std::min({width, std::max(kMinColumnBlock, kColumnBlockLanes / std::max<std::uint32_t>(shape.team, 1)),
+                  std::max(kMinColumnBlock, (width + blocks_wanted - 1) / blocks_wanted)});
     const std::uint64_t blocks = block == 0 ? 0 : (width + block - 1) / block;
     // Lane L's sum of column c waits in lane_values[L * width + c] until every group is done.
     thread_local std::vector<double> kept_lanes;
