@@ -257,8 +257,15 @@ double mapped_at(const unsigned char* in, std::uint64_t i) {
     return mapped<T, M>(load_at<T>(in, i));
 }
 template <class T, ElementMap M>
+double in_turn(const unsigned char* in, std::uint64_t n) {
+    double sum = 0.0;
+    for (std::uint64_t i = 0; i < n; ++i) sum = sum + mapped<T, M>(load_at<T>(in, i));
+    return sum;
+}
+template <class T, ElementMap M>
 LevelOneAdds adds_with_map(std::uint32_t vector_width) {
-    return {first_run<T, M>, add_run<T, M>, add_steps<T, M, kFusedSteps>, mapped_at<T, M>, item_trees_of(vector_width)};
+    return {first_run<T, M>, add_run<T, M>, add_steps<T, M, kFusedSteps>,
+            mapped_at<T, M>, in_turn<T, M>, item_trees_of(vector_width)};
 }
 template <class T>
 LevelOneAdds adds_of(ElementMap map, std::uint32_t vector_width) {

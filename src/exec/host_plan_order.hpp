@@ -109,6 +109,7 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
 // run(lanes, in, n) adds element k of the run at `in` to lanes[k]; first_run does so to lanes
 // it starts at +0.0; runs(lanes, in, n) does so for the kFusedSteps runs in[0], in[1], ... in
 // turn; element(in, i) is element i as the accumulator sees it (prelude.cl's clreduce_map);
+// in_turn(in, n) adds elements 0 to n - 1 one after the other from +0.0 (a lane's scalar tail);
 // item_trees(out, lanes, items) sets out[w] to work-item w's V lanes lanes[w * V ...] as
 // ops/add.cl's tree of halves.
 using ItemTrees = void (*)(double* out, const double* lanes, std::uint64_t items);
@@ -117,6 +118,7 @@ struct LevelOneAdds {
     void (*run)(double* lanes, const unsigned char* in, std::uint64_t n);
     void (*runs)(double* lanes, const unsigned char* const* in, std::uint64_t n);
     double (*element)(const unsigned char* in, std::uint64_t i);
+    double (*in_turn)(const unsigned char* in, std::uint64_t n);
     ItemTrees item_trees;
 };
 LevelOneAdds level1_adds(ElementType element, ElementMap map, std::uint32_t vector_width);

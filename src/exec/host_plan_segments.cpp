@@ -150,15 +150,21 @@ void reduce_segments_in_plan_order(const LaunchPlan& plan, const OpKernel& kerne
     const std::size_t pieces = host_parts(jobs, bytes);
     const std::uint64_t per_piece = pieces == 0 ? 0 : (jobs + pieces - 1) / pieces;
     const std::size_t team_width = std::size_t(shape.team) * shape.vector_width;
+    const bool one_item = shape.lanes() == 1;  // a work-item a segment
     auto piece = [&](std::size_t k) {
         thread_local std::vector<double> kept_lanes;
         double* lanes = kept_doubles(kept_lanes, team_width + shape.team);
         const std::uint64_t first = k * per_piece, last = std::min(jobs, first + per_piece);
         for (std::uint64_t j = first; j < last; ++j) {
             const std::uint64_t s = j / shape.parts;
-            const std::uint64_t b = segments.begin(s);
-            const double value = segment_part(shape, adds, element_size, data + b * element_size, segments.end(s) - b,
-                                              static_cast<std::uint32_t>(j % shape.parts), lanes, lanes + team_width);
+            const std::uint64_t b = segments.begin(s), count = segments.end(s) - b;
+            // A segment shorter than a vector, one work-item's alone, is that work-item's scalar
+            // tail after lanes of +0.0: its elements added in turn from +0.0.
+            const double value =
+                one_item && count < shape.vector_width
+                    ? adds.in_turn(data + b * element_size, count)
+                    : segment_part(shape, adds, element_size, data + b * element_size, count,
+                                   static_cast<std::uint32_t>(j % shape.parts), lanes, lanes + team_width);
             if (values != nullptr)
                 values[j] = value;
             else
@@ -195,9 +201,11 @@ void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel
         std::min({width, std::max(kMinColumnBlock, kColumnBlockLanes / std::max<std::uint32_t>(shape.team, 1)),
                   std::max(kMinColumnBlock, (width + blocks_wanted - 1) / blocks_wanted)});
     const std::uint64_t blocks = block == 0 ? 0 : (width + block - 1) / block;
-    // Lane L's sum of column c waits in lane_values[L * width + c] until every group is done.
+    // Lane L's sum of column c waits in lane_values[L * width + c] until every group is done;
+    // with one lane a column that sum is the column's state, which the jobs write at once.
+    const bool one_lane = lanes_all == 1;
     thread_local std::vector<double> kept_lanes;
-    double* lane_values = kept_doubles(kept_lanes, static_cast<std::size_t>(lanes_all * width));
+    double* lane_values = one_lane ? nullptr : kept_doubles(kept_lanes, static_cast<std::size_t>(lanes_all * width));
     const auto row = [&](std::uint64_t r, std::uint64_t c0) { return data + (r * columns.step + c0) * element_size; };
     // Job j: group j / blocks (its team's lanes), columns block j % blocks. Lane l of group p
     // adds rows p * team + l + k * lanes_all, k = 0, 1, ...
@@ -225,30 +233,39 @@ void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel
                     const std::uint64_t r = lane0 + l + k0 * lanes_all;
                     if (r < rows) adds.run(sums + l * n, row(r, c0), n);
                 }
-            for (std::uint32_t l = 0; l < shape.team; ++l)
-                std::copy_n(sums + l * n, n, lane_values + (lane0 + l) * width + c0);
+            if (one_lane)
+                std::memcpy(states + c0 * sizeof(double), sums, n * sizeof(double));
+            else
+                for (std::uint32_t l = 0; l < shape.team; ++l)
+                    std::copy_n(sums + l * n, n, lane_values + (lane0 + l) * width + c0);
         }
     };
     parallel_for(pieces, piece);
+    if (one_lane) return;
     // Each column: each group's team tree, then the combining launch where groups share it; the
-    // host's threads take blocks of kFinishColumns columns, value by value.
+    // host's threads take pieces of whole blocks of kFinishColumns columns (host_parts: a part
+    // a block made a wide matrix's finish mostly the pool's hand-overs), value by value.
     const std::uint64_t finish_blocks = (width + kFinishColumns - 1) / kFinishColumns;
+    const std::size_t finish_pieces = host_parts(finish_blocks, lanes_all * width * sizeof(double));
+    const std::uint64_t blocks_per_piece = (finish_blocks + finish_pieces - 1) / finish_pieces;
     const std::uint64_t group_stride = std::uint64_t(shape.team) * width;  // a group's first lane to the next's
     auto finish = [&](std::size_t k) {
         thread_local std::vector<double> kept_scratch;
         double* scratch = kept_doubles(kept_scratch, std::size_t(shape.wg) * kFinishColumns + kFinishColumns);
         double* out = scratch + std::size_t(shape.wg) * kFinishColumns;
-        const std::uint64_t c0 = k * kFinishColumns;
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kFinishColumns, width - c0));
-        for (std::uint32_t p = 0; p < shape.parts; ++p)
-            tree_of_rows(lane_values + p * group_stride + c0, width, shape.team, n);
-        if (shape.parts > 1)
-            combine_parts(lane_values + c0, group_stride, shape.parts, shape.wg, n, scratch, out);
-        else
-            std::copy_n(lane_values + c0, n, out);
-        for (std::size_t c = 0; c < n; ++c) store_state(states, c0 + c, out[c]);
+        const std::uint64_t end = std::min(width, (k + 1) * blocks_per_piece * kFinishColumns);
+        for (std::uint64_t c0 = k * blocks_per_piece * kFinishColumns; c0 < end; c0 += kFinishColumns) {
+            const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kFinishColumns, width - c0));
+            for (std::uint32_t p = 0; p < shape.parts; ++p)
+                tree_of_rows(lane_values + p * group_stride + c0, width, shape.team, n);
+            if (shape.parts > 1)
+                combine_parts(lane_values + c0, group_stride, shape.parts, shape.wg, n, scratch, out);
+            else
+                std::copy_n(lane_values + c0, n, out);
+            for (std::size_t c = 0; c < n; ++c) store_state(states, c0 + c, out[c]);
+        }
     };
-    parallel_for(static_cast<std::size_t>(finish_blocks), finish);
+    parallel_for(finish_pieces, finish);
 }
 
 }  // namespace clreduce
