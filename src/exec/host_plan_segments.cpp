@@ -243,11 +243,11 @@ void reduce_columns_in_plan_order(const LaunchPlan& plan, const OpKernel& kernel
     parallel_for(pieces, piece);
     if (one_lane) return;
     // Each column: each group's team tree, then the combining launch where groups share it; the
-    // host's threads take pieces of whole blocks of kFinishColumns columns (host_parts: a part
-    // a block made a wide matrix's finish mostly the pool's hand-overs), value by value.
+    // host's threads take pieces of whole blocks of kFinishColumns columns (host_parts: with a
+    // part a block, a wide matrix's finish would be mostly the pool's hand-overs), value by value.
     const std::uint64_t finish_blocks = (width + kFinishColumns - 1) / kFinishColumns;
     const std::size_t finish_pieces = host_parts(finish_blocks, lanes_all * width * sizeof(double));
-    const std::uint64_t blocks_per_piece = (finish_blocks + finish_pieces - 1) / finish_pieces;
+    const std::uint64_t blocks_per_piece = finish_pieces == 0 ? 0 : (finish_blocks + finish_pieces - 1) / finish_pieces;
     const std::uint64_t group_stride = std::uint64_t(shape.team) * width;  // a group's first lane to the next's
     auto finish = [&](std::size_t k) {
         thread_local std::vector<double> kept_scratch;
