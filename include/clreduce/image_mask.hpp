@@ -14,7 +14,8 @@ namespace clreduce {
 
 struct ImageMask {
     // Buffer forms: the mask's bytes in `buffer` from `offset` on. Host-data forms: `data`
-    // (pixel (0, 0)'s byte; copied in with the image, or read in place by a CPU device).
+    // (pixel (0, 0)'s byte; read in place by the host path or a CPU device, else copied in with
+    // the image).
     cl::Buffer buffer;
     std::uint64_t offset = 0;  // bytes; buffer masks only
     const std::uint8_t* data = nullptr;

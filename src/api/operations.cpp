@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "api/instantiation_lists.hpp"
 #include "api/operation_results.hpp"
 #include "api/partial_access.hpp"
 #include "api/reducer_state.hpp"
+#include "exec/host_order_free.hpp"
 #include "exec/host_reduction.hpp"
 #include "exec/image_layout.hpp"
 #include "ops/result_kind.hpp"
@@ -152,6 +154,26 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
                                     mask_in_buffer ? &mask->buffer : nullptr, mask_in_buffer ? nullptr : mask->data,
                                     plane, LaunchParams{}, nullptr);
         selected = counted[0].value<std::uint64_t>();
+    }
+    // Host data the host's threads reduce where any order gives the kernels' state (no upload,
+    // no launch), up to the host path's limit.
+    if (buffer == nullptr && (mask == nullptr || !mask_in_buffer) &&
+        span <= params.host_path_bytes.value_or(default_host_path_bytes(info)) &&
+        host_path_reproduces(out[0].plan, out[0].kernel) &&
+        image_order_free_on_host(out[0].plan, out[0].kernel, mask != nullptr)) {
+        const std::size_t state_bytes = state_size(out[0].kernel.op, out[0].plan.accumulator);
+        unsigned char states[4 * kMaxStateBytes];
+        const HostImage host{
+            reinterpret_cast<const unsigned char*>(data), image.rows,        image.cols, image.channels, step,
+            mask != nullptr ? mask->data : nullptr,       mask_geometry.step};
+        reduce_image_order_free(out[0].plan, out[0].kernel, host, states, state_bytes);
+        for (std::uint32_t c = 0; c < image.channels; ++c) {
+            out[c].plan.on_host = true;
+            out[c].count = selected;
+            std::memcpy(out[c].bits, states + c * state_bytes, state_bytes);
+        }
+        if (call != nullptr) call->plan.on_host = true;
+        return out;
     }
     auto slot = slots.acquire();
     Chain chain = chain_for(*slot, call);

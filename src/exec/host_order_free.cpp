@@ -571,4 +571,12 @@ void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, 
     });
 }
 
+void reduce_run_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                           std::uint64_t count, unsigned char* state) {
+    with_element(plan, [&](auto tag) {
+        using T = decltype(tag);
+        reduce_typed<T>(plan, kernel, data, Split{count, 1, std::max<std::uint64_t>(count, 1)}, state);
+    });
+}
+
 }  // namespace clreduce

@@ -54,4 +54,39 @@ void reduce_segments_order_free(const LaunchPlan& plan, const OpKernel& kernel, 
 void reduce_columns_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                const HostColumns& columns, unsigned char* states, std::size_t state_bytes);
 
+// The state of `count` elements at `data` (any address) as reduce_order_free leaves it, on the
+// calling thread alone (for the caller's own split: segments, runs of columns, image chunks).
+// Not for the float extremes whose zeros may need the device (segments_order_free_on_host).
+void reduce_run_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
+                           std::uint64_t count, unsigned char* state);
+
+// Merges the state of a later run into `into`, whose run holds `before` elements (an indexed
+// state's index moves up by them; ties keep `into`'s). `into` must have taken an element where
+// the operation is indexed (an empty indexed state has no value to compare).
+void merge_order_free_state(const LaunchPlan& plan, const OpKernel& kernel, unsigned char* into,
+                            const unsigned char* later, std::uint64_t before);
+
+// A pitched multi-channel image of host data: channel c of pixel x of row r is element
+// x * channels + c of the row at data + r * step (bytes); where `mask` is given, only the pixels
+// whose mask byte (mask + r * mask_step + x) is not 0.
+struct HostImage {
+    const unsigned char* data = nullptr;
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    std::uint32_t channels = 1;
+    std::uint64_t step = 0;
+    const unsigned char* mask = nullptr;
+    std::uint64_t mask_step = 0;
+};
+
+// Whether reduce_image_order_free runs `plan` (segments_order_free_on_host's operations; with a
+// mask, not the indexed ones: a masked pixel's index is its place in the image, not among the
+// pixels the mask selects).
+bool image_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel, bool masked);
+
+// Each channel's state, as the image kernels leave it for the pixels (the mask selects) in
+// row-major order, into states + c * state_bytes (host_order_free_image.cpp).
+void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, const HostImage& image,
+                             unsigned char* states, std::size_t state_bytes);
+
 }  // namespace clreduce

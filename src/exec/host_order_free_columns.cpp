@@ -116,20 +116,6 @@ void copy_runs(const unsigned char* data, std::uint64_t step, std::uint64_t c0, 
     }
 }
 
-// Merges the state of a column's next run into `into` (`before` rows before it).
-void merge_run(const LaunchPlan& plan, const OpKernel& kernel, unsigned char* into, const unsigned char* later,
-               std::uint64_t before) {
-    if (plugin_info(kernel.op).layout == StateLayout::int128) {  // (merge_state leaves wide sums to its caller)
-        unsigned __int128 a = 0, b = 0;
-        std::memcpy(&a, into, sizeof a);
-        std::memcpy(&b, later, sizeof b);
-        a += b;
-        std::memcpy(into, &a, sizeof a);
-        return;
-    }
-    merge_state(kernel.op, plan.element, plan.accumulator, into, later, before);
-}
-
 void merge_columns(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data, const HostColumns& m,
                    unsigned char* states, std::size_t state_bytes) {
     const std::size_t size = type_size(plan.element);
@@ -150,7 +136,7 @@ void merge_columns(const LaunchPlan& plan, const OpKernel& kernel, const unsigne
                 unsigned char* target = r0 == 0 ? state : kept_state.data();
                 // (never false: the float extremes whose zeros need the device are not taken)
                 reduce_order_free(plan, kernel, runs + c * kRunRows * size, rows, target);
-                if (r0 != 0) merge_run(plan, kernel, state, target, r0);
+                if (r0 != 0) merge_order_free_state(plan, kernel, state, target, r0);
             }
             r0 += rows;
         } while (r0 < m.rows);
@@ -159,6 +145,19 @@ void merge_columns(const LaunchPlan& plan, const OpKernel& kernel, const unsigne
 }
 
 }  // namespace
+
+void merge_order_free_state(const LaunchPlan& plan, const OpKernel& kernel, unsigned char* into,
+                            const unsigned char* later, std::uint64_t before) {
+    if (plugin_info(kernel.op).layout == StateLayout::int128) {  // (merge_state leaves wide sums to its caller)
+        unsigned __int128 a = 0, b = 0;
+        std::memcpy(&a, into, sizeof a);
+        std::memcpy(&b, later, sizeof b);
+        a += b;
+        std::memcpy(into, &a, sizeof a);
+        return;
+    }
+    merge_state(kernel.op, plan.element, plan.accumulator, into, later, before);
+}
 
 void reduce_columns_order_free(const LaunchPlan& plan, const OpKernel& kernel, const unsigned char* data,
                                const HostColumns& columns, unsigned char* states, std::size_t state_bytes) {

@@ -118,11 +118,15 @@ std::vector<Refusal> refusals(Reducer& r) {
          }},
         {"InvalidArgument", "a null host pointer with `count > 0`",
          [&r] { r.sum(static_cast<const std::int32_t*>(nullptr), 5); }},
-        {"InvalidArgument", "host images or segments larger than the device's largest buffer",
-         // Refused before anything is read from the pointer: its 3 elements are never passed.
+        {"InvalidArgument",
+         "host images or segments larger than the device's largest buffer, where the device reduces them",
+         // Refused before anything is read from the pointer: its 3 elements are never passed (the
+         // host path, which would read them, kept off).
          [&r] {
         const std::uint64_t cols = 1024, rows = r.device_info().max_alloc_size / sizeof(std::int32_t) / cols + 1;
-        r.sum<std::int32_t>(ints.data(), Image{rows, cols, 1, 0, 0});
+        LaunchParams device;
+        device.host_path_bytes = 0;
+        r.sum<std::int32_t>(ints.data(), Image{rows, cols, 1, 0, 0}, device);
          }},
         {"InvalidArgument",
          "`HostStaging` with a `chunk_bytes` of 0 or fewer than 2 `buffers`; a `PinnedHostMemory` of 0 bytes",
