@@ -11,8 +11,24 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace clreduce {
 namespace {
+
+// The cores this process may run on: its affinity mask on Linux (taskset, a container's
+// cpuset), which a pool of as many threads as the host has cores would oversubscribe; else
+// the host's cores.
+unsigned usable_cores() {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+#endif
+    return std::max(1u, std::thread::hardware_concurrency());
+}
 
 // Copies below this size cost more to hand over than they save.
 constexpr std::size_t kMinPart = std::size_t(256) << 10;
@@ -72,8 +88,7 @@ struct Job {
 class HostPool {
 public:
     HostPool() {
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        threads_ = std::min(kMaxThreads, cores);
+        threads_ = std::min(kMaxThreads, usable_cores());
         for (unsigned k = 1; k < threads_; ++k) workers_.emplace_back([this] { loop(); });
     }
     ~HostPool() {

@@ -26,7 +26,8 @@ void parallel_for(std::size_t parts, F& part, unsigned threads = 0) {
 // on the calling thread alone).
 void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads = 0);
 
-// The pool's threads, the calling thread included: up to 16, at most the host's cores.
+// The pool's threads, the calling thread included: up to 16, at most the cores the process may
+// run on (its affinity mask on Linux).
 unsigned host_pool_threads();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,

@@ -16,6 +16,10 @@
 
 #include "exec/host_pool.hpp"
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace clreduce::test {
 namespace {
 
@@ -95,5 +99,17 @@ TEST_CASE("parallel_for runs every part once, from several host threads at once"
     }
     CHECK(host_pool_threads() >= 1);
 }
+
+#if defined(__linux__)
+// CTest runs this once more under `taskset -c 0` (host_pool_one_core): a pool sized by the host's
+// cores would have more threads than the one core the process may use.
+TEST_CASE("the pool has a thread for each core the process may run on, at most 16", "[pool][affinity]") {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+    INFO(CPU_COUNT(&set) << " core(s) in the affinity mask");
+    CHECK(host_pool_threads() == static_cast<unsigned>(std::min(16, CPU_COUNT(&set))));
+}
+#endif
 
 }  // namespace clreduce::test
