@@ -155,12 +155,24 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
                                     plane, LaunchParams{}, nullptr);
         selected = counted[0].value<std::uint64_t>();
     }
+    // Each channel's count of pixels: the mask's, or where the state keeps its own (a state that
+    // took no pixel says so itself: no index, or a count of 0).
+    auto settle_counts = [&] {
+        for (std::uint32_t c = 0; c < image.channels; ++c) {
+            out[c].count = selected;
+            if (mask == nullptr) continue;
+            if (job.op == Operation::argmin || job.op == Operation::argmax || job.op == Operation::argminmax) {
+                if (state_indexed<T>(out[c].plan.accumulator, out[c].bits).index == ~std::uint64_t(0)) out[c].count = 0;
+            } else if (job.op == Operation::statistics) {
+                out[c].count = state_moments(out[c].plan.accumulator, out[c].bits).count;
+            }
+        }
+    };
     // Host data the host's threads reduce where any order gives the kernels' state (no upload,
     // no launch), up to the host path's limit.
     if (buffer == nullptr && (mask == nullptr || !mask_in_buffer) &&
         span <= params.host_path_bytes.value_or(default_host_path_bytes(info)) &&
-        host_path_reproduces(out[0].plan, out[0].kernel) &&
-        image_order_free_on_host(out[0].plan, out[0].kernel, mask != nullptr)) {
+        host_path_reproduces(out[0].plan, out[0].kernel) && image_order_free_on_host(out[0].plan, out[0].kernel)) {
         const std::size_t state_bytes = state_size(out[0].kernel.op, out[0].plan.accumulator);
         unsigned char states[4 * kMaxStateBytes];
         const HostImage host{
@@ -169,9 +181,9 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
         reduce_image_order_free(out[0].plan, out[0].kernel, host, states, state_bytes);
         for (std::uint32_t c = 0; c < image.channels; ++c) {
             out[c].plan.on_host = true;
-            out[c].count = selected;
             std::memcpy(out[c].bits, states + c * state_bytes, state_bytes);
         }
+        settle_counts();
         if (call != nullptr) call->plan.on_host = true;
         return out;
     }
@@ -210,16 +222,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
             reduce(out[launch].plan, first, *input, (uploaded.offset + image.offset) / sizeof(T), count, *slot, chain,
                    out[launch].bits, &pitch, nullptr, uploaded.copied || mask_uploaded.copied);
         }
-        for (std::uint32_t c = 0; c < image.channels; ++c) {
-            out[c].count = selected;
-            if (mask == nullptr) continue;
-            // A state that took no pixel says so itself: no index, or a count of 0.
-            if (job.op == Operation::argmin || job.op == Operation::argmax || job.op == Operation::argminmax) {
-                if (state_indexed<T>(out[c].plan.accumulator, out[c].bits).index == ~std::uint64_t(0)) out[c].count = 0;
-            } else if (job.op == Operation::statistics) {
-                out[c].count = state_moments(out[c].plan.accumulator, out[c].bits).count;
-            }
-        }
+        settle_counts();
     } catch (...) {
         queue.finish();
         throw;

@@ -9,7 +9,8 @@
 //   the other operations read a row a chunk of pixels at a time: each channel's elements of the
 //     chunk (of the pixels the mask selects) are copied into a run of their own (one channel
 //     without a mask: the row is the run), the run is reduced as a part of reduce_order_free,
-//     and its state merged into the band's in pixel order.
+//     and its state merged into the band's in pixel order (with a mask, an indexed state's
+//     index, which counts the pixels taken, is first made the pixel's own).
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "exec/host_order_free.hpp"
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
+#include "ops/state_value.hpp"
 
 namespace clreduce {
 namespace {
@@ -35,21 +37,30 @@ bool indexed(const OpKernel& kernel) {
 }
 
 // Pixels [x0, x0 + n) of `row` that `mask` selects (all without one), channel c's elements into
-// runs + c * kChunkPixels elements; returns how many pixels were taken.
+// runs + c * kChunkPixels elements, and each one's place in the chunk into where[] (with a mask);
+// returns how many pixels were taken.
 template <std::size_t Size, std::uint32_t Channels>
 std::uint64_t gather(const unsigned char* row, const unsigned char* mask, std::uint64_t x0, std::uint64_t n,
-                     unsigned char* runs) {
+                     unsigned char* runs, std::uint32_t* where) {
     std::uint64_t taken = 0;
+    if (mask == nullptr) {
+        for (std::uint64_t x = x0; x < x0 + n; ++x, ++taken)
+            for (std::uint32_t c = 0; c < Channels; ++c)
+                std::memcpy(runs + (c * kChunkPixels + taken) * Size, row + (x * Channels + c) * Size, Size);
+        return taken;
+    }
+    // Without a branch on the mask (a random mask would mispredict every other pixel): each pixel
+    // is written at the next place, which only a selected one keeps.
     for (std::uint64_t x = x0; x < x0 + n; ++x) {
-        if (mask != nullptr && mask[x] == 0) continue;
         for (std::uint32_t c = 0; c < Channels; ++c)
             std::memcpy(runs + (c * kChunkPixels + taken) * Size, row + (x * Channels + c) * Size, Size);
-        ++taken;
+        where[taken] = static_cast<std::uint32_t>(x - x0);
+        taken += mask[x] != 0 ? 1 : 0;
     }
     return taken;
 }
 using Gather = std::uint64_t (*)(const unsigned char*, const unsigned char*, std::uint64_t, std::uint64_t,
-                                 unsigned char*);
+                                 unsigned char*, std::uint32_t*);
 template <std::size_t Size>
 Gather gather_for(std::uint32_t channels) {
     return channels == 1   ? gather<Size, 1>
@@ -174,10 +185,25 @@ std::array<FoldRow, 2> fold_for(const LaunchPlan& plan, const OpKernel& kernel) 
     });
 }
 
+// The indexed states of `state` (argmin, argmax: one; argminmax: two) with `f` applied to each
+// index they hold (an empty state holds none).
+template <class F>
+void each_index(const OpKernel& kernel, unsigned char* state, F f) {
+    const int states = kernel.op == KernelOp::argminmax ? 2 : 1;
+    for (int k = 0; k < states; ++k) {
+        unsigned char* at = state + k * kIndexedStateSize + kIndexedIndexOffset;
+        std::uint64_t index = 0;
+        std::memcpy(&index, at, sizeof index);
+        if (index == ~std::uint64_t(0)) continue;
+        index = f(index);
+        std::memcpy(at, &index, sizeof index);
+    }
+}
+
 }  // namespace
 
-bool image_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel, bool masked) {
-    return segments_order_free_on_host(plan, kernel) && !(masked && indexed(kernel));
+bool image_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
+    return segments_order_free_on_host(plan, kernel);
 }
 
 void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, const HostImage& image,
@@ -192,22 +218,30 @@ void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, con
     const bool product = kernel.op == KernelOp::multiply;
     const std::uint32_t channels = image.channels;
     const bool in_place = channels == 1 && image.mask == nullptr;  // each row is its own run
+    // A masked run's indexed states count the pixels the mask took: their indices are made the
+    // pixels' own (where[]) before they merge.
+    const bool placed = image.mask != nullptr && indexed(kernel);
     const std::uint64_t parts =
         std::max<std::uint64_t>(1, host_parts(image.rows, image.rows * image.cols * channels * size));
     const std::uint64_t per_band = std::max<std::uint64_t>(1, (image.rows + parts - 1) / parts);
     // (Every band has rows: an empty indexed state cannot be merged.)
     const std::uint64_t bands = std::max<std::uint64_t>(1, (image.rows + per_band - 1) / per_band);
-    // Each band's channel states, kept per calling thread (grown once).
-    thread_local std::vector<unsigned char> kept;
+    // Each band's channel states, and whether it took a pixel, kept per calling thread (grown once).
+    thread_local std::vector<unsigned char> kept, kept_took;
     if (kept.size() < bands * channels * state_bytes) kept.resize(bands * channels * state_bytes);
+    if (kept_took.size() < bands) kept_took.resize(bands);
     unsigned char* band_states = kept.data();
+    unsigned char* took = kept_took.data();
     auto band = [&](std::size_t b) {
         thread_local std::vector<unsigned char> kept_runs, kept_state;
+        thread_local std::vector<std::uint32_t> kept_where;
         if (!in_place && kept_runs.size() < channels * kChunkPixels * size)
             kept_runs.resize(channels * kChunkPixels * size);
         if (kept_state.size() < state_bytes) kept_state.resize(state_bytes);
+        if (image.mask != nullptr && kept_where.size() < kChunkPixels) kept_where.resize(kChunkPixels);
         unsigned char* runs = kept_runs.data();
         unsigned char* run_state = kept_state.data();
+        std::uint32_t* where = kept_where.data();
         unsigned char* own = band_states + b * channels * state_bytes;
         const std::uint64_t r0 = std::min(image.rows, b * per_band), r1 = std::min(image.rows, r0 + per_band);
         if (fold[0] != nullptr) {
@@ -233,6 +267,7 @@ void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, con
                     acc = product ? acc * lanes[l] : acc + lanes[l];
                 std::memcpy(own + c * state_bytes, &acc, sizeof acc);
             }
+            took[b] = 1;
             return;
         }
         // Each channel starts from the state of no element; the first run a band takes is written
@@ -247,29 +282,40 @@ void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, con
             for (std::uint64_t x0 = 0; x0 < image.cols; x0 += kChunkPixels) {
                 const std::uint64_t n = std::min(kChunkPixels, image.cols - x0);
                 const std::uint64_t before = (r - r0) * image.cols + x0;
-                const std::uint64_t taken = in_place ? n : gather_of(row, mask, x0, n, runs);
+                const std::uint64_t taken = in_place ? n : gather_of(row, mask, x0, n, runs, where);
                 if (taken == 0) continue;
                 for (std::uint32_t c = 0; c < channels; ++c) {
                     const unsigned char* run = in_place ? row + x0 * size : runs + c * kChunkPixels * size;
                     unsigned char* state = own + c * state_bytes;
-                    if (!started) {
-                        reduce_run_order_free(plan, kernel, run, taken, state);
-                    } else {
-                        reduce_run_order_free(plan, kernel, run, taken, run_state);
-                        merge_order_free_state(plan, kernel, state, run_state, before);
-                    }
+                    unsigned char* target = started ? run_state : state;
+                    reduce_run_order_free(plan, kernel, run, taken, target);
+                    if (placed) each_index(kernel, target, [&](std::uint64_t i) { return before + where[i]; });
+                    if (started) merge_order_free_state(plan, kernel, state, run_state, placed ? 0 : before);
                 }
                 started = true;
             }
         }
+        took[b] = started ? 1 : 0;
     };
     parallel_for(static_cast<std::size_t>(bands), band);
+    // The bands that took a pixel, merged in order (the first one's indices moved to its place);
+    // where none did, band 0's state of no pixel.
     for (std::uint32_t c = 0; c < channels; ++c) {
         unsigned char* state = states + c * state_bytes;
         std::memcpy(state, band_states + c * state_bytes, state_bytes);
-        for (std::uint64_t b = 1; b < bands; ++b)
-            merge_order_free_state(plan, kernel, state, band_states + (b * channels + c) * state_bytes,
-                                   b * per_band * image.cols);
+        bool any = took[0] != 0;
+        for (std::uint64_t b = 1; b < bands; ++b) {
+            if (took[b] == 0) continue;
+            const unsigned char* later = band_states + (b * channels + c) * state_bytes;
+            const std::uint64_t start = b * per_band * image.cols;
+            if (any) {
+                merge_order_free_state(plan, kernel, state, later, start);
+            } else {
+                std::memcpy(state, later, state_bytes);
+                if (indexed(kernel)) each_index(kernel, state, [&](std::uint64_t i) { return start + i; });
+                any = true;
+            }
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 // Host images on the host path (exec/host_order_free_image.cpp): every order-free operation of
 // every type, 1 to 4 channels, pitched and dense rows, rows wider than a chunk of pixels, with
 // and without a mask (one that selects nothing too), against each channel's plane reduced as a
-// range (the same bits, or both refused), and CallInfo saying where the host data ran; then a
+// range (the same bits, an index the pixel's own, or both refused), and CallInfo saying where
+// the host data ran; then a
 // few of them against the same image in a buffer on the device (each shape and operation
 // there is a kernel to build, so a few).
 #include <catch2/catch.hpp>
@@ -41,16 +42,34 @@ void check_value(const MinMax<T>& got, const MinMax<T>& want) {
     CHECK(same_bits(got.max, want.max));
 }
 
-// Channel c's elements of the pixels `mask` selects (all without one), in row-major order.
+// Channel c's elements of the pixels `mask` selects (all without one), in row-major order, and
+// each one's pixel index in the image.
 template <class T>
 std::vector<T> channel_plane(const std::vector<T>& values, const ImageCase& k, std::uint32_t c,
-                             const std::vector<std::uint8_t>* mask, std::uint64_t mask_step) {
+                             const std::vector<std::uint8_t>* mask, std::uint64_t mask_step,
+                             std::vector<std::uint64_t>& pixels) {
     std::vector<T> plane;
+    pixels.clear();
     for (std::uint64_t y = 0; y < k.rows; ++y)
         for (std::uint64_t x = 0; x < k.cols; ++x)
-            if (mask == nullptr || (*mask)[y * mask_step + x] != 0)
+            if (mask == nullptr || (*mask)[y * mask_step + x] != 0) {
                 plane.push_back(values[y * (k.cols * k.channels + k.pad) + x * k.channels + c]);
+                pixels.push_back(y * k.cols + x);
+            }
     return plane;
+}
+
+// A range result's indices (among the pixels the mask selected) made the pixels' own.
+template <class R>
+void to_pixels(R&, const std::vector<std::uint64_t>&) {}
+template <class T>
+void to_pixels(ArgResult<T>& r, const std::vector<std::uint64_t>& pixels) {
+    r.index = pixels.at(r.index);
+}
+template <class T>
+void to_pixels(ArgMinMax<T>& r, const std::vector<std::uint64_t>& pixels) {
+    to_pixels(r.min, pixels);
+    to_pixels(r.max, pixels);
 }
 
 // One operation of the host image against each channel's plane reduced as a range on the host
@@ -72,10 +91,12 @@ void check_host_image(Reducer& r, const std::vector<T>& values, const ImageCase&
     Channels<result_t<Op, T>> want{};
     std::string range_error;
     for (std::uint32_t c = 0; c < k.channels; ++c) {
-        const std::vector<T> plane = channel_plane(values, k, c, mask, mask_step);
+        std::vector<std::uint64_t> pixels;
+        const std::vector<T> plane = channel_plane(values, k, c, mask, mask_step, pixels);
         CallInfo range_call;
         try {
             want[c] = r.reduce<Op, T>(plane.data(), plane.size(), {}, &range_call);
+            to_pixels(want[c], pixels);
             CHECK(range_call.plan.on_host);
         } catch (const std::exception& e) {
             range_error = e.what();
@@ -115,12 +136,10 @@ void check_host_image_shapes(Reducer& r) {
             host_mask.step = mask_step;
             Image masked_image = image;
             if (masked != 0) masked_image.mask = &host_mask;
-            // (Indexed operations with a mask, float sums and float extremes run on the device.)
-            if (masked == 0) {
-                check_host_image<Operation::argmin, T>(r, values, k, masked_image, bytes, mask_step);
-                check_host_image<Operation::argmax, T>(r, values, k, masked_image, bytes, mask_step);
-                check_host_image<Operation::argminmax, T>(r, values, k, masked_image, bytes, mask_step);
-            }
+            // (Float sums and float extremes run on the device.)
+            check_host_image<Operation::argmin, T>(r, values, k, masked_image, bytes, mask_step);
+            check_host_image<Operation::argmax, T>(r, values, k, masked_image, bytes, mask_step);
+            check_host_image<Operation::argminmax, T>(r, values, k, masked_image, bytes, mask_step);
             check_host_image<Operation::count_nonzero, T>(r, values, k, masked_image, bytes, mask_step);
             check_host_image<Operation::any, T>(r, values, k, masked_image, bytes, mask_step);
             check_host_image<Operation::all, T>(r, values, k, masked_image, bytes, mask_step);
@@ -187,7 +206,8 @@ TEST_CASE("host images on the host give the device's bits", "[host-path][image]"
         buffer_masked.mask = &buffer_mask;
         check_against_buffer<Operation::sum, std::uint8_t>(r, values, buffer, host_masked, buffer_masked, true);
         check_against_buffer<Operation::min, std::uint8_t>(r, values, buffer, host_masked, buffer_masked, true);
-        check_against_buffer<Operation::argmin, std::uint8_t>(r, values, buffer, host_masked, buffer_masked, false);
+        check_against_buffer<Operation::argmin, std::uint8_t>(r, values, buffer, host_masked, buffer_masked, true);
+        check_against_buffer<Operation::argminmax, std::uint8_t>(r, values, buffer, host_masked, buffer_masked, true);
     }
     {  // int32, one channel, rows wider than a chunk of pixels, pitched
         const std::uint64_t rows = 6, cols = 4100, row_elements = cols + 3;
@@ -238,6 +258,31 @@ TEST_CASE("host images: an extreme in a later band of rows and a later chunk of 
     CHECK(both[0].max.index == high_pixel);
     CHECK(r.argmin<std::int32_t>(values.data(), image)[2].index == low_pixel);
     CHECK(r.argmax<std::int32_t>(values.data(), image)[0].index == high_pixel);
+
+    // With a mask that selects no pixel of the first 120 rows (whole bands take none), every
+    // third pixel from there on but the planted ones' neighbours, which hold a smaller and a
+    // larger value the mask leaves out.
+    std::vector<std::uint8_t> mask(rows * cols, 0);
+    for (std::uint64_t p = 120 * cols; p < rows * cols; ++p) mask[p] = p % 3 == 0 ? 1 : 0;
+    mask[low_pixel] = mask[high_pixel] = 1;
+    mask[low_pixel - 1] = mask[high_pixel - 1] = 0;
+    values[150 * row_elements + 4098 * 3 + 2] = 0;
+    values[199 * row_elements + 4096 * 3 + 0] = 101;
+    ImageMask host_mask;
+    host_mask.data = mask.data();
+    Image masked = image;
+    masked.mask = &host_mask;
+    CallInfo masked_call;
+    const auto masked_both = r.argminmax<std::int32_t>(values.data(), masked, {}, &masked_call);
+    CHECK(masked_call.plan.on_host);
+    CHECK(masked_both[2].min.value == 1);
+    CHECK(masked_both[2].min.index == low_pixel);
+    CHECK(masked_both[0].max.value == 100);
+    CHECK(masked_both[0].max.index == high_pixel);
+    // The first selected pixel holds every channel's first value among the selected ones.
+    const auto first = r.argmax<std::int32_t>(values.data(), masked)[1];
+    CHECK(first.index >= 120 * cols);
+    CHECK(mask[first.index] == 1);
 }
 
 TEST_CASE("host images: 8- and 16-bit sums past 2^16 terms a lane stay exact", "[host-path][image]") {
