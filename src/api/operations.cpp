@@ -172,7 +172,7 @@ std::array<Outcome, 4> Reducer::State::run_image(const Job& job, const cl::Buffe
     // no launch), up to the host path's limit.
     if (buffer == nullptr && (mask == nullptr || !mask_in_buffer) &&
         span <= params.host_path_bytes.value_or(default_host_path_bytes(info)) &&
-        host_path_reproduces(out[0].plan, out[0].kernel) && image_order_free_on_host(out[0].plan, out[0].kernel)) {
+        host_path_reproduces(out[0].plan, out[0].kernel) && segments_order_free_on_host(out[0].plan, out[0].kernel)) {
         const std::size_t state_bytes = state_size(out[0].kernel.op, out[0].plan.accumulator);
         unsigned char states[4 * kMaxStateBytes];
         const HostImage host{

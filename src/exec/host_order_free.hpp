@@ -79,12 +79,9 @@ struct HostImage {
     std::uint64_t mask_step = 0;
 };
 
-// Whether reduce_image_order_free runs `plan` (segments_order_free_on_host's operations).
-bool image_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel);
-
-// Each channel's state, as the image kernels leave it for the pixels (the mask selects) in
-// row-major order (an indexed state's index: the pixel's own in the image), into
-// states + c * state_bytes (host_order_free_image.cpp).
+// Each channel's state (segments_order_free_on_host's operations), as the image kernels leave it for the pixels (the
+// mask selects) in row-major order (an indexed state's index: the pixel's own in the image), into states + c *
+// state_bytes (host_order_free_image.cpp).
 void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, const HostImage& image,
                              unsigned char* states, std::size_t state_bytes);
 

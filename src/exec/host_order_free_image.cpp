@@ -202,10 +202,6 @@ void each_index(const OpKernel& kernel, unsigned char* state, F f) {
 
 }  // namespace
 
-bool image_order_free_on_host(const LaunchPlan& plan, const OpKernel& kernel) {
-    return segments_order_free_on_host(plan, kernel);
-}
-
 void reduce_image_order_free(const LaunchPlan& plan, const OpKernel& kernel, const HostImage& image,
                              unsigned char* states, std::size_t state_bytes) {
     const std::size_t size = type_size(plan.element);
