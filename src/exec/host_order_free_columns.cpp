@@ -53,30 +53,10 @@ CLREDUCE_HOST_CLONES void fold_rows(const unsigned char* data, std::uint64_t ste
 using FoldRows = void (*)(const unsigned char*, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t,
                           std::uint64_t, std::uint64_t*);
 
-template <class T, bool Product>
-FoldRows fold_of(ElementMap map) {
-    switch (map) {
-        case ElementMap::identity: return fold_rows<T, ElementMap::identity, Product>;
-        case ElementMap::square: return fold_rows<T, ElementMap::square, Product>;
-        case ElementMap::abs: return fold_rows<T, ElementMap::abs, Product>;
-        case ElementMap::nonzero: return fold_rows<T, ElementMap::nonzero, Product>;
-        default: return nullptr;
-    }
-}
-
-// The fold of a plan whose state is one 64-bit sum or product (host_order_free.cpp's
-// `additive`), or nullptr.
+// The fold of a plan whose state is one 64-bit sum or product, or nullptr.
 FoldRows fold_for(const LaunchPlan& plan, const OpKernel& kernel) {
-    if (kernel.op != KernelOp::add && kernel.op != KernelOp::multiply) return nullptr;
-    const bool product = kernel.op == KernelOp::multiply;
-    return visit_type(plan.element, [&](auto tag) -> FoldRows {
-        using T = decltype(tag);
-        if constexpr (std::is_integral_v<T>)
-            return product ? fold_of<T, true>(kernel.map) : fold_of<T, false>(kernel.map);
-        else if constexpr (std::is_floating_point_v<T>)  // counts of floats
-            return kernel.map == ElementMap::nonzero && !product ? fold_rows<T, ElementMap::nonzero, false> : nullptr;
-        else
-            return nullptr;
+    return with_fold<FoldRows>(plan.element, kernel, [](auto tag, auto map, auto product) -> FoldRows {
+        return fold_rows<decltype(tag), decltype(map)::value, decltype(product)::value>;
     });
 }
 

@@ -153,36 +153,16 @@ ExpandMask channels_expand(std::uint32_t channels) {
                            : expand_mask<4>;
 }
 
-template <class T, ElementMap M, bool Product>
-std::array<FoldRow, 2> folds() {
-    return {fold_row<T, M, Product, false>, fold_row<T, M, Product, true>};
-}
-
-// The folds (without, with a mask) of a plan whose state is one 64-bit sum, count or product
-// (host_order_free.cpp's `additive`), or none.
+// The folds (without, with a mask) of a plan whose state is one 64-bit sum, count or product,
+// or none.
 std::array<FoldRow, 2> fold_for(const LaunchPlan& plan, const OpKernel& kernel) {
-    if (kernel.op != KernelOp::add && kernel.op != KernelOp::multiply) return {};
-    const bool product = kernel.op == KernelOp::multiply;
-    return visit_type(plan.element, [&](auto tag) -> std::array<FoldRow, 2> {
-        using T = decltype(tag);
-        if constexpr (std::is_integral_v<T>) {
-            if (product)
-                return kernel.map == ElementMap::identity ? folds<T, ElementMap::identity, true>()
-                                                          : std::array<FoldRow, 2>{};
-            switch (kernel.map) {
-                case ElementMap::identity: return folds<T, ElementMap::identity, false>();
-                case ElementMap::square: return folds<T, ElementMap::square, false>();
-                case ElementMap::abs: return folds<T, ElementMap::abs, false>();
-                case ElementMap::nonzero: return folds<T, ElementMap::nonzero, false>();
-                default: return {};
-            }
-        } else if constexpr (std::is_floating_point_v<T>) {  // counts of floats
-            if (kernel.map == ElementMap::nonzero && !product) return folds<T, ElementMap::nonzero, false>();
-            return {};
-        } else {
-            return {};
-        }
-    });
+    return with_fold<std::array<FoldRow, 2>>(plan.element, kernel,
+                                             [](auto tag, auto map, auto product) -> std::array<FoldRow, 2> {
+                                                 using T = decltype(tag);
+                                                 constexpr ElementMap M = decltype(map)::value;
+                                                 constexpr bool Product = decltype(product)::value;
+                                                 return {fold_row<T, M, Product, false>, fold_row<T, M, Product, true>};
+                                             });
 }
 
 // The indexed states of `state` (argmin, argmax: one; argminmax: two) with `f` applied to each
