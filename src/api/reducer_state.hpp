@@ -20,6 +20,7 @@
 #include "delivery/result_delivery.hpp"
 #include "exec/chain.hpp"
 #include "exec/execution_slot.hpp"
+#include "exec/host_pool.hpp"
 #include "exec/launch_sequence.hpp"
 #include "kernels/kernel_source.hpp"
 #include "kernels/kernel_spec.hpp"
@@ -157,6 +158,7 @@ struct Reducer::State {
           info(DeviceInfo::query(device)),
           programs(context, device, cache_directory(), counters.programs_built, counters.programs_loaded),
           slots(context, queue, programs, sources, counters) {
+        host_pool_spin();  // a bad CLREDUCE_HOST_SPIN_US is reported here, not by a later call's thread
         cl_command_queue_properties properties = 0;
         check(queue.getInfo(CL_QUEUE_PROPERTIES, &properties), "clGetCommandQueueInfo");
         out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;

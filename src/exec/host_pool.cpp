@@ -2,14 +2,20 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
+
+#include <clreduce/error.hpp>
 
 #if defined(__linux__)
 #include <sched.h>
@@ -38,10 +44,16 @@ constexpr std::size_t kMinPart = std::size_t(256) << 10;
 // devices" and "Where host data is reduced").
 constexpr unsigned kMaxThreads = 16;
 
-// How long a worker looks for the next job before it sleeps: a stream copies a chunk every
-// few hundred microseconds, and waking a sleeping thread costs tens of microseconds, which a
-// copy of a few MiB cannot afford 15 times over.
-constexpr std::chrono::microseconds kSpin{200};
+// How long a worker looks for the next job before it sleeps, unless CLREDUCE_HOST_SPIN_US says
+// otherwise (host_pool_spin). Waking a sleeping thread costs tens of microseconds (a system call
+// on the caller's path, and on a virtual machine a halted core to restart), which a pass over a
+// few MiB cannot afford: after 200 µs of spinning a call 3 ms after the last took 32-62 µs at
+// 2^16-2^18 elements on a 16-core host where OpenMP's threads, spinning for milliseconds,
+// took 6-18. A spinning worker yields its core at every turn, so a user's own threads (an
+// OpenMP loop right after a call) are not held up (docs/performance.md, "Where host data is
+// reduced").
+constexpr std::chrono::microseconds kDefaultSpin{5000};
+constexpr std::uint64_t kMaxSpinMicroseconds = 1000000;
 
 // Waiting in a loop: a pause (the core's hint that this is a spin) most of the time, and
 // every 16th turn a yield, so that a spinning thread gives its core to a thread with work on a
@@ -87,7 +99,7 @@ struct Job {
 
 class HostPool {
 public:
-    HostPool() {
+    HostPool() : spin_(host_pool_spin()) {
         threads_ = std::min(kMaxThreads, usable_cores());
         for (unsigned k = 1; k < threads_; ++k) workers_.emplace_back([this] { loop(); });
     }
@@ -202,12 +214,12 @@ private:
         Job* job = nullptr;
         bool offered = false;
     };
-    // Spins for kSpin looking for a job: the offered one first, then a listed one (taking the
+    // Spins for spin_ looking for a job: the offered one first, then a listed one (taking the
     // mutex only when one is listed, and only if it is free: a busy mutex means another worker
     // is joining); then sleeps until one is offered or listed. No job when the pool stops.
     Taken next_job() {
         for (;;) {
-            auto until = std::chrono::steady_clock::now() + kSpin;
+            auto until = std::chrono::steady_clock::now() + spin_;
             std::uint64_t generation = offer_.load(std::memory_order_relaxed) >> kGenerationShift;
             do {
                 if (Job* job = take_offer()) return {job, true};
@@ -218,7 +230,7 @@ private:
                 if (const std::uint64_t now = offer_.load(std::memory_order_relaxed) >> kGenerationShift;
                     now != generation) {
                     generation = now;
-                    until = std::chrono::steady_clock::now() + kSpin;
+                    until = std::chrono::steady_clock::now() + spin_;
                 }
                 if (pending_.load(std::memory_order_acquire) != 0) {
                     const std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
@@ -250,6 +262,7 @@ private:
         }
     }
 
+    std::chrono::microseconds spin_;
     unsigned threads_ = 1;
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -305,6 +318,23 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 }
 
 unsigned host_pool_threads() { return pool().threads(); }
+
+std::chrono::microseconds host_pool_spin() {
+    static const std::chrono::microseconds spin = [] {
+        const char* text = std::getenv("CLREDUCE_HOST_SPIN_US");
+        if (text == nullptr || *text == '\0') return kDefaultSpin;
+        const std::string_view value(text);
+        std::uint64_t us = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), us);
+        if (error != std::errc() || end != value.data() + value.size() || us > kMaxSpinMicroseconds)
+            throw InvalidArgument("CLREDUCE_HOST_SPIN_US=\"" + std::string(value) +
+                                  "\": expected how long the host threads wait for work before they sleep, in "
+                                  "microseconds, from 0 to " +
+                                  std::to_string(kMaxSpinMicroseconds));
+        return std::chrono::microseconds(us);
+    }();
+    return spin;
+}
 
 std::size_t host_parts(std::uint64_t items, std::uint64_t bytes) {
     return static_cast<std::size_t>(std::min<std::uint64_t>(

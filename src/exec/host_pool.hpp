@@ -4,6 +4,7 @@
 // host data (host_reduction.hpp). One thread's pass reaches a fraction of the memory's (or a
 // fast link's) bandwidth. One pool per process, its threads started on first use and kept; a
 // job creates no thread and allocates nothing.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -29,6 +30,12 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 // The pool's threads, the calling thread included: up to 16, at most the cores the process may
 // run on (its affinity mask on Linux).
 unsigned host_pool_threads();
+
+// How long the pool's threads look for the next job before they sleep: CLREDUCE_HOST_SPIN_US
+// microseconds where it is set (0 to 1,000,000; 0 sleeps at once), else 5 ms. Read once; a
+// value that is not such a number throws InvalidArgument naming the variable (a Reducer's
+// constructor asks first, so that the error comes from there and not from a worker thread).
+std::chrono::microseconds host_pool_spin();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
 // host_plan_moments.cpp, host_plan_segments.cpp): at most kMaxHostParts (a few per thread, so

@@ -8,11 +8,17 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
+
+#include <clreduce/error.hpp>
+#include <clreduce/reducer.hpp>
 
 #include "exec/host_pool.hpp"
 
@@ -98,6 +104,32 @@ TEST_CASE("parallel_for runs every part once, from several host threads at once"
         CHECK(failures[c] == 0);
     }
     CHECK(host_pool_threads() >= 1);
+}
+
+// What CLREDUCE_HOST_SPIN_US sets. The plain run has it unset (5 ms); the ctests host_pool_passive
+// and host_pool_bad_spin (tests/CMakeLists.txt) set it and say in CLREDUCE_TEST_SPIN_EXPECT what
+// this process must see: a number of microseconds, or "error".
+TEST_CASE("the host threads spin for CLREDUCE_HOST_SPIN_US microseconds, else 5 ms, and a bad value is an error "
+          "naming it",
+          "[copy_pool][spin]") {
+    const char* variable = std::getenv("CLREDUCE_HOST_SPIN_US");
+    const char* expect = std::getenv("CLREDUCE_TEST_SPIN_EXPECT");
+    INFO("CLREDUCE_HOST_SPIN_US=" << (variable ? variable : "(unset)"));
+    if (expect == nullptr) {
+        REQUIRE((variable == nullptr || *variable == '\0'));
+        CHECK(host_pool_spin() == std::chrono::milliseconds(5));
+    } else if (std::string(expect) == "error") {
+        const std::string quoted = std::string("CLREDUCE_HOST_SPIN_US=\"") + variable + "\"";
+        CHECK_THROWS_WITH(host_pool_spin(), Catch::Contains(quoted) && Catch::Contains("0 to 1000000"));
+        CHECK_THROWS_AS(Reducer(), InvalidArgument);
+    } else {
+        CHECK(host_pool_spin() == std::chrono::microseconds(std::stoull(expect)));
+        // Workers that sleep at once still take their parts.
+        std::vector<std::atomic<int>> runs(64);
+        auto part = [&](std::size_t k) { runs[k].fetch_add(1); };
+        for (int call = 0; call < 50; ++call) parallel_for(runs.size(), part);
+        CHECK(std::all_of(runs.begin(), runs.end(), [](const std::atomic<int>& r) { return r.load() == 50; }));
+    }
 }
 
 #if defined(__linux__)
