@@ -79,7 +79,10 @@ constexpr std::uint32_t kFusedFewSteps = 4;
 // once while they do, then one step at a time while any group has a vector there. For each
 // group with a vector at step t: run(g, t, steps, v0, n), its `steps` runs (kFusedSteps,
 // kFusedFewSteps or 1) from vector v0, step() apart, each of n elements (whole runs where
-// steps > 1; a single step's ends at the data's last whole vector).
+// steps > 1; a single step's ends at the data's last whole vector). With a global stride the
+// groups' whole runs at a step are neighbours, as are their lanes: one run(b0, ...) for all of
+// them, of n = their lanes (a group's own, 128 lanes on a small GPU plan, would make the call's
+// cost, not its additions, the bound).
 template <class Run>
 void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Run&& run, bool few = false) {
     const std::uint64_t lanes_per_group = std::uint64_t(geo.wg) * geo.vector_width;
@@ -88,6 +91,10 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
     for (const std::uint32_t fused : {kFusedSteps, few ? kFusedFewSteps : kFusedSteps}) {
         for (; t + fused <= geo.times; t += fused) {
             if (last_group_end + std::uint64_t(t + fused - 1) * geo.step() > geo.vectors) break;
+            if (!geo.local) {
+                run(b0, t, fused, geo.first(b0) + std::uint64_t(t) * geo.step(), (b1 - b0) * lanes_per_group);
+                continue;
+            }
             for (std::uint64_t g = b0; g < b1; ++g)
                 run(g, t, fused, geo.first(g) + std::uint64_t(t) * geo.step(), lanes_per_group);
         }
