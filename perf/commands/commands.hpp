@@ -172,6 +172,19 @@ struct PipelineOptions {
 CLI::App* add_pipeline_command(CLI::App& app, PipelineOptions& options);
 int run_pipeline(const PipelineOptions& options);
 
+// clreduce-perf host-idle (host_idle.cpp): host-path calls after idle gaps against the host's
+// OpenMP read, and a user's OpenMP loop right after a host-path call.
+struct HostIdleOptions {
+    std::string device;
+    std::string type_name = "float32";
+    std::vector<std::uint64_t> sizes;    // empty: 2^16, 2^18, 2^20
+    std::vector<std::uint64_t> idle_us;  // empty: 0, 50, 300, 3000
+    int repeats = 300;
+    std::uint64_t seed = 20261121;
+};
+CLI::App* add_host_idle_command(CLI::App& app, HostIdleOptions& options);
+int run_host_idle(HostIdleOptions options);
+
 // clreduce-perf statistics (statistics.cpp): the fused statistics against three single passes
 // and OpenCV's cv::meanStdDev + cv::minMaxLoc.
 struct StatisticsOptions {

@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
     auto* first_result_cmd = clreduce::perf::add_first_result_command(app, first_result);
     clreduce::perf::PipelineOptions pipeline;
     auto* pipeline_cmd = clreduce::perf::add_pipeline_command(app, pipeline);
+    clreduce::perf::HostIdleOptions host_idle;
+    auto* host_idle_cmd = clreduce::perf::add_host_idle_command(app, host_idle);
     clreduce::perf::OpenCVOptions opencv;
     auto* opencv_cmd = clreduce::perf::add_opencv_command(app, opencv);
 
@@ -248,6 +250,7 @@ int main(int argc, char** argv) {
         }
         if (first_result_cmd->parsed()) return clreduce::perf::run_first_result(first_result);
         if (pipeline_cmd->parsed()) return clreduce::perf::run_pipeline(pipeline);
+        if (host_idle_cmd->parsed()) return clreduce::perf::run_host_idle(host_idle);
         if (opencv_cmd->parsed()) return clreduce::perf::run_opencv(opencv);
         if (app.got_subcommand("segments")) {
             segments.type = clreduce::parse_type(segments_type);
