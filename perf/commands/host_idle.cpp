@@ -63,8 +63,8 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
     const int threads = host_read_threads(r.device_info());
     bool all_correct = true;
     volatile long double sink = 0;  // keeps every timed call's result alive
-    fmt::print("{:>6} {:>8} {:>22} {:>20} {:>12}  {}\n", "n", "idle_us", "clreduce-host us (p90)",
-               "host read us (p90)", "read / host", "plan");
+    fmt::print("{:>6} {:>8} {:>22} {:>20} {:>12}  {}\n", "n", "idle_us", "clreduce-host us (p90)", "host read us (p90)",
+               "read / host", "plan");
     for (const std::uint64_t n : o.sizes) {
         const std::vector<T> data = testing::random_values<T>(n, o.seed);
         const auto expected = testing::Expected<T>::compute(data.data(), n);
@@ -79,7 +79,8 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
         for (const std::uint64_t gap_us : o.idle_us) {
             const std::chrono::microseconds gap(gap_us);
             const Times ours = timed_after(gap, o.repeats, [&] { sink = sink + r.sum(data.data(), n); });
-            const Times read = timed_after(gap, o.repeats, [&] { sink = sink + host_sum(data.data(), count, threads); });
+            const Times read =
+                timed_after(gap, o.repeats, [&] { sink = sink + host_sum(data.data(), count, threads); });
             fmt::print("{:>6} {:>8} {:>14.1f} ({:>5.1f}) {:>12.1f} ({:>5.1f}) {:>12.2f}  {}\n", log2_name(n), gap_us,
                        ours.median, ours.p90, read.median, read.p90, read.median / ours.median,
                        plan.on_host ? "on_host" : "on the device");
@@ -92,11 +93,12 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
     const std::vector<T> data = testing::random_values<T>(big, o.seed);
     const auto loop = [&] { sink = sink + host_sum(data.data(), static_cast<std::int64_t>(big), threads); };
     const Times alone = timed_after(std::chrono::microseconds(0), o.repeats, loop);
-    const Times after = timed_after(std::chrono::microseconds(0), o.repeats, loop,
-                                    [&] { sink = sink + r.sum(data.data(), small); });
-    fmt::print("\na user's OpenMP loop over {} elements ({} threads): alone {:.1f} us (p90 {:.1f}); right after a "
-               "host-path call over {}: {:.1f} us (p90 {:.1f})\n",
-               log2_name(big), threads, alone.median, alone.p90, log2_name(small), after.median, after.p90);
+    const Times after =
+        timed_after(std::chrono::microseconds(0), o.repeats, loop, [&] { sink = sink + r.sum(data.data(), small); });
+    fmt::print(
+        "\na user's OpenMP loop over {} elements ({} threads): alone {:.1f} us (p90 {:.1f}); right after a "
+        "host-path call over {}: {:.1f} us (p90 {:.1f})\n",
+        log2_name(big), threads, alone.median, alone.p90, log2_name(small), after.median, after.p90);
     if (!all_correct) fmt::print("SOME RESULTS WERE WRONG\n");
     return all_correct ? 0 : 1;
 }
@@ -127,13 +129,15 @@ int run_host_idle(HostIdleOptions o) {
     if (o.idle_us.empty()) o.idle_us = {0, 50, 300, 3000};
     const Reducer r = o.device.empty() ? Reducer() : Reducer(o.device);
     const DeviceInfo& d = r.device_info();
-    fmt::print("clreduce-perf host-idle: {}, the pointer form from host memory, medians (90th percentiles) of {} "
-               "calls, each after an idle gap\n",
-               type_name(type), o.repeats);
+    fmt::print(
+        "clreduce-perf host-idle: {}, the pointer form from host memory, medians (90th percentiles) of {} "
+        "calls, each after an idle gap\n",
+        type_name(type), o.repeats);
     fmt::print("device: {} / {} (driver {})\n", d.platform_name, d.name, d.driver_version);
-    fmt::print("host pool: {} threads, looking for work {} us before they sleep (CLREDUCE_HOST_SPIN_US); host read: "
-               "{} OpenMP threads\n\n",
-               host_pool_threads(), host_pool_spin().count(), host_read_threads(d));
+    fmt::print(
+        "host pool: {} threads, looking for work {} us before they sleep (CLREDUCE_HOST_SPIN_US); host read: "
+        "{} OpenMP threads\n\n",
+        host_pool_threads(), host_pool_spin().count(), host_read_threads(d));
     return testing::with_element_type(type, [&](auto zero) { return run_typed<decltype(zero)>(r, o); });
 }
 

@@ -46,12 +46,11 @@ constexpr unsigned kMaxThreads = 16;
 
 // How long a worker looks for the next job before it sleeps, unless CLREDUCE_HOST_SPIN_US says
 // otherwise (host_pool_spin). Waking a sleeping thread costs tens of microseconds (a system call
-// on the caller's path, and on a virtual machine a halted core to restart), which a pass over a
-// few MiB cannot afford: after 200 µs of spinning a call 3 ms after the last took 32-62 µs at
-// 2^16-2^18 elements on a 16-core host where OpenMP's threads, spinning for milliseconds,
-// took 6-18. A spinning worker yields its core at every turn, so a user's own threads (an
-// OpenMP loop right after a call) are not held up (docs/performance.md, "Where host data is
-// reduced").
+// on the caller's path, and on a virtual machine a halted core to restart), more than a pass
+// over a few MiB takes; OpenMP's threads spin for milliseconds, so a pool that slept sooner lost
+// to a plain OpenMP loop on calls made now and then. A spinning worker yields its core at every
+// turn, so a user's own threads (an OpenMP loop right after a call) are not held up
+// (docs/performance.md, "Where host data is reduced", measured with clreduce-perf host-idle).
 constexpr std::chrono::microseconds kDefaultSpin{5000};
 constexpr std::uint64_t kMaxSpinMicroseconds = 1000000;
 

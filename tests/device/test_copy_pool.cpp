@@ -109,9 +109,10 @@ TEST_CASE("parallel_for runs every part once, from several host threads at once"
 // What CLREDUCE_HOST_SPIN_US sets. The plain run has it unset (5 ms); the ctests host_pool_passive
 // and host_pool_bad_spin (tests/CMakeLists.txt) set it and say in CLREDUCE_TEST_SPIN_EXPECT what
 // this process must see: a number of microseconds, or "error".
-TEST_CASE("the host threads spin for CLREDUCE_HOST_SPIN_US microseconds, else 5 ms, and a bad value is an error "
-          "naming it",
-          "[copy_pool][spin]") {
+TEST_CASE(
+    "the host threads spin for CLREDUCE_HOST_SPIN_US microseconds, else 5 ms, and a bad value is an error "
+    "naming it",
+    "[copy_pool][spin]") {
     const char* variable = std::getenv("CLREDUCE_HOST_SPIN_US");
     const char* expect = std::getenv("CLREDUCE_TEST_SPIN_EXPECT");
     INFO("CLREDUCE_HOST_SPIN_US=" << (variable ? variable : "(unset)"));
