@@ -6,7 +6,6 @@
 // looking for work (CLREDUCE_HOST_SPIN_US), hold the user's threads up.
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -20,6 +19,7 @@
 #include "reference/expected_sum.hpp"
 #include "reference/random_values.hpp"
 #include "reference/with_element_type.hpp"
+#include "report/output_files.hpp"
 
 // The pool's threads and spin, as the library reports them (src/exec/host_pool.hpp).
 #include "exec/host_pool.hpp"
@@ -54,10 +54,6 @@ Times timed_after(std::chrono::microseconds gap, int repeats, F&& call) {
     return timed_after(gap, repeats, call, [] {});
 }
 
-std::string log2_name(std::uint64_t n) {
-    return (n & (n - 1)) == 0 ? fmt::format("2^{}", __builtin_ctzll(n)) : std::to_string(n);
-}
-
 template <class T>
 int run_typed(const Reducer& r, const HostIdleOptions& o) {
     const int threads = host_read_threads(r.device_info());
@@ -72,7 +68,7 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
         const std::string wrong = expected.mismatch(r.sum(data.data(), n), plan.accumulator);
         if (!wrong.empty()) {
             all_correct = false;
-            fmt::print("{:>6} wrong sum: {}\n", log2_name(n), wrong);
+            fmt::print("{:>6} wrong sum: {}\n", size_label(n), wrong);
             continue;
         }
         const auto count = static_cast<std::int64_t>(n);
@@ -81,7 +77,7 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
             const Times ours = timed_after(gap, o.repeats, [&] { sink = sink + r.sum(data.data(), n); });
             const Times read =
                 timed_after(gap, o.repeats, [&] { sink = sink + host_sum(data.data(), count, threads); });
-            fmt::print("{:>6} {:>8} {:>14.1f} ({:>5.1f}) {:>12.1f} ({:>5.1f}) {:>12.2f}  {}\n", log2_name(n), gap_us,
+            fmt::print("{:>6} {:>8} {:>14.1f} ({:>5.1f}) {:>12.1f} ({:>5.1f}) {:>12.2f}  {}\n", size_label(n), gap_us,
                        ours.median, ours.p90, read.median, read.p90, read.median / ours.median,
                        plan.on_host ? "on_host" : "on the device");
         }
@@ -98,7 +94,7 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
     fmt::print(
         "\na user's OpenMP loop over {} elements ({} threads): alone {:.1f} us (p90 {:.1f}); right after a "
         "host-path call over {}: {:.1f} us (p90 {:.1f})\n",
-        log2_name(big), threads, alone.median, alone.p90, log2_name(small), after.median, after.p90);
+        size_label(big), threads, alone.median, alone.p90, size_label(small), after.median, after.p90);
     if (!all_correct) fmt::print("SOME RESULTS WERE WRONG\n");
     return all_correct ? 0 : 1;
 }
