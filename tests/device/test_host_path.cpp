@@ -292,6 +292,43 @@ void check_float_extremes(Reducer& r) {
     CHECK_FALSE(std::signbit(r.sum(negative_zeros.data(), negative_zeros.size(), on_host(last_group))));
 }
 
+// Plans of fewer groups than the parts the host's threads would split the data into (PoCL's
+// default plan has one group up to 2^16 elements): one thread runs each group, with a global or
+// local stride, a scalar tail, a last group that reaches the data's end early, both level 3s, at
+// a misaligned start; at least 64 KiB each, where two threads would get parts.
+TEST_CASE("plans of fewer groups than the host has threads: the device's bits", "[host-path]") {
+    struct FewGroups {
+        std::uint32_t vec, wg;
+        Stride stride;
+        std::uint32_t times;
+        InterGroup level3;
+        std::uint64_t n;
+    };
+    const FewGroups rows[] = {
+        {4, 64, Stride::global, 64, InterGroup::last_group, 65536 + 13},        // 5 groups
+        {1, 16, Stride::local, 4096, InterGroup::exact_atomic, 100003},         // 2 groups
+        {16, 4, Stride::local, 1024, InterGroup::last_group, 65536 + 53},       // 2 groups: 3 vectors, 5 scalars
+        {16, 4, Stride::local, 1024, InterGroup::exact_atomic, 3 * 65536 - 7},  // 3 groups
+        {8, 32, Stride::global, 100, InterGroup::exact_atomic, 131072 + 3},     // 6 groups
+        {2, 256, Stride::global, 128, InterGroup::last_group, 65536},           // 1 group
+    };
+    Reducer& r = reducer();
+    for (const FewGroups& row : rows) {
+        LaunchParams shape;
+        shape.vector_width = row.vec;
+        shape.work_group_size = row.wg;
+        shape.stride = row.stride;
+        shape.times = row.times;
+        shape.inter_group = row.level3;
+        INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
+                    << " level3 " << to_string(row.level3));
+        const std::uint64_t seed = seed_for(row.n, row.times, 44);
+        INFO("data seed " << seed);
+        check_same_bits(r, wide_values<float>(row.n, seed, 60), shape, 1);
+        if (r.device_info().has_fp64) check_same_bits(r, wide_values<double>(row.n / 2, seed, 60), shape, 3);
+    }
+}
+
 TEST_CASE("float extremes on the host: NaN, infinities and the zeros' signs as the device", "[host-path]") {
     check_float_extremes<float>(reducer());
     check_float_extremes<double>(reducer());
