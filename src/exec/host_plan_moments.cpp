@@ -53,18 +53,19 @@ inline Moments accumulate(Moments s, double x) {
 }
 
 // The lanes of a batch of groups: lane i of a group is lane i % vector_width of its work-item
-// i / vector_width, as in a run of its vectors. lo and hi are kept by `<` (NaN never compares).
+// i / vector_width, as in a run of its vectors. (The extremes depend on no order: each pass of
+// level 1 keeps its own in registers, take_steps, and the lanes only the sums, whose loads and
+// stores bound level 1 more than its arithmetic.)
 struct Lanes {
     double* shift;
     double* s1;
     double* s2;
-    double* lo;
-    double* hi;
+    Lanes at(std::size_t i) const { return {shift + i, s1 + i, s2 + i}; }
 };
 
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
 constexpr std::uint64_t kMinElementsPerItem = 16;
-// Lanes of a batch (five doubles each: 80 KiB), and the most a group may have.
+// Lanes of a batch (three doubles each: 48 KiB), and the most a group may have.
 constexpr std::size_t kBatchLanes = 2048;
 
 // Eight lanes as one value (GCC's vector extension): the loops below on whole vectors.
@@ -96,23 +97,19 @@ CLREDUCE_INLINE V load_as(const unsigned char* in, std::uint64_t k) {
     }
 }
 
-// A lane's sums and extremes over its values so far (V: double, or Doubles for eight lanes).
-// The extremes by `<` (NaN never compares): +inf and -inf before any number.
+// A lane's sums over its values so far (V: double, or Doubles for eight lanes).
 template <class V>
 struct Lane {
-    V shift, s1, s2, lo, hi;
+    V shift, s1, s2;
     // moments.cl's clreduce_vaccumulate of the lane's first value: the shift (the value where
     // finite, which is where x - x == 0; else 0) and the sums from 0.
     static CLREDUCE_INLINE Lane first(V x) {
         const V none = V{} + 0.0;
-        const V inf = none + std::numeric_limits<double>::infinity();
         Lane a;
         a.shift = x - x == 0 ? x : none;
         const V d = x - a.shift;
         a.s1 = none + d;
         a.s2 = none + d * d;
-        a.lo = x < inf ? x : inf;
-        a.hi = -inf < x ? x : -inf;
         return a;
     }
     // ... of a later value.
@@ -120,55 +117,62 @@ struct Lane {
         const V d = x - shift;
         s1 = s1 + d;
         s2 = s2 + d * d;
-        lo = x < lo ? x : lo;
-        hi = hi < x ? x : hi;
+    }
+};
+
+// The extremes of the values a pass took, by `<` (NaN never compares): +inf and -inf before any
+// number (V as for Lane).
+template <class V>
+struct Extremes {
+    V lo = V{} + std::numeric_limits<double>::infinity();
+    V hi = V{} - std::numeric_limits<double>::infinity();
+    CLREDUCE_INLINE void take(V l, V h) {
+        lo = l < lo ? l : lo;
+        hi = hi < h ? h : hi;
     }
 };
 
 // Lanes [k, k + width of V) of `at`: load, take element k... of in[0], in[1], ... (kFusedSteps
-// runs, or one where not Fused), store; First: in[0] holds the lanes' first vector.
+// runs, or one where not Fused), store; First: in[0] holds the lanes' first vector. The values'
+// extremes into ext.
 template <class T, class V, bool Fused, bool First>
-CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in, std::uint64_t k) {
+CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in, std::uint64_t k, Extremes<V>& ext) {
     Lane<V> a;
     const V x0 = load_as<T, V>(in[0], k);
+    ext.take(x0, x0);
     if constexpr (First) {
         a = Lane<V>::first(x0);
     } else {
         std::memcpy(&a.shift, at.shift + k, sizeof(V));
         std::memcpy(&a.s1, at.s1 + k, sizeof(V));
         std::memcpy(&a.s2, at.s2 + k, sizeof(V));
-        std::memcpy(&a.lo, at.lo + k, sizeof(V));
-        std::memcpy(&a.hi, at.hi + k, sizeof(V));
         a.take(x0);
     }
     if constexpr (Fused)
-        for (std::uint32_t j = 1; j < kFusedSteps; ++j) a.take(load_as<T, V>(in[j], k));
+        for (std::uint32_t j = 1; j < kFusedSteps; ++j) {
+            const V x = load_as<T, V>(in[j], k);
+            a.take(x);
+            ext.take(x, x);
+        }
     std::memcpy(at.shift + k, &a.shift, sizeof(V));
     std::memcpy(at.s1 + k, &a.s1, sizeof(V));
     std::memcpy(at.s2 + k, &a.s2, sizeof(V));
-    std::memcpy(at.lo + k, &a.lo, sizeof(V));
-    std::memcpy(at.hi + k, &a.hi, sizeof(V));
 }
 
 // Steps of level 1 for lanes [0, n) of `at`, as clreduce_vaccumulate does vector by vector:
 // eight lanes at a time, then one by one. One load and store of a lane per kFusedSteps
-// elements (see host_plan_order.cpp's add_steps).
+// elements (see host_plan_order.cpp's add_steps). The values' extremes into `part`.
 template <class T, bool Fused, bool First>
-CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n) {
+CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n,
+                                     Extremes<double>& part) {
+    Extremes<Doubles> eight;
+    Extremes<double> one = part;
     std::uint64_t k = 0;
-    for (; k + kWidth <= n; k += kWidth) take_lanes<T, Doubles, Fused, First>(at, in, k);
-    for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k);
+    for (; k + kWidth <= n; k += kWidth) take_lanes<T, Doubles, Fused, First>(at, in, k, eight);
+    for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k, one);
+    for (std::uint32_t i = 0; i < kWidth; ++i) one.take(eight.lo[i], eight.hi[i]);
+    part = one;
 }
-
-// The extremes a part saw (`<` only: lo > hi where it saw no number).
-struct Extremes {
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -std::numeric_limits<double>::infinity();
-    void take(double l, double h) {
-        lo = l < lo ? l : lo;
-        hi = hi < h ? h : hi;
-    }
-};
 
 // Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
 inline Moments level2_tree(Moments* scratch, std::uint32_t wg) {
@@ -274,15 +278,13 @@ CLREDUCE_INLINE void lane_vectors(const double* p, Doubles* out) {
 
 // Eight work-items' states from their lanes (each took `taken` > 0 vectors): lane 0, then
 // lanes 1 ... VW - 1 combined in order, as the work-item does. `at` points to the first
-// work-item's lane 0; extremes into lo and hi.
+// work-item's lane 0.
 template <std::uint32_t VW>
-CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, double taken, Doubles& lo, Doubles& hi) {
-    Doubles shift[VW]{}, s1[VW]{}, s2[VW]{}, l[VW]{}, h[VW]{};
+CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, double taken) {
+    Doubles shift[VW]{}, s1[VW]{}, s2[VW]{};
     lane_vectors<VW>(at.shift, shift);
     lane_vectors<VW>(at.s1, s1);
     lane_vectors<VW>(at.s2, s2);
-    lane_vectors<VW>(at.lo, l);
-    lane_vectors<VW>(at.hi, h);
     Moments8 acc{};
     for (std::uint32_t k = 0; k < VW; ++k) {
         Moments8 lane;
@@ -291,8 +293,6 @@ CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, double taken, Doubles& lo,
         lane.s2 = s2[k];
         lane.count = Doubles{} + taken;
         acc = k == 0 ? lane : combine8_nonempty(acc, lane);  // every lane took `taken` > 0
-        lo = l[k] < lo ? l[k] : lo;
-        hi = hi < h[k] ? h[k] : hi;
     }
     return acc;
 }
@@ -310,21 +310,15 @@ CLREDUCE_HOST_CLONES Moments level2_rows(MomentsRows& rows, std::uint32_t wg) {
 }
 
 // Work-items [lid, lid + 8 * blocks) of a group whose lanes start at `at`, each having taken
-// `taken` vectors: their states into rows, their extremes into ext.
+// `taken` vectors: their states into rows.
 template <std::uint32_t VW>
 CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint64_t taken, MomentsRows& rows, std::uint32_t lid,
-                                          std::uint32_t blocks, Extremes& ext) {
-    const double inf = std::numeric_limits<double>::infinity();
-    Doubles lo = Doubles{} + inf, hi = Doubles{} - inf;
+                                          std::uint32_t blocks) {
     const double n = static_cast<double>(taken);
-    for (std::uint32_t b = 0; b < blocks; ++b) {
-        const std::size_t i = std::size_t(b) * kWidth * VW;
-        const Lanes block{at.shift + i, at.s1 + i, at.s2 + i, at.lo + i, at.hi + i};
-        work_items8<VW>(block, n, lo, hi).store(rows, lid + b * kWidth);
-    }
-    for (std::uint32_t i = 0; i < kWidth; ++i) ext.take(lo[i], hi[i]);
+    for (std::uint32_t b = 0; b < blocks; ++b)
+        work_items8<VW>(at.at(std::size_t(b) * kWidth * VW), n).store(rows, lid + b * kWidth);
 }
-using FullWorkItems = void (*)(const Lanes&, std::uint64_t, MomentsRows&, std::uint32_t, std::uint32_t, Extremes&);
+using FullWorkItems = void (*)(const Lanes&, std::uint64_t, MomentsRows&, std::uint32_t, std::uint32_t);
 FullWorkItems full_work_items_of(std::uint32_t vector_width) {
     return for_vector_width(vector_width, [](auto v) -> FullWorkItems { return full_work_items<decltype(v)::value>; });
 }
@@ -332,14 +326,13 @@ FullWorkItems full_work_items_of(std::uint32_t vector_width) {
 // The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.
 template <class T>
 void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
-                  Moments* values, Extremes& ext) {
+                  Moments* values, Extremes<double>& ext) {
     const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
     const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
     const std::size_t capacity = std::max<std::size_t>(kBatchLanes, lanes_per_group);
     thread_local std::vector<double> kept;  // grown once per thread
-    if (kept.size() < 5 * capacity) kept.resize(5 * capacity);
-    const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity, kept.data() + 3 * capacity,
-                      kept.data() + 4 * capacity};
+    if (kept.size() < 3 * capacity) kept.resize(3 * capacity);
+    const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity};
     MomentsRows& rows = thread_rows();
     const FullWorkItems full_items = full_work_items_of(geo.vector_width);
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
@@ -349,12 +342,11 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             std::array<const unsigned char*, kFusedSteps> runs;
             for (std::uint32_t j = 0; j < steps; ++j)
                 runs[j] = in + (v + std::uint64_t(j) * geo.step()) * geo.vector_width * sizeof(T);
-            const std::size_t o = (g - b0) * lanes_per_group;
-            const Lanes at{lanes.shift + o, lanes.s1 + o, lanes.s2 + o, lanes.lo + o, lanes.hi + o};
+            const Lanes at = lanes.at((g - b0) * lanes_per_group);
             if (steps > 1)
-                (t == 0 ? take_steps<T, true, true> : take_steps<T, true, false>)(at, runs.data(), n);
+                (t == 0 ? take_steps<T, true, true> : take_steps<T, true, false>)(at, runs.data(), n, ext);
             else
-                (t == 0 ? take_steps<T, false, true> : take_steps<T, false, false>)(at, runs.data(), n);
+                (t == 0 ? take_steps<T, false, true> : take_steps<T, false, false>)(at, runs.data(), n, ext);
         });
         for (std::uint64_t g = b0; g < b1; ++g) {
             const std::size_t o = (g - b0) * lanes_per_group;
@@ -373,9 +365,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                        taken_by(lid + (blocks + 1) * kWidth - 1) == taken)
                     ++blocks;
                 if (blocks > 0) {
-                    const std::size_t i = o + std::size_t(lid) * geo.vector_width;
-                    const Lanes at{lanes.shift + i, lanes.s1 + i, lanes.s2 + i, lanes.lo + i, lanes.hi + i};
-                    full_items(at, taken, rows, lid, blocks, ext);
+                    full_items(lanes.at(o + std::size_t(lid) * geo.vector_width), taken, rows, lid, blocks);
                     lid += blocks * kWidth;
                     continue;
                 }
@@ -384,7 +374,6 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                 for (std::uint32_t k = 0; k < geo.vector_width && taken > 0; ++k) {
                     const std::size_t i = o + std::size_t(lid) * geo.vector_width + k;
                     acc = combine(acc, Moments{taken, lanes.shift[i], lanes.s1[i], lanes.s2[i]});
-                    ext.take(lanes.lo[i], lanes.hi[i]);
                 }
                 if (g == 0)  // the scalar tail, work-item lid taking elements lid, lid + wg, ...
                     for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg) {
@@ -419,7 +408,7 @@ bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t c
     thread_local std::vector<Moments> kept;  // the groups' states, grown once per calling thread
     if (kept.size() < geo.groups) kept.resize(geo.groups);
     Moments* values = kept.data();
-    std::array<Extremes, kMaxHostParts> extremes;
+    std::array<Extremes<double>, kMaxHostParts> extremes;
     auto part = [&](std::size_t k) {
         const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
         if (begin < end) group_states<T>(geo, in, begin, end, values + begin, extremes[k]);
@@ -434,7 +423,7 @@ bool moments_of(const LaunchPlan& plan, const unsigned char* in, std::uint64_t c
         scratch[lid] = s;
     }
     const Moments m = level2_tree(scratch.data(), geo.wg);
-    Extremes ext;
+    Extremes<double> ext;
     for (std::size_t k = 0; k < parts; ++k) ext.take(extremes[k].lo, extremes[k].hi);
     double lo = ext.lo, hi = ext.hi;
     if (lo > hi) return false;  // no number: which NaN fmin leaves is the device's
