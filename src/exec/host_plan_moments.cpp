@@ -53,9 +53,9 @@ inline Moments accumulate(Moments s, double x) {
 }
 
 // The lanes of a batch of groups: lane i of a group is lane i % vector_width of its work-item
-// i / vector_width, as in a run of its vectors. (The extremes depend on no order: each pass of
-// level 1 keeps its own in registers, take_steps, and the lanes only the sums, whose loads and
-// stores bound level 1 more than its arithmetic.)
+// i / vector_width, as in a run of its vectors. They hold the sums only: the extremes depend on
+// no order, so each pass of level 1 keeps them in registers (take_steps), and a pass loads and
+// stores three arrays, not five.
 struct Lanes {
     double* shift;
     double* s1;
