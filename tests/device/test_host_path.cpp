@@ -314,11 +314,7 @@ TEST_CASE("plans of fewer groups than the host has threads: the device's bits", 
     };
     Reducer& r = reducer();
     for (const FewGroups& row : rows) {
-        LaunchParams shape;
-        shape.vector_width = row.vec;
-        shape.work_group_size = row.wg;
-        shape.stride = row.stride;
-        shape.times = row.times;
+        LaunchParams shape = params_of(row);
         shape.inter_group = row.level3;
         INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
                     << " level3 " << to_string(row.level3));
