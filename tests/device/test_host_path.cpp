@@ -298,27 +298,25 @@ void check_float_extremes(Reducer& r) {
 // a misaligned start; at least 64 KiB each, where two threads would get parts.
 TEST_CASE("plans of fewer groups than the host has threads: the device's bits", "[host-path]") {
     struct FewGroups {
-        std::uint32_t vec, wg;
-        Stride stride;
-        std::uint32_t times;
-        InterGroup level3;
+        Shape shape;
         std::uint64_t n;
     };
     const FewGroups rows[] = {
-        {4, 64, Stride::global, 64, InterGroup::last_group, 65536 + 13},        // 5 groups
-        {1, 16, Stride::local, 4096, InterGroup::exact_atomic, 100003},         // 2 groups
-        {16, 4, Stride::local, 1024, InterGroup::last_group, 65536 + 53},       // 2 groups: 3 vectors, 5 scalars
-        {16, 4, Stride::local, 1024, InterGroup::exact_atomic, 3 * 65536 - 7},  // 3 groups
-        {8, 32, Stride::global, 100, InterGroup::exact_atomic, 131072 + 3},     // 6 groups
-        {2, 256, Stride::global, 128, InterGroup::last_group, 65536},           // 1 group
+        {{4, 64, Stride::global, 64, InterGroup::last_group}, 65536 + 13},        // 5 groups
+        {{1, 16, Stride::local, 4096, InterGroup::exact_atomic}, 100003},         // 2 groups
+        {{16, 4, Stride::local, 1024, InterGroup::last_group}, 65536 + 53},       // 2 groups: 3 vectors, 5 scalars
+        {{16, 4, Stride::local, 1024, InterGroup::exact_atomic}, 3 * 65536 - 7},  // 3 groups
+        {{8, 32, Stride::global, 100, InterGroup::exact_atomic}, 131072 + 3},     // 6 groups
+        {{2, 256, Stride::global, 128, InterGroup::last_group}, 65536},           // 1 group
     };
     Reducer& r = reducer();
     for (const FewGroups& row : rows) {
-        LaunchParams shape = params_of(row);
-        shape.inter_group = row.level3;
-        INFO("vec " << row.vec << " wg " << row.wg << " stride " << to_string(row.stride) << " times " << row.times
-                    << " level3 " << to_string(row.level3));
-        const std::uint64_t seed = seed_for(row.n, row.times, 44);
+        const Shape& s = row.shape;
+        LaunchParams shape = params_of(s);
+        shape.inter_group = s.level3;
+        INFO("vec " << s.vec << " wg " << s.wg << " stride " << to_string(s.stride) << " times " << s.times
+                    << " level3 " << to_string(s.level3));
+        const std::uint64_t seed = seed_for(row.n, s.times, 44);
         INFO("data seed " << seed);
         check_same_bits(r, wide_values<float>(row.n, seed, 60), shape, 1);
         if (r.device_info().has_fp64) check_same_bits(r, wide_values<double>(row.n / 2, seed, 60), shape, 3);
