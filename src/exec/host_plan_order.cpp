@@ -23,8 +23,10 @@ constexpr std::size_t kBatchLanes = 8192;
 
 // The host's copy of the exact atomic finish's fixed-point number (cl_kernels/fixed_point.cl,
 // double accumulator): 67 carry-saved limbs of 2^(32k) units of 2^-1074, then the flags. Two
-// numbers merge limb by limb (carry-saved limbs of at most 2^31 values cannot overflow).
-class ExactDoubleSum {
+// numbers merge limb by limb (carry-saved limbs of at most 2^31 values cannot overflow). A
+// number also keeps the range of limbs its values reached (a few, for values of similar size),
+// so that a merge reads only those: the parts' numbers lie in other cores' caches.
+class alignas(64) ExactDoubleSum {
 public:
     static constexpr int kLimbs = 67;
     void add(double x) {
@@ -49,10 +51,23 @@ public:
         words_[k] += sign * static_cast<std::int64_t>(low & 0xffffffffull);
         words_[k + 1] += sign * static_cast<std::int64_t>(low >> 32);
         words_[k + 2] += sign * static_cast<std::int64_t>(shift != 0 ? m >> (64 - shift) : 0);
+        lowest_ = std::min(lowest_, k);
+        highest_ = std::max(highest_, k + 2);
     }
+    // Adds `other`'s limbs (those it reached) and flags.
     void merge(const ExactDoubleSum& other) {
-        for (int k = 0; k < kLimbs; ++k) words_[k] += other.words_[k];
+        for (std::uint32_t k = other.lowest_; k <= other.highest_; ++k) words_[k] += other.words_[k];
         words_[kLimbs] |= other.words_[kLimbs];
+        lowest_ = std::min(lowest_, other.lowest_);
+        highest_ = std::max(highest_, other.highest_);
+    }
+    // Makes this number `other` where only other's reached limbs and flags are read; the limbs
+    // outside that range keep what they held, which no merge reads.
+    void take_reached(const ExactDoubleSum& other) {
+        lowest_ = other.lowest_;
+        highest_ = other.highest_;
+        words_[kLimbs] = other.words_[kLimbs];
+        for (std::uint32_t k = lowest_; k <= highest_; ++k) words_[k] = other.words_[k];
     }
     double rounded() const {
         unsigned char bytes[sizeof words_];
@@ -62,6 +77,8 @@ public:
 
 private:
     std::array<std::int64_t, kLimbs + 1> words_{};
+    std::uint32_t lowest_ = kLimbs;  // the limbs reached: [lowest_, highest_] (none: lowest_ > highest_)
+    std::uint32_t highest_ = 0;
 };
 
 // The element as the double accumulator sees it (prelude.cl's clreduce_map).
@@ -173,24 +190,27 @@ double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint
     const std::size_t parts = geo.parts(sizeof(T));
     const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
     if (plan.inter_group == InterGroup::exact_atomic) {
-        // Each part's groups into its own exact sum; the sums merged exactly, rounded once.
-        // Kept per calling thread (grown once), and each part clears only its own: zeroing all
-        // kMaxHostParts sums (36 KiB) took a tenth of a 2^16-element call.
+        // Each part's groups into its own exact sum, on its thread's stack; the calling thread's
+        // slot for the part (kept per calling thread, grown once) gets the limbs it reached, and
+        // the slots merge exactly into one number, rounded once. Zeroing every slot (36 KiB)
+        // took a tenth of a 2^16-element call, and whole slots were read from the parts' cores.
         thread_local std::vector<ExactDoubleSum> kept_sums(kMaxHostParts);
         ExactDoubleSum* sums = kept_sums.data();  // the calling thread's, for every part's thread
         auto part = [&](std::size_t k) {
-            sums[k] = ExactDoubleSum{};
+            ExactDoubleSum sum;
             const std::uint64_t begin = k * per_part, end = std::min(geo.groups, begin + per_part);
             std::array<double, 256> values;
             for (std::uint64_t g = begin; g < end; g += values.size()) {
                 const std::uint64_t n = std::min<std::uint64_t>(values.size(), end - g);
                 group_values<T, M>(geo, in, g, g + n, values.data());
-                for (std::uint64_t i = 0; i < n; ++i) sums[k].add(values[i]);
+                for (std::uint64_t i = 0; i < n; ++i) sum.add(values[i]);
             }
+            sums[k].take_reached(sum);
         };
         parallel_for(parts, part);
-        for (std::size_t k = 1; k < parts; ++k) sums[0].merge(sums[k]);
-        return sums[0].rounded();
+        ExactDoubleSum total;
+        for (std::size_t k = 0; k < parts; ++k) total.merge(sums[k]);
+        return total.rounded();
     }
     // reduce.cl's last group: work-item lid adds values lid, lid + wg, ... in order, from the
     // identity; then level 2's tree. The groups' values are kept per calling thread, grown

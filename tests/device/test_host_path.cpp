@@ -164,6 +164,17 @@ void check_float_type(Reducer& r) {
     special[4000] = -std::numeric_limits<T>::infinity();
     CHECK(std::isnan(r.sum(special.data(), special.size(), on_host({}))));
     CHECK(std::isnan(r.sum(special.data(), special.size(), on_device({}))));
+    // The same through the exact finish over several parts (each part's flags reach the merge
+    // of the parts' sums): an infinity late in the data, then a NaN before it.
+    LaunchParams exact = params_of(kShapes[3]);
+    exact.inter_group = InterGroup::exact_atomic;
+    const std::uint64_t seed = seed_for(sizeof(T), 100003, 45);
+    INFO("data seed " << seed);
+    std::vector<T> late = wide_values<T>(100003, seed, 60);
+    late[90001] = -std::numeric_limits<T>::infinity();
+    check_same_bits(r, late, exact, 2);
+    late[70001] = std::numeric_limits<T>::quiet_NaN();
+    check_same_bits(r, late, exact, 2);
 }
 
 template <class T>
