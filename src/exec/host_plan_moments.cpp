@@ -9,16 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "exec/host_doubles.hpp"
 #include "exec/host_plan_order.hpp"
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
-
-// GCC warns that a function returning a 64-byte vector has another ABI with AVX-512 than
-// without: the helpers below are always inlined into their target clones, so no call passes
-// one.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 
 namespace clreduce {
 namespace {
@@ -68,34 +62,8 @@ constexpr std::uint64_t kMinElementsPerItem = 16;
 // Lanes of a batch (three doubles each: 48 KiB), and the most a group may have.
 constexpr std::size_t kBatchLanes = 2048;
 
-// Eight lanes as one value (GCC's vector extension): the loops below on whole vectors.
-typedef double Doubles __attribute__((vector_size(64)));
-constexpr std::uint64_t kWidth = 8;
-
-// Element k of `in` (any address) as a double, or elements [k, k + 8) as Doubles.
-// (Always inlined, as the helpers below: the clones of take_steps compile them for their own
-// vector width, where a call would run them at the default target's.)
-#define CLREDUCE_INLINE __attribute__((always_inline)) inline
-template <class T, class V>
-CLREDUCE_INLINE V load_as(const unsigned char* in, std::uint64_t k) {
-    if constexpr (std::is_same_v<V, double>) {
-        return static_cast<double>(load_at<T>(in, k));
-    } else {
-        typedef T Elements __attribute__((vector_size(kWidth * sizeof(T))));
-        Elements e;
-        std::memcpy(&e, in + k * sizeof(T), sizeof e);
-        if constexpr (std::is_same_v<T, std::uint32_t>) {
-            return __builtin_convertvector(e, Doubles);
-        } else {
-            // Element by element, which GCC makes one conversion of the whole vector (vcvtps2pd,
-            // vcvtdq2pd into a 64-byte register); __builtin_convertvector converts it as two
-            // halves and joins them (four instructions, on the port the arithmetic needs).
-            // Unsigned elements keep __builtin_convertvector, which this form makes 8 scalars.
-            return Doubles{double(e[0]), double(e[1]), double(e[2]), double(e[3]),
-                           double(e[4]), double(e[5]), double(e[6]), double(e[7])};
-        }
-    }
-}
+// Eight lanes at a time (host_doubles.hpp's Doubles).
+constexpr std::uint64_t kWidth = kDoublesWidth;
 
 // A lane's sums over its values so far (V: double, or Doubles for eight lanes).
 template <class V>

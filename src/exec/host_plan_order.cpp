@@ -9,6 +9,7 @@
 
 #include <clreduce/error.hpp>
 
+#include "exec/host_doubles.hpp"
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
 #include "ops/exact_state.hpp"
@@ -90,18 +91,51 @@ inline double mapped(T x) {
     return d;
 }
 
+// Elements [k, k + 8) of `in` as the accumulator sees them (mapped, eight at a time).
+template <class T, ElementMap M>
+CLREDUCE_INLINE Doubles mapped8(const unsigned char* in, std::uint64_t k) {
+    const Doubles d = load_as<T, Doubles>(in, k);
+    if constexpr (M == ElementMap::square) return d * d;
+    if constexpr (M == ElementMap::abs) {
+        typedef std::uint64_t Words __attribute__((vector_size(64)));
+        return (Doubles)((Words)d & 0x7fffffffffffffffull);  // fabs: the sign bit cleared
+    }
+    return d;
+}
+
+// Steps of level 1 for the same lanes: lane k adds element k of the run at in[0], then of
+// in[1], ... (Steps runs), eight lanes at a time (host_doubles.hpp), then one by one. First:
+// the lanes' first steps, from +0.0. One load and store of a lane per Steps elements.
+template <class T, ElementMap M, std::uint32_t Steps, bool First = false>
+CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
+    std::array<const unsigned char*, Steps> r;
+    for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
+    std::uint64_t k = 0;
+    for (; k + kDoublesWidth <= n; k += kDoublesWidth) {
+        Doubles a = Doubles{} + 0.0;
+        if constexpr (!First) std::memcpy(&a, lanes + k, sizeof a);
+        for (std::uint32_t j = 0; j < Steps; ++j) a = a + mapped8<T, M>(r[j], k);
+        std::memcpy(lanes + k, &a, sizeof a);
+    }
+    for (; k < n; ++k) {
+        double a = First ? 0.0 : lanes[k];
+        for (std::uint32_t j = 0; j < Steps; ++j) a += mapped<T, M>(load_at<T>(r[j], k));
+        lanes[k] = a;
+    }
+}
+
 // One step of level 1 for the work-items of a group that read a vector in it: lane k adds
 // element k of the run at `in`.
 template <class T, ElementMap M>
-CLREDUCE_HOST_CLONES void add_run(double* __restrict lanes, const unsigned char* __restrict in, std::uint64_t n) {
-    for (std::uint64_t k = 0; k < n; ++k) lanes[k] += mapped<T, M>(load_at<T>(in, k));
+void add_run(double* lanes, const unsigned char* in, std::uint64_t n) {
+    add_steps<T, M, 1>(lanes, &in, n);
 }
 
 // Step 0 of level 1 for the work-items that read a vector in it: lane k starts from +0.0 and
 // adds element k of the run at `in` (as add_run after the lanes were set to +0.0).
 template <class T, ElementMap M>
-CLREDUCE_HOST_CLONES void first_run(double* __restrict lanes, const unsigned char* __restrict in, std::uint64_t n) {
-    for (std::uint64_t k = 0; k < n; ++k) lanes[k] = 0.0 + mapped<T, M>(load_at<T>(in, k));
+void first_run(double* lanes, const unsigned char* in, std::uint64_t n) {
+    add_steps<T, M, 1, true>(lanes, &in, n);
 }
 
 // A work-item's V lanes as ops/add.cl's tree of halves: (l0 + l1) + (l2 + l3), ...
@@ -125,20 +159,6 @@ ItemTrees item_trees_of(std::uint32_t vector_width) {
     return for_vector_width(vector_width, [](auto v) -> ItemTrees { return item_trees<decltype(v)::value>; });
 }
 
-// Steps steps of level 1 at once (kFusedSteps or kFusedFewSteps), for the same lanes: lane k
-// adds element k of the run at in[0], then of in[1], ... (the same additions in the same order
-// as that many add_run calls).
-// First: the lanes' first steps, from +0.0 (as first_run).
-template <class T, ElementMap M, std::uint32_t Steps, bool First = false>
-CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
-    std::array<const unsigned char*, Steps> r;
-    for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
-    for (std::uint64_t k = 0; k < n; ++k) {
-        double a = First ? 0.0 : lanes[k];
-        for (std::uint32_t j = 0; j < Steps; ++j) a += mapped<T, M>(load_at<T>(r[j], k));
-        lanes[k] = a;
-    }
-}
 // The values of groups [begin, end) into values[g - begin].
 template <class T, ElementMap M>
 void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
@@ -248,7 +268,6 @@ double by_map(const LaunchPlan& plan, ElementMap map, const unsigned char* in, s
 // The same additions, eight at once: the levels of 16 values or more in memory, the last four
 // (16 values to 1) in registers, where each level's loads waited for the level before's stores.
 CLREDUCE_HOST_CLONES double level2_tree(double* scratch, std::uint32_t n) {
-    typedef double Doubles __attribute__((vector_size(64)));
     std::uint32_t s = n / 2;
     for (; s >= 8; s >>= 1) {
         for (std::uint32_t lid = 0; lid < s; lid += 8) {
