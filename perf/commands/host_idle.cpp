@@ -83,18 +83,29 @@ int run_typed(const Reducer& r, const HostIdleOptions& o) {
         }
     }
     // A user's OpenMP loop over the largest size, alone and right after a host-path call on the
-    // smallest (the pool's threads then still look for work).
+    // smallest (the pool's threads then still look for work): back to back, and after 20 ms idle,
+    // when OpenMP's threads have slept and wake for the loop (where a core held by a spinning
+    // thread of the pool can keep one of them waiting).
     const std::uint64_t big = *std::max_element(o.sizes.begin(), o.sizes.end());
     const std::uint64_t small = *std::min_element(o.sizes.begin(), o.sizes.end());
     const std::vector<T> data = testing::random_values<T>(big, o.seed);
     const auto loop = [&] { sink = sink + host_sum(data.data(), static_cast<std::int64_t>(big), threads); };
-    const Times alone = timed_after(std::chrono::microseconds(0), o.repeats, loop);
-    const Times after =
-        timed_after(std::chrono::microseconds(0), o.repeats, loop, [&] { sink = sink + r.sum(data.data(), small); });
+    const auto call = [&] { sink = sink + r.sum(data.data(), small); };
+    const auto back_to_back = std::chrono::microseconds(0);
+    const auto slept = std::chrono::milliseconds(20);
+    const int slept_repeats = std::min(o.repeats, 101);  // 20 ms each
+    const Times alone = timed_after(back_to_back, o.repeats, loop);
+    const Times after = timed_after(back_to_back, o.repeats, loop, call);
+    const Times alone_slept = timed_after(slept, slept_repeats, loop);
+    const Times after_slept = timed_after(slept, slept_repeats, loop, call);
     fmt::print(
         "\na user's OpenMP loop over {} elements ({} threads): alone {:.1f} us (p90 {:.1f}); right after a "
         "host-path call over {}: {:.1f} us (p90 {:.1f})\n",
         size_label(big), threads, alone.median, alone.p90, size_label(small), after.median, after.p90);
+    fmt::print(
+        "the same after 20 ms idle (OpenMP's threads asleep): alone {:.1f} us (p90 {:.1f}); right after a "
+        "host-path call: {:.1f} us (p90 {:.1f})\n",
+        alone_slept.median, alone_slept.p90, after_slept.median, after_slept.p90);
     if (!all_correct) fmt::print("SOME RESULTS WERE WRONG\n");
     return all_correct ? 0 : 1;
 }

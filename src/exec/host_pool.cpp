@@ -47,11 +47,13 @@ constexpr unsigned kMaxThreads = 16;
 // How long a worker looks for the next job before it sleeps, unless CLREDUCE_HOST_SPIN_US says
 // otherwise (host_pool_spin). Waking a sleeping thread costs tens of microseconds (a system call
 // on the caller's path, and on a virtual machine a halted core to restart), more than a pass
-// over a few MiB takes; OpenMP's threads spin for milliseconds, so a pool that slept sooner lost
-// to a plain OpenMP loop on calls made now and then. A spinning worker yields its core at every
-// turn, so a user's own threads (an OpenMP loop right after a call) are not held up
-// (docs/performance.md, "Where host data is reduced", measured with clreduce-perf host-idle).
-constexpr std::chrono::microseconds kDefaultSpin{5000};
+// over a few MiB takes, so back-to-back calls find the workers awake. But a spinning worker
+// holds its core even though it yields at every turn: threads that wake meanwhile (a user's
+// OpenMP loop whose threads slept) can wait for the scheduler's next tick, milliseconds. With
+// 5 ms here such a loop took 4-6 ms instead of 0.2 on a 16-core host; with 200 µs only a loop
+// started within that time is held up (docs/performance.md, "Where host data is reduced",
+// measured with clreduce-perf host-idle).
+constexpr std::chrono::microseconds kDefaultSpin{200};
 constexpr std::uint64_t kMaxSpinMicroseconds = 1000000;
 
 // Waiting in a loop: a pause (the core's hint that this is a spin) most of the time, and

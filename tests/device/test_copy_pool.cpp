@@ -106,11 +106,11 @@ TEST_CASE("parallel_for runs every part once, from several host threads at once"
     CHECK(host_pool_threads() >= 1);
 }
 
-// What CLREDUCE_HOST_SPIN_US sets. The plain run has it unset (5 ms); the ctests host_pool_passive
+// What CLREDUCE_HOST_SPIN_US sets. The plain run has it unset (200 µs); the ctests host_pool_passive
 // and host_pool_bad_spin (tests/CMakeLists.txt) set it and say in CLREDUCE_TEST_SPIN_EXPECT what
 // this process must see: a number of microseconds, or "error".
 TEST_CASE(
-    "the host threads spin for CLREDUCE_HOST_SPIN_US microseconds, else 5 ms, and a bad value is an error "
+    "the host threads spin for CLREDUCE_HOST_SPIN_US microseconds, else 200 us, and a bad value is an error "
     "naming it",
     "[copy_pool][spin]") {
     const char* variable = std::getenv("CLREDUCE_HOST_SPIN_US");
@@ -118,7 +118,7 @@ TEST_CASE(
     INFO("CLREDUCE_HOST_SPIN_US=" << (variable ? variable : "(unset)"));
     if (expect == nullptr) {
         REQUIRE((variable == nullptr || *variable == '\0'));
-        CHECK(host_pool_spin() == std::chrono::milliseconds(5));
+        CHECK(host_pool_spin() == std::chrono::microseconds(200));
     } else if (std::string(expect) == "error") {
         const std::string quoted = std::string("CLREDUCE_HOST_SPIN_US=\"") + variable + "\"";
         CHECK_THROWS_WITH(host_pool_spin(), Catch::Contains(quoted) && Catch::Contains("0 to 1000000"));
