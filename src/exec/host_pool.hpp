@@ -32,9 +32,10 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
 unsigned host_pool_threads();
 
 // How long the pool's threads look for the next job before they sleep: CLREDUCE_HOST_SPIN_US
-// microseconds where it is set (0 to 1,000,000; 0 sleeps at once), else 200 µs. Read once; a
-// value that is not such a number throws InvalidArgument naming the variable (a Reducer's
-// constructor asks first, so that the error comes from there and not from a worker thread).
+// microseconds where it is set (0 to 1,000,000; 0 sleeps at once), else the pool's default
+// (host_pool.cpp's kDefaultSpin; docs/usage.md gives it). Read once; a value that is not such
+// a number throws InvalidArgument naming the variable (a Reducer's constructor asks first, so
+// that the error comes from there and not from a worker thread).
 std::chrono::microseconds host_pool_spin();
 
 // The parts a pass over host data is split into (host_order_free.cpp, host_plan_order.cpp,
