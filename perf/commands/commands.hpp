@@ -46,6 +46,9 @@ struct CompareOptions {
     // How clreduce's sync calls read their result: a ResultDelivery or experimental delivery
     // name (measure/delivery.hpp).
     std::string delivery = "automatic";
+    // The competitors to run, by the table's names (empty: every one); a name that is not one of
+    // them is an error.
+    std::vector<std::string> only;
     OutputFiles out;
 };
 

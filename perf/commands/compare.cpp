@@ -3,6 +3,7 @@
 // device time (from a separate loop that records it), each result checked against the exact
 // CPU sum (integers) or a long double reference (floats); beside them the read-only kernel's
 // device time over the same bytes, the bandwidth bound.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -168,8 +169,21 @@ int run_compare(const CompareOptions& o) {
     setup.seed = o.seed;
     setup.cub_path = o.cub;
     setup.self = o.self;
+    const auto chosen = [&o](const std::string& name) {
+        return o.only.empty() || std::find(o.only.begin(), o.only.end(), name) != o.only.end();
+    };
+    for (const std::string& name : o.only)
+        if (std::none_of(competitor_factories().begin(), competitor_factories().end(),
+                         [&](const auto& factory) { return factory.first == name; })) {
+            std::string names;
+            for (const auto& factory : competitor_factories())
+                names += (names.empty() ? "\"" : ", \"") + factory.first + "\"";
+            throw std::invalid_argument("compare --only \"" + name + "\": no such competitor; the competitors are " +
+                                        names);
+        }
     std::vector<std::unique_ptr<Competitor>> competitors;
     for (const auto& [name, make] : competitor_factories()) {
+        if (!chosen(name)) continue;
         try {
             competitors.push_back(make(setup));
         } catch (const std::exception& e) {  // a competitor that cannot even start is skipped

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
                      "How clreduce's synchronous calls read their result: automatic, blocking, paced, or the "
                      "experiments polled and polled_paced")
         ->capture_default_str();
+    compare_cmd->add_option("--only", compare.only,
+                            "Run only these competitors, by the table's names (clreduce-host, \"host read\", ...); "
+                            "repeat or list several (default: every one)");
     compare_cmd->add_option("--cub", compare.cub, "clreduce-cub-sum executable (default: next to clreduce-perf)");
     add_output_options(compare_cmd, compare.out);
     clreduce::perf::SegmentsOptions segments;

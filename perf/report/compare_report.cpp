@@ -71,11 +71,15 @@ std::optional<double> CompareResult::read_only_fraction(const CompareRow& row) c
 }
 
 bool CompareResult::clreduce_correct() const {
+    if (std::none_of(competitors.begin(), competitors.end(),
+                     [](const CompetitorInfo& c) { return c.name.rfind("clreduce", 0) == 0; }))
+        return true;  // compare --only without any of clreduce's rows: nothing of clreduce to check
     bool any = false;
     for (const CompareRow& r : rows) {
-        if (r.competitor != "clreduce") continue;
+        if (r.competitor.rfind("clreduce", 0) != 0) continue;
         any = true;
-        if (!r.ran() || r.verdict != Verdict::correct) return false;
+        if (r.competitor == "clreduce" && (!r.ran() || r.verdict != Verdict::correct)) return false;
+        if (r.ran() && r.verdict == Verdict::wrong) return false;
     }
     return any;
 }
@@ -116,28 +120,33 @@ namespace {
 // pageable writes), the host's copy into pinned chunks and the host's own read, per n;
 // clreduce-host against the pinned write and against the slower of that and the host copy.
 void print_host_data_summary(const CompareResult& r, std::ostream& out) {
-    const char* names[] = {"clreduce-host", "clreduce-host-device", "clreduce-pinned",
-                           "pinned write",  "pageable write",       "host copy",
-                           "host read"};
+    // The columns of the competitors that ran (compare --only may leave some out), each wide
+    // enough for its name.
+    std::vector<std::pair<std::string, std::size_t>> columns;
+    for (const char* name : {"clreduce-host", "clreduce-host-device", "clreduce-pinned", "pinned write",
+                             "pageable write", "host copy", "host read"})
+        if (std::any_of(r.competitors.begin(), r.competitors.end(),
+                        [&](const CompetitorInfo& c) { return c.name == name; }))
+            columns.emplace_back(name, std::max<std::size_t>(16, std::char_traits<char>::length(name) + 2));
     bool any = false;
     for (std::uint64_t n : r.sizes)
         any = any || r.host_link_fraction(n).has_value() || (r.find(n, "clreduce-host") && r.find(n, "host read"));
     if (!any) return;
     fmt::print(out, "\nhost data, GB/s of the synchronous call (n * {} bytes / wall time):\n{:>11}", type_size(r.type),
                "n");
-    for (const char* name : names) fmt::print(out, "{:>16}", name);
-    fmt::print(out, "{:>22}{:>16}{:>22}\n", "clreduce-host/pinned", "/slower", "host read/clreduce-host");
+    for (const auto& [name, width] : columns) fmt::print(out, "{:>{}}", name, width);
+    fmt::print(out, "{:>22}{:>16}{:>25}\n", "clreduce-host/pinned", "/slower", "host read/clreduce-host");
     for (std::uint64_t n : r.sizes) {
         fmt::print(out, "{:>11}", size_label(n));
-        for (const char* name : names) {
+        for (const auto& [name, width] : columns) {
             const CompareRow* row = r.find(n, name);
-            fmt::print(out, "{:>16}", row ? optional_number(r.wall_gbps(*row), "{:.2f}") : "-");
+            fmt::print(out, "{:>{}}", row ? optional_number(r.wall_gbps(*row), "{:.2f}") : "-", width);
         }
         const CompareRow* host = r.find(n, "clreduce-host");
         const CompareRow* read = r.find(n, "host read");
         const std::optional<double> of_read =
             host && read && host->wall_us > 0 ? std::optional<double>(read->wall_us / host->wall_us) : std::nullopt;
-        fmt::print(out, "{:>22}{:>16}{:>22}\n", optional_number(r.host_link_fraction(n), "{:.3f}"),
+        fmt::print(out, "{:>22}{:>16}{:>25}\n", optional_number(r.host_link_fraction(n), "{:.3f}"),
                    optional_number(r.host_bound_fraction(n), "{:.3f}"), optional_number(of_read, "{:.3f}"));
     }
 }

@@ -86,7 +86,10 @@ struct CompareResult {
     // Host data: the slower of the pinned write and the host copy / clreduce-host's time (its
     // share of what overlapping the two could reach); empty when any is missing.
     std::optional<double> host_bound_fraction(std::uint64_t n) const;
-    bool clreduce_correct() const;  // every clreduce row ran and is correct
+    // Every row of the plain `clreduce` competitor ran and is correct, no other clreduce row
+    // (clreduce-host, clreduce-cr, ...) is wrong, and some clreduce row ran; true where compare
+    // --only left every clreduce competitor out.
+    bool clreduce_correct() const;
 };
 
 void print_compare_table(const CompareResult& result, std::ostream& out);
