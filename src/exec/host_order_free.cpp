@@ -154,14 +154,14 @@ inline bool replaces(const Indexed<A>& a, const Indexed<A>& b) {
 
 // A block's best values (lo: the smallest, hi: the largest) by `<` alone, NaN never comparing
 // (a block of NaN and numbers gives its best numbers; a block of NaN only, the identities +inf
-// and -inf; integers, their type's extremes at worst). 64 bytes of lanes (GCC's vector
-// extension: a compare and a select per lane, at the host's vector width), each lane its own
-// best; the lanes' best is the block's best value whatever their order (only the value is
-// wanted here: the index comes from the scan for its first occurrence).
-template <class A>
+// and -inf; integers, their type's extremes at worst). Bytes of lanes (GCC's vector extension:
+// a compare and a select per lane; 64 or 32 as the host's vectors: host_vectors_512), each lane
+// its own best; the lanes' best is the block's best value whatever their order (only the value
+// is wanted here: the index comes from the scan for its first occurrence).
+template <class A, std::size_t Bytes>
 CLREDUCE_HOST_CLONES void block_best(const unsigned char* in, std::uint64_t n, A& lo, A& hi) {
-    constexpr std::size_t kWidth = 64 / sizeof(A);
-    typedef A Lanes __attribute__((vector_size(64)));
+    constexpr std::size_t kWidth = Bytes / sizeof(A);
+    typedef A Lanes __attribute__((vector_size(Bytes)));
     constexpr A top = std::is_floating_point_v<A> ? std::numeric_limits<A>::infinity() : std::numeric_limits<A>::max();
     constexpr A bottom =
         std::is_floating_point_v<A> ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::lowest();
@@ -206,12 +206,13 @@ Indexed<A> first_of(const unsigned char* block, std::uint64_t m, std::uint64_t f
 template <class T, class A>
 std::array<Indexed<A>, 2> indexed_part(const unsigned char* in, std::uint64_t n, std::uint64_t first) {
     std::array<Indexed<A>, 2> acc;
+    const auto best = host_vectors_512() ? block_best<A, 64> : block_best<A, 32>;
     for (std::uint64_t b = 0; b < n; b += kIndexBlock) {
         const std::uint64_t m = std::min(kIndexBlock, n - b);
         const unsigned char* block = in + b * sizeof(T);
         A lo, hi;
         static_assert(std::is_same_v<T, A>, "indexed states keep the element type");
-        block_best<A>(block, m, lo, hi);
+        best(block, m, lo, hi);
         // The block again (in the first level of cache) only where it can replace the part's.
         if (acc[0].index == std::numeric_limits<std::uint64_t>::max() || is_nan(acc[0].value) || lo < acc[0].value) {
             const Indexed<A> c = first_of<T, A>(block, m, first + b, lo);
@@ -244,13 +245,14 @@ struct FloatScan {
     }
 };
 
-// A part's FloatScan in 64 bytes of lanes (GCC's vector extension), flags as lane masks.
-template <class A, bool Magnitude>
+// A part's FloatScan in Bytes of lanes (GCC's vector extension; 64 or 32 as the host's vectors:
+// host_vectors_512), flags as lane masks.
+template <class A, bool Magnitude, std::size_t Bytes>
 CLREDUCE_HOST_CLONES FloatScan<A> float_scan(const unsigned char* in, std::uint64_t n) {
     using I = std::conditional_t<sizeof(A) == 4, std::int32_t, std::int64_t>;
-    constexpr std::size_t kWidth = 64 / sizeof(A);
-    typedef A Lanes __attribute__((vector_size(64)));
-    typedef I Masks __attribute__((vector_size(64)));
+    constexpr std::size_t kWidth = Bytes / sizeof(A);
+    typedef A Lanes __attribute__((vector_size(Bytes)));
+    typedef I Masks __attribute__((vector_size(Bytes)));
     constexpr I kNoSign = std::numeric_limits<I>::max();
     Lanes l, h;
     Masks number{}, negative_zero{}, positive_zero{};
@@ -396,7 +398,8 @@ bool float_extremes(const OpKernel& kernel, const Split& s, const unsigned char*
     const bool magnitude = kernel.map == ElementMap::abs;
     const auto r =
         run_parts<FloatScan<T>, T>(s, data, [magnitude](const unsigned char* p, std::uint64_t n, std::uint64_t) {
-            return magnitude ? float_scan<T, true>(p, n) : float_scan<T, false>(p, n);
+            if (host_vectors_512()) return magnitude ? float_scan<T, true, 64>(p, n) : float_scan<T, false, 64>(p, n);
+            return magnitude ? float_scan<T, true, 32>(p, n) : float_scan<T, false, 32>(p, n);
         });
     FloatScan<T> scan;
     for (std::size_t k = 0; k < s.parts; ++k) scan.merge(r[k]);

@@ -128,18 +128,26 @@ CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in,
 }
 
 // Steps of level 1 for lanes [0, n) of `at`, as clreduce_vaccumulate does vector by vector:
-// eight lanes at a time, then one by one. One load and store of a lane per kFusedSteps
-// elements (see host_plan_order.cpp's add_steps). The values' extremes into `part`.
-template <class T, bool Fused, bool First>
+// V's lanes at a time (Doubles, or Doubles4 where the host has no 64-byte vectors:
+// host_vectors_512), then one by one. One load and store of a lane per kFusedSteps elements
+// (see host_plan_order.cpp's add_steps). The values' extremes into `part`.
+template <class T, bool Fused, bool First, class V>
 CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n,
                                      Extremes<double>& part) {
-    Extremes<Doubles> eight;
+    constexpr std::uint64_t width = sizeof(V) / sizeof(double);
+    Extremes<V> lanes;
     Extremes<double> one = part;
     std::uint64_t k = 0;
-    for (; k + kWidth <= n; k += kWidth) take_lanes<T, Doubles, Fused, First>(at, in, k, eight);
+    for (; k + width <= n; k += width) take_lanes<T, V, Fused, First>(at, in, k, lanes);
     for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k, one);
-    for (std::uint32_t i = 0; i < kWidth; ++i) one.take(eight.lo[i], eight.hi[i]);
+    for (std::uint32_t i = 0; i < width; ++i) one.take(lanes.lo[i], lanes.hi[i]);
     part = one;
+}
+using TakeSteps = void (*)(Lanes, const unsigned char* const*, std::uint64_t, Extremes<double>&);
+// take_steps for the host's vectors.
+template <class T, bool Fused, bool First>
+TakeSteps take_steps_here() {
+    return host_vectors_512() ? take_steps<T, Fused, First, Doubles> : take_steps<T, Fused, First, Doubles4>;
 }
 
 // Level 2: reduce.cl's tree in local memory (sequential addressing); the group's state.
@@ -303,6 +311,8 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity};
     MomentsRows& rows = thread_rows();
     const FullWorkItems full_items = full_work_items_of(geo.vector_width);
+    const TakeSteps take_fused_first = take_steps_here<T, true, true>(), take_fused = take_steps_here<T, true, false>(),
+                    take_first = take_steps_here<T, false, true>(), take = take_steps_here<T, false, false>();
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
         const std::uint64_t b1 = std::min(end, b0 + batch);
         walk_level1(geo, b0, b1,
@@ -312,9 +322,9 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                 runs[j] = in + (v + std::uint64_t(j) * geo.step()) * geo.vector_width * sizeof(T);
             const Lanes at = lanes.at((g - b0) * lanes_per_group);
             if (steps > 1)
-                (t == 0 ? take_steps<T, true, true> : take_steps<T, true, false>)(at, runs.data(), n, ext);
+                (t == 0 ? take_fused_first : take_fused)(at, runs.data(), n, ext);
             else
-                (t == 0 ? take_steps<T, false, true> : take_steps<T, false, false>)(at, runs.data(), n, ext);
+                (t == 0 ? take_first : take)(at, runs.data(), n, ext);
         });
         for (std::uint64_t g = b0; g < b1; ++g) {
             const std::size_t o = (g - b0) * lanes_per_group;

@@ -14,11 +14,27 @@
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(__SANITIZE_THREAD__)
 #define CLREDUCE_HOST_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define CLREDUCE_HOST_CLONES_X86 1
 #else
 #define CLREDUCE_HOST_CLONES
+#define CLREDUCE_HOST_CLONES_X86 0
 #endif
 
 namespace clreduce {
+
+// Whether the loops run their AVX-512 clone (the host is x86-64-v4). GCC compiles a comparison
+// of 64-byte vectors (GCC's vector extension) element by element in a clone without 64-byte
+// registers, ten times slower than the memory there, so the loops that compare and select
+// (extremes, arg-extremes, the moments' shift) are instantiated for 64-byte and for 32-byte
+// vectors and the caller takes the 64-byte ones only here.
+inline bool host_vectors_512() {
+#if CLREDUCE_HOST_CLONES_X86
+    static const bool v4 = __builtin_cpu_supports("x86-64-v4");
+    return v4;
+#else
+    return false;
+#endif
+}
 
 // Element i of the T array that starts at `bytes`, wherever it lies.
 template <class T>
