@@ -4,8 +4,10 @@
 // CPU sum (integers) or a long double reference (floats); beside them the read-only kernel's
 // device time over the same bytes, the bandwidth bound.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -98,6 +100,10 @@ ReadOnlyRow time_read_only(ReadOnlyKernel& kernel, const Reducer& profiling, con
     return row;
 }
 
+// Longer than the host threads' spins: OpenMP's (libgomp's default spin count), clreduce's host
+// pool (CLREDUCE_HOST_SPIN_US), OpenCV's pool.
+constexpr std::chrono::milliseconds kBetweenCompetitors{50};
+
 template <class T>
 void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingReducers& reducers,
                       ReadOnlyKernel& read_only, std::vector<std::unique_ptr<Competitor>>& competitors,
@@ -115,6 +121,12 @@ void compare_one_size(std::uint64_t n, const CompareOptions& o, const TimingRedu
     const Workload w{o.type, n, data.data(), &buffer};
     for (auto& c : competitors) {
         if (!c->unavailable().empty()) continue;
+        // Threads the last competitor left looking for work (OpenMP's team at the end of its
+        // loop, OpenCV's and clreduce's host pools, a CPU runtime's workers) sleep before the next
+        // one starts: a thread that spins on a core another competitor's thread wakes on holds
+        // it up for milliseconds (docs/usage.md, "Where host data is reduced"), and which one
+        // suffers would depend on the table's order.
+        std::this_thread::sleep_for(kBetweenCompetitors);
         CompareRow row;
         row.n = n;
         row.competitor = c->name();
