@@ -49,10 +49,10 @@ constexpr unsigned kMaxThreads = 16;
 // on the caller's path, and on a virtual machine a halted core to restart), more than a pass
 // over a few MiB takes, so back-to-back calls find the workers awake. But a spinning worker
 // holds its core even though it yields at every turn: threads that wake meanwhile (a user's
-// OpenMP loop whose threads slept) can wait for the scheduler's next tick, milliseconds each
-// time. So the spin is short, a fraction of a millisecond, and only a loop started within it is
-// held up (docs/performance.md, "Where host data is reduced", measured with clreduce-perf
-// host-idle).
+// OpenMP loop whose threads slept) can wait for the scheduler's slice, milliseconds each time.
+// So the spin is short, a fraction of a millisecond, and only a loop started within it is held
+// up by it (docs/performance.md, "Where host data is reduced", measured with clreduce-perf
+// host-idle; what remains after any spin is OpenMP's own, docs/usage.md).
 constexpr std::chrono::microseconds kDefaultSpin{200};
 constexpr std::uint64_t kMaxSpinMicroseconds = 1000000;
 
