@@ -48,6 +48,7 @@ for f in "$src"/*; do
   name=$(basename "$f")
   [ -f "$f" ] || continue           # subfolders (extra experiments) are not part of a run
   [ "$name" = README.md ] && continue
+  case "$name" in *.csv) continue ;; esac  # the .json beside it holds the same rows
   cp "$f" "$dest/$name"
   files+=("$name")
 done
@@ -83,7 +84,8 @@ tests_line=$(grep -hE "All tests passed|test cases failed|assertions in" "$src/t
   sed -nE 's/^=== ([^:]+): exit ([0-9]+), ([0-9]+) s$/| `\1` | \2 | \3 s |/p' "$summary"
   echo
   echo "Each step's output is \`<step>.txt\`; \`compare-*\` and \`sweep-*\` steps also wrote \`.csv\`,"
-  echo "\`.json\` and \`.svg\` files where the run asked for them. [docs/perf-tool.md](../../perf-tool.md)"
+  echo "\`.json\` and \`.svg\` files where the run asked for them (the \`.csv\` files are left out here: the"
+  echo "\`.json\` files hold the same rows). [docs/perf-tool.md](../../perf-tool.md)"
   echo "says how to read them, [docs/performance.md](../../performance.md) what they show."
   echo
   echo "## The device, as \`clreduce-perf devices\` saw it"
