@@ -24,9 +24,9 @@ namespace clreduce {
 
 // Whether the loops run their AVX-512 clone (the host is x86-64-v4). GCC compiles a comparison
 // of 64-byte vectors (GCC's vector extension) element by element in a clone without 64-byte
-// registers, ten times slower than the memory there, so the loops that compare and select
-// (extremes, arg-extremes, the moments' shift) are instantiated for 64-byte and for 32-byte
-// vectors and the caller takes the 64-byte ones only here.
+// registers, far slower than the memory there (docs/performance.md), so the loops that compare
+// and select (extremes, arg-extremes, the moments' shift) are instantiated for 64-byte and for
+// 32-byte vectors and the caller takes the 64-byte ones only here.
 inline bool host_vectors_512() {
 #if CLREDUCE_HOST_CLONES_X86
     static const bool v4 = __builtin_cpu_supports("x86-64-v4");
