@@ -1,7 +1,10 @@
 #pragma once
 // What the asynchronous tests compare: results field by field (a structure's padding is not
-// part of it), and the values they reduce.
+// part of it), the values they reduce, and one operation's asynchronous result against its
+// synchronous call (check_async).
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -64,6 +67,59 @@ std::vector<T> async_values(std::uint64_t n, std::uint64_t seed) {
             if (x != 0) x = static_cast<T>(rng());
     }
     return v;
+}
+
+template <class R>
+R read_result(const Reducer& r, const cl::Buffer& buffer, std::uint64_t at, std::vector<unsigned char>& around) {
+    around.resize(3 * sizeof(R));
+    check(r.queue().enqueueReadBuffer(buffer, CL_TRUE, 0, around.size(), around.data()), "clEnqueueReadBuffer");
+    R value;
+    std::memcpy(static_cast<void*>(&value), around.data() + at * sizeof(R), sizeof(R));
+    return value;
+}
+
+// One operation over one range with `params`: synchronous and asynchronous results compared.
+// Where the synchronous call throws Overflow, the asynchronous one sets the status word's bit
+// and leaves the result unwritten; elsewhere its word stays 0.
+template <Operation Op, class T>
+void check_async(Reducer& r, const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t n, LaunchParams params) {
+    using R = result_t<Op, T>;
+    INFO(operation_name(Op) << " of " << type_name(element_traits<T>::type) << ", n " << n << ", offset " << offset);
+    cl::Buffer out(r.context(), CL_MEM_READ_WRITE, 3 * sizeof(R));
+    check(r.queue().enqueueFillBuffer(out, cl_uchar(kMarker), 0, 3 * sizeof(R)), "clEnqueueFillBuffer");
+    const cl::Buffer status = status_word(r);
+    const AsyncTarget target{out, 1, {}, AsyncEvent::returned, status};
+    cl::Event done;
+    try {
+        done = r.reduce_async<Op, T>(buffer, offset, n, target, params);
+    } catch (const InvalidArgument&) {  // undefined for no element: so is the synchronous call
+        CHECK(n == 0);
+        CHECK_THROWS_AS((r.reduce<Op, T>(buffer, offset, n, params)), InvalidArgument);
+        return;
+    } catch (const Unsupported&) {  // the operation does not take T: neither form does
+        CHECK_THROWS_AS((r.reduce<Op, T>(buffer, offset, n, params)), Unsupported);
+        return;
+    }
+    std::optional<R> sync;
+    try {
+        sync = r.reduce<Op, T>(buffer, offset, n, params);
+    } catch (const Overflow&) {
+    }
+    done.wait();
+    std::vector<unsigned char> around;
+    const R async = read_result<R>(r, out, 1, around);
+    const std::uint32_t word = read_status(r, status);
+    if (sync) {
+        CHECK(word == 0);
+        CHECK(same_result(*sync, async));
+    } else {
+        CHECK(word == kAsyncOverflow);
+        for (std::size_t k = sizeof(R); k < 2 * sizeof(R); ++k) CHECK(around[k] == kMarker);
+    }
+    for (std::size_t k = 0; k < sizeof(R); ++k) {
+        CHECK(around[k] == kMarker);
+        CHECK(around[2 * sizeof(R) + k] == kMarker);
+    }
 }
 
 }  // namespace clreduce::test
