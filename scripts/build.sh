@@ -17,5 +17,12 @@ cub=()
 if [[ " $* " != *" -DCLREDUCE_BUILD_CUB="* ]] && ! nvidia-smi -L > /dev/null 2>&1; then
   cub=(-DCLREDUCE_BUILD_CUB=OFF)
 fi
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cub[@]}" "$@"
+# ccache where it is installed (install-deps.sh installs it): a rebuild of unchanged files, and
+# the Python wheel's build of the same library files (scripts/python-package.sh), take them from
+# its cache.
+launcher=()
+if command -v ccache > /dev/null && [[ " $* " != *" -DCMAKE_CXX_COMPILER_LAUNCHER="* ]]; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cub[@]}" "${launcher[@]}" "$@"
 cmake --build "$build" -j "$(nproc)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything clreduce needs to build, test and benchmark on Debian 12 (oclgrind, clang
+# Installs everything clreduce needs to build, test and benchmark on Debian 12 (ccache:
+# scripts/build.sh and the Python wheel's build share compiled files; oclgrind, clang
 # and its sanitizer and libFuzzer runtimes: scripts/race-check.sh and scripts/fuzz.sh; clang-19
 # and llvm-spirv-14: the kernels compiled for AMD GPUs and to SPIR-V by the tests;
 # clang-format, clang-tidy and cppcheck: scripts/format.sh and scripts/lint.sh; Open MPI: the
@@ -11,7 +12,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo
   pocl-opencl-icd
   catch2 libcli11-dev libfmt-dev

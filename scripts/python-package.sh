@@ -18,6 +18,13 @@ pip=("$work/venv/bin/python" -m pip --disable-pip-version-check)
 config=()
 if command -v ccache > /dev/null; then
   config=(--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # The compiler build/ was configured with (scripts/build.sh, by the same name: ccache's key
+  # has the compiler's name, and c++ and g++ are two), so that the library's files, compiled
+  # there with the same flags, come from the cache: on 2 cores the wheel's build took 319 s,
+  # three quarters of it the library's files.
+  built=${CLREDUCE_BUILD_DIR:-$root/build}/CMakeCache.txt
+  compiler=$([[ -f $built ]] && sed -n 's/^CMAKE_CXX_COMPILER:FILEPATH=//p' "$built" || true)
+  [[ -n $compiler ]] && config+=(--config-settings=cmake.define.CMAKE_CXX_COMPILER="$compiler")
 fi
 "${pip[@]}" wheel --no-deps --wheel-dir "$work/wheels" "${config[@]}" "$root"
 
