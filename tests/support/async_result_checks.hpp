@@ -69,6 +69,8 @@ std::vector<T> async_values(std::uint64_t n, std::uint64_t seed) {
     return v;
 }
 
+// A result buffer of three R: its bytes into `around` (so that the ones beside the result can
+// be checked), and the R at index `at`.
 template <class R>
 R read_result(const Reducer& r, const cl::Buffer& buffer, std::uint64_t at, std::vector<unsigned char>& around) {
     around.resize(3 * sizeof(R));
