@@ -23,7 +23,7 @@ if ! command -v "$cxx" >/dev/null; then
   exit 1
 fi
 cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCLREDUCE_SANITIZE=address,undefined -DCLREDUCE_BUILD_FUZZERS=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1" -DCLREDUCE_SANITIZE=address,undefined -DCLREDUCE_BUILD_FUZZERS=ON \
   -DCLREDUCE_BUILD_TESTS=OFF -DCLREDUCE_BUILD_PERF=OFF -DCLREDUCE_BUILD_EXAMPLES=OFF
 cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
 

@@ -6,8 +6,8 @@
 #   scripts/sanitize.sh thread    ThreadSanitizer (build-tsan/): the device tests that call
 #                                 from several threads
 # Each builds only the test binaries it runs (clreduce-tests of the device test files that
-# have the tags it runs), with -O1 -g1 (line tables: the reports' stacks name function, file
-# and line), and fails on any report.
+# have the tags it runs), at -O1 with line tables (-g1, which CLREDUCE_SANITIZE adds:
+# cmake/sanitizers.cmake), and fails on any report.
 # Suppressions (tests/sanitizers/) name what they hide: PoCL's and LLVM's memory kept until
 # exit, and the polled read's deliberate overlap with the driver's copy; UBSan has none.
 set -euo pipefail
@@ -20,7 +20,7 @@ supp=$root/tests/sanitizers
 # of that build compiles only the device test files with a case of TAGS.
 configure() {
   command -v ninja > /dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
-  cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1" \
     -DCLREDUCE_SANITIZE="$2" -DCLREDUCE_DEVICE_TEST_TAGS="$3" -DCLREDUCE_BUILD_PERF=OFF -DCLREDUCE_BUILD_EXAMPLES=OFF
 }
 
