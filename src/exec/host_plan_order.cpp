@@ -91,30 +91,34 @@ inline double mapped(T x) {
     return d;
 }
 
-// Elements [k, k + 8) of `in` as the accumulator sees them (mapped, eight at a time).
-template <class T, ElementMap M>
-CLREDUCE_INLINE Doubles mapped8(const unsigned char* in, std::uint64_t k) {
-    const Doubles d = load_as<T, Doubles>(in, k);
+// Elements [k, k + width of V) of `in` as the accumulator sees them (mapped, V's lanes at a time).
+template <class T, ElementMap M, class V>
+CLREDUCE_INLINE V mapped_lanes(const unsigned char* in, std::uint64_t k) {
+    const V d = load_as<T, V>(in, k);
     if constexpr (M == ElementMap::square) return d * d;
     if constexpr (M == ElementMap::abs) {
-        typedef std::uint64_t Words __attribute__((vector_size(64)));
-        return (Doubles)((Words)d & 0x7fffffffffffffffull);  // fabs: the sign bit cleared
+        typedef std::uint64_t Words __attribute__((vector_size(sizeof(V))));
+        return (V)((Words)d & 0x7fffffffffffffffull);  // fabs: the sign bit cleared
     }
     return d;
 }
 
 // Steps of level 1 for the same lanes: lane k adds element k of the run at in[0], then of
-// in[1], ... (Steps runs), eight lanes at a time (host_doubles.hpp), then one by one. First:
-// the lanes' first steps, from +0.0. One load and store of a lane per Steps elements.
-template <class T, ElementMap M, std::uint32_t Steps, bool First = false>
+// in[1], ... (Steps runs), V's lanes at a time (Doubles, or Doubles4 where the host has no
+// 64-byte vectors: GCC's clones without them keep a 64-byte value on the stack and store it by
+// pieces that the next load cannot forward, about three times the AVX2 clone's time), then one
+// by one. First: the lanes' first steps, from +0.0. One load and store of a lane per Steps
+// elements.
+template <class T, ElementMap M, std::uint32_t Steps, bool First, class V>
 CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
+    constexpr std::uint64_t width = sizeof(V) / sizeof(double);
     std::array<const unsigned char*, Steps> r;
     for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
     std::uint64_t k = 0;
-    for (; k + kDoublesWidth <= n; k += kDoublesWidth) {
-        Doubles a = Doubles{} + 0.0;
+    for (; k + width <= n; k += width) {
+        V a = V{} + 0.0;
         if constexpr (!First) std::memcpy(&a, lanes + k, sizeof a);
-        for (std::uint32_t j = 0; j < Steps; ++j) a = a + mapped8<T, M>(r[j], k);
+        for (std::uint32_t j = 0; j < Steps; ++j) a = a + mapped_lanes<T, M, V>(r[j], k);
         std::memcpy(lanes + k, &a, sizeof a);
     }
     for (; k < n; ++k) {
@@ -124,18 +128,27 @@ CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned cha
     }
 }
 
+using AddSteps = void (*)(double* lanes, const unsigned char* const* in, std::uint64_t n);
+// add_steps for the host's vectors (unaligned.hpp's host_vectors_512).
+template <class T, ElementMap M, std::uint32_t Steps, bool First = false>
+AddSteps add_steps_here() {
+    return host_vectors_512() ? add_steps<T, M, Steps, First, Doubles> : add_steps<T, M, Steps, First, Doubles4>;
+}
+
 // One step of level 1 for the work-items of a group that read a vector in it: lane k adds
 // element k of the run at `in`.
 template <class T, ElementMap M>
 void add_run(double* lanes, const unsigned char* in, std::uint64_t n) {
-    add_steps<T, M, 1>(lanes, &in, n);
+    static const AddSteps add = add_steps_here<T, M, 1>();
+    add(lanes, &in, n);
 }
 
 // Step 0 of level 1 for the work-items that read a vector in it: lane k starts from +0.0 and
 // adds element k of the run at `in` (as add_run after the lanes were set to +0.0).
 template <class T, ElementMap M>
 void first_run(double* lanes, const unsigned char* in, std::uint64_t n) {
-    add_steps<T, M, 1, true>(lanes, &in, n);
+    static const AddSteps add = add_steps_here<T, M, 1, true>();
+    add(lanes, &in, n);
 }
 
 // A work-item's V lanes as ops/add.cl's tree of halves: (l0 + l1) + (l2 + l3), ...
@@ -166,6 +179,10 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
     const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
     const ItemTrees trees = item_trees_of(geo.vector_width);
+    const AddSteps fused_first = add_steps_here<T, M, kFusedSteps, true>();
+    const AddSteps fused = add_steps_here<T, M, kFusedSteps>();
+    const AddSteps few_first = add_steps_here<T, M, kFusedFewSteps, true>();
+    const AddSteps few = add_steps_here<T, M, kFusedFewSteps>();
     alignas(64) std::array<double, kBatchLanes> lanes;
     std::array<double, kMaxHostGroupSize> scratch;
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
@@ -185,10 +202,7 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             std::array<const unsigned char*, kFusedSteps> runs;
             for (std::uint32_t j = 0; j < steps; ++j)
                 runs[j] = first + std::uint64_t(j) * geo.step() * geo.vector_width * sizeof(T);
-            if (steps == kFusedSteps)
-                (t == 0 ? add_steps<T, M, kFusedSteps, true> : add_steps<T, M, kFusedSteps>)(at, runs.data(), n);
-            else
-                (t == 0 ? add_steps<T, M, kFusedFewSteps, true> : add_steps<T, M, kFusedFewSteps>)(at, runs.data(), n);
+            (steps == kFusedSteps ? (t == 0 ? fused_first : fused) : (t == 0 ? few_first : few))(at, runs.data(), n);
             },
             true);
         for (std::uint64_t g = b0; g < b1; ++g) {
@@ -303,7 +317,7 @@ double in_turn(const unsigned char* in, std::uint64_t n) {
 }
 template <class T, ElementMap M>
 LevelOneAdds adds_with_map(std::uint32_t vector_width) {
-    return {first_run<T, M>, add_run<T, M>, add_steps<T, M, kFusedSteps>,
+    return {first_run<T, M>, add_run<T, M>, add_steps_here<T, M, kFusedSteps>(),
             mapped_at<T, M>, in_turn<T, M>, item_trees_of(vector_width)};
 }
 template <class T>
