@@ -172,11 +172,13 @@ ItemTrees item_trees_of(std::uint32_t vector_width) {
     return for_vector_width(vector_width, [](auto v) -> ItemTrees { return item_trees<decltype(v)::value>; });
 }
 
-// The values of groups [begin, end) into values[g - begin].
-template <class T, ElementMap M>
-void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
-                  double* values) {
-    const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
+// Level 1 of groups [begin, end) over geo's work-items (all of them, or a piece's): each
+// work-item's lanes as ops/add.cl's tree of halves; then done(g, values), values[w] the value
+// of work-item geo.item0 + w (w < geo.items; kMaxHostGroupSize of them, for the caller to use).
+template <class T, ElementMap M, class Done>
+void level1_items(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
+                  Done&& done) {
+    const std::size_t lanes_per_group = std::size_t(geo.items) * geo.vector_width;
     const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
     const ItemTrees trees = item_trees_of(geo.vector_width);
     const AddSteps fused_first = add_steps_here<T, M, kFusedSteps, true>();
@@ -206,21 +208,75 @@ void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             },
             true);
         for (std::uint64_t g = b0; g < b1; ++g) {
-            // Each work-item's lanes as ops/add.cl's tree of halves, then group 0's scalar tail,
-            // work-item lid taking elements lid, lid + wg, ...
-            trees(scratch.data(), lanes.data() + (g - b0) * lanes_per_group, geo.wg);
-            if (g == 0)
-                for (std::uint32_t lid = 0; lid < geo.wg; ++lid)
-                    for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg)
-                        scratch[lid] += mapped<T, M>(load_at<T>(in, j));
-            values[g - begin] = level2_tree(scratch.data(), geo.wg);
+            trees(scratch.data(), lanes.data() + (g - b0) * lanes_per_group, geo.items);
+            done(g, scratch.data());
         }
     }
+}
+
+// Group g's value from its work-items' level-1 values (all wg of them, which this changes):
+// group 0's scalar tail, work-item lid taking elements lid, lid + wg, ..., then level 2.
+template <class T, ElementMap M>
+double group_value(const PlanGeometry& geo, const unsigned char* in, std::uint64_t g, double* items) {
+    if (g == 0)
+        for (std::uint32_t lid = 0; lid < geo.wg; ++lid)
+            for (std::uint64_t j = geo.vectors * geo.vector_width + lid; j < geo.count; j += geo.wg)
+                items[lid] += mapped<T, M>(load_at<T>(in, j));
+    return level2_tree(items, geo.wg);
+}
+
+// The values of groups [begin, end) into values[g - begin].
+template <class T, ElementMap M>
+void group_values(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
+                  double* values) {
+    level1_items<T, M>(geo, in, begin, end, [&](std::uint64_t g, double* items) {
+        values[g - begin] = group_value<T, M>(geo, in, g, items);
+    });
+}
+
+// The values of all geo.groups groups, each group's work-items split into `pieces` for the
+// host's threads (PlanGeometry::pieces); in the calling thread's storage, grown once to the
+// largest call's (a repeated call allocates nothing).
+template <class T, ElementMap M>
+const double* values_by_pieces(const PlanGeometry& geo, const unsigned char* in, std::uint32_t pieces) {
+    thread_local std::vector<double> kept_items, kept_values;
+    if (kept_items.size() < geo.groups * geo.wg) kept_items.resize(geo.groups * geo.wg);
+    if (kept_values.size() < geo.groups) kept_values.resize(geo.groups);
+    double* items = kept_items.data();
+    auto part = [&](std::size_t k) {
+        const std::uint64_t g = k / pieces;
+        const PlanGeometry piece = geo.piece(static_cast<std::uint32_t>(k % pieces), pieces);
+        level1_items<T, M>(piece, in, g, g + 1, [&](std::uint64_t, const double* values) {
+            std::copy_n(values, piece.items, items + g * geo.wg + piece.item0);
+        });
+    };
+    parallel_for(geo.groups * pieces, part);
+    for (std::uint64_t g = 0; g < geo.groups; ++g) kept_values[g] = group_value<T, M>(geo, in, g, items + g * geo.wg);
+    return kept_values.data();
+}
+
+// Level 3 of reduce.cl's last group over the groups' values: work-item lid adds values lid,
+// lid + wg, ... in order, from the identity; then level 2's tree.
+double last_group(const PlanGeometry& geo, const double* values) {
+    std::array<double, kMaxHostGroupSize> scratch;
+    for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
+        double s = 0.0;
+        for (std::uint64_t j = lid; j < geo.groups; j += geo.wg) s = s + values[j];
+        scratch[lid] = s;
+    }
+    return level2_tree(scratch.data(), geo.wg);
 }
 
 template <class T, ElementMap M>
 double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint64_t count) {
     const PlanGeometry geo(plan, count);
+    if (const std::uint32_t pieces = geo.pieces(sizeof(T)); pieces > 1) {
+        const double* values = values_by_pieces<T, M>(geo, in, pieces);
+        if (plan.inter_group != InterGroup::exact_atomic) return last_group(geo, values);
+        ExactDoubleSum sum;
+        for (std::uint64_t g = 0; g < geo.groups; ++g) sum.add(values[g]);
+        return sum.rounded();
+    }
     const std::size_t parts = geo.parts(sizeof(T));
     const std::uint64_t per_part = (geo.groups + parts - 1) / parts;
     if (plan.inter_group == InterGroup::exact_atomic) {
@@ -246,9 +302,8 @@ double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint
         for (std::size_t k = 0; k < parts; ++k) total.merge(sums[k]);
         return total.rounded();
     }
-    // reduce.cl's last group: work-item lid adds values lid, lid + wg, ... in order, from the
-    // identity; then level 2's tree. The groups' values are kept per calling thread, grown
-    // once to the largest call's groups (a repeated call allocates nothing).
+    // The groups' values are kept per calling thread, grown once to the largest call's groups
+    // (a repeated call allocates nothing).
     thread_local std::vector<double> kept;
     if (kept.size() < geo.groups) kept.resize(geo.groups);
     double* values = kept.data();
@@ -257,13 +312,7 @@ double plan_order_sum(const LaunchPlan& plan, const unsigned char* in, std::uint
         if (begin < end) group_values<T, M>(geo, in, begin, end, values + begin);
     };
     parallel_for(parts, part);
-    std::array<double, kMaxHostGroupSize> scratch;
-    for (std::uint32_t lid = 0; lid < geo.wg; ++lid) {
-        double s = 0.0;
-        for (std::uint64_t j = lid; j < geo.groups; j += geo.wg) s = s + values[j];
-        scratch[lid] = s;
-    }
-    return level2_tree(scratch.data(), geo.wg);
+    return last_group(geo, values);
 }
 
 template <class T>
@@ -337,6 +386,15 @@ LevelOneAdds level1_adds(ElementType element, ElementMap map, std::uint32_t vect
 }
 
 std::size_t PlanGeometry::parts(std::size_t element_size) const { return host_parts(groups, count * element_size); }
+
+std::uint32_t PlanGeometry::pieces(std::size_t element_size) const {
+    const std::size_t by_items = host_parts(groups * wg, count * element_size);
+    std::uint32_t pieces = 1;
+    while (pieces < wg && groups * pieces * 2 <= std::min<std::size_t>(by_items, host_pool_threads()) &&
+           std::uint64_t(wg / pieces / 2) * vector_width >= 32)
+        pieces *= 2;
+    return pieces;
+}
 
 bool plan_order_sum_shape(const LaunchPlan& plan, const OpKernel& kernel) {
     if (kernel.op != KernelOp::add || plan.transform) return false;

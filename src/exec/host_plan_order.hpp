@@ -27,7 +27,8 @@ constexpr std::size_t kMaxHostLanes = 4096;
 
 // A plan's geometry over `count` elements: work-item lid of group g reads vectors
 // first(g) + lid + t * step() for t < times while below `vectors`; group 0's work-item lid
-// then takes the scalar tail, elements vectors * vector_width + lid + k * wg.
+// then takes the scalar tail, elements vectors * vector_width + lid + k * wg. A piece of it
+// (piece()) is work-items [item0, item0 + items) of each group, whose level 1 is theirs alone.
 struct PlanGeometry {
     std::uint32_t wg;
     std::uint32_t vector_width;
@@ -36,6 +37,8 @@ struct PlanGeometry {
     std::uint64_t vectors;
     std::uint64_t count;
     bool local;
+    std::uint32_t item0 = 0;
+    std::uint32_t items;
     PlanGeometry(const LaunchPlan& plan, std::uint64_t count)
         : wg(plan.work_group_size),
           vector_width(plan.vector_width),
@@ -43,11 +46,25 @@ struct PlanGeometry {
           groups(plan.groups),
           vectors(count / plan.vector_width),
           count(count),
-          local(plan.stride == Stride::local) {}
-    std::uint64_t first(std::uint64_t g) const { return local ? g * wg * times : g * wg; }
+          local(plan.stride == Stride::local),
+          items(plan.work_group_size) {}
+    // Work-item item0's first vector in group g.
+    std::uint64_t first(std::uint64_t g) const { return (local ? g * wg * times : g * wg) + item0; }
     std::uint64_t step() const { return local ? wg : groups * wg; }
     // The parts of the groups for the host's threads, for elements of `element_size` bytes.
     std::size_t parts(std::size_t element_size) const;
+    // The pieces each group's work-items are split into for the host's threads: 1 where the
+    // groups are at least the threads, else a power of two up to wg, each of 32 lanes or more
+    // (fewer made the loops' calls, not their additions, the cost), so that a call of one group
+    // or a few (a small one on a CPU device) still runs on several threads.
+    std::uint32_t pieces(std::size_t element_size) const;
+    // Piece k of `pieces`: work-items [k * wg / pieces, (k + 1) * wg / pieces).
+    PlanGeometry piece(std::uint32_t k, std::uint32_t pieces) const {
+        PlanGeometry p = *this;
+        p.items = wg / pieces;
+        p.item0 = k * p.items;
+        return p;
+    }
 };
 
 // pick(std::integral_constant<std::uint32_t, V>{}) for V the plan's vector width (1, 2, 4, 8 or
@@ -82,16 +99,17 @@ constexpr std::uint32_t kFusedFewSteps = 4;
 // steps > 1; a single step's ends at the data's last whole vector). With a global stride the
 // groups' whole runs at a step are neighbours, as are their lanes: one run(b0, ...) for all of
 // them, of n = their lanes (a group's own, 128 lanes on a small GPU plan, would make the call's
-// cost, not its additions, the bound).
+// cost, not its additions, the bound). Of a piece (PlanGeometry::piece), the runs are its
+// work-items' and a group's lanes its own.
 template <class Run>
 void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Run&& run, bool few = false) {
-    const std::uint64_t lanes_per_group = std::uint64_t(geo.wg) * geo.vector_width;
-    const std::uint64_t last_group_end = geo.first(b1 - 1) + geo.wg;  // its run's end at step 0
+    const std::uint64_t lanes_per_group = std::uint64_t(geo.items) * geo.vector_width;
+    const std::uint64_t last_group_end = geo.first(b1 - 1) + geo.items;  // its run's end at step 0
     std::uint32_t t = 0;
     for (const std::uint32_t fused : {kFusedSteps, few ? kFusedFewSteps : kFusedSteps}) {
         for (; t + fused <= geo.times; t += fused) {
             if (last_group_end + std::uint64_t(t + fused - 1) * geo.step() > geo.vectors) break;
-            if (!geo.local) {
+            if (!geo.local && geo.items == geo.wg) {
                 run(b0, t, fused, geo.first(b0) + std::uint64_t(t) * geo.step(), (b1 - b0) * lanes_per_group);
                 continue;
             }
@@ -105,7 +123,7 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
             const std::uint64_t v = geo.first(g) + std::uint64_t(t) * geo.step();
             if (v >= geo.vectors) continue;
             any = true;
-            run(g, t, 1u, v, std::min<std::uint64_t>(geo.wg, geo.vectors - v) * geo.vector_width);
+            run(g, t, 1u, v, std::min<std::uint64_t>(geo.items, geo.vectors - v) * geo.vector_width);
         }
         if (!any) break;
     }

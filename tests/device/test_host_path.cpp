@@ -304,9 +304,10 @@ void check_float_extremes(Reducer& r) {
 }
 
 // Plans of fewer groups than the parts the host's threads would split the data into (PoCL's
-// default plan has one group up to 2^16 elements): one thread runs each group, with a global or
-// local stride, a scalar tail, a last group that reaches the data's end early, both level 3s, at
-// a misaligned start; at least 64 KiB each, where two threads would get parts.
+// default plan has one group up to 2^16 elements): one thread runs each group, or, where the
+// groups are fewer than the threads, the threads split each group's work-items; with a global
+// or local stride, a scalar tail, a last group (or work-item) that reaches the data's end early,
+// both level 3s, at a misaligned start; at least 64 KiB each, where two threads would get parts.
 TEST_CASE("plans of fewer groups than the host has threads: the device's bits", "[host-path]") {
     struct FewGroups {
         Shape shape;
@@ -319,6 +320,8 @@ TEST_CASE("plans of fewer groups than the host has threads: the device's bits", 
         {{16, 4, Stride::local, 1024, InterGroup::exact_atomic}, 3 * 65536 - 7},  // 3 groups
         {{8, 32, Stride::global, 100, InterGroup::exact_atomic}, 131072 + 3},     // 6 groups
         {{2, 256, Stride::global, 128, InterGroup::last_group}, 65536},           // 1 group
+        {{16, 4, Stride::local, 1024, InterGroup::exact_atomic}, 65536 - 5},      // 1 group: the last item short
+        {{4, 64, Stride::local, 200, InterGroup::last_group}, 40000 + 3},         // 1 group
     };
     Reducer& r = reducer();
     for (const FewGroups& row : rows) {
