@@ -190,15 +190,40 @@ CLREDUCE_HOST_CLONES void block_best(const unsigned char* in, std::uint64_t n, A
     }
 }
 
+// The index of the first of elements [0, m) at `in` equal to `best`, else m: a vector of lanes
+// (Bytes, as block_best's) compared at once and one branch for all of them. An element at a
+// time took a compare and two branches each, and a part's first block is always looked at
+// again: at 2^16 elements that loop was most of an argmax's time.
+template <class A, std::size_t Bytes>
+CLREDUCE_HOST_CLONES std::uint64_t first_equal(const unsigned char* in, std::uint64_t m, A best) {
+    constexpr std::size_t kWidth = Bytes / sizeof(A);
+    typedef A Lanes __attribute__((vector_size(Bytes)));
+    Lanes b;
+    for (std::size_t j = 0; j < kWidth; ++j) b[j] = best;
+    std::uint64_t i = 0;
+    for (; i + kWidth <= m; i += kWidth) {
+        Lanes x;
+        std::memcpy(&x, in + i * sizeof(A), sizeof x);
+        const auto equal = x == b;  // lanes of all ones where equal
+        std::uint64_t words[Bytes / 8];
+        std::memcpy(words, &equal, sizeof words);
+        std::uint64_t any = 0;
+        for (const std::uint64_t w : words) any |= w;
+        if (any != 0) break;
+    }
+    for (; i < m; ++i)
+        if (load_at<A>(in, i) == best) return i;
+    return m;
+}
+
 // The first element of a block equal to `best` (a number), else (the block is all NaN) its
 // first element: the block's candidate.
 template <class T, class A>
 Indexed<A> first_of(const unsigned char* block, std::uint64_t m, std::uint64_t first, A best) {
-    for (std::uint64_t i = 0; i < m; ++i) {
-        const A x = static_cast<A>(load_at<T>(block, i));
-        if (x == best) return {first + i, x};
-    }
-    return {first, static_cast<A>(load_at<T>(block, 0))};
+    static const auto find = host_vectors_512() ? first_equal<A, 64> : first_equal<A, 32>;
+    const std::uint64_t i = find(block, m, best);
+    if (i < m) return {first + i, load_at<A>(block, i)};  // (-0 where best is +0, or the reverse)
+    return {first, load_at<A>(block, 0)};
 }
 
 // The indexed states (argmin, argmax) of elements [first, first + n) at `in` (index `first`
