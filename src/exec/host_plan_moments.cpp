@@ -62,7 +62,8 @@ constexpr std::uint64_t kMinElementsPerItem = 16;
 // Lanes of a batch (three doubles each: 48 KiB), and the most a group may have.
 constexpr std::size_t kBatchLanes = 2048;
 
-// Eight lanes at a time (host_doubles.hpp's Doubles).
+// Work-items whose states are formed at a time where they took the same vectors: a Doubles'
+// lanes (two Doubles4 where the host has no 64-byte vectors).
 constexpr std::uint64_t kWidth = kDoublesWidth;
 
 // A lane's sums over its values so far (V: double, or Doubles for eight lanes).
@@ -179,30 +180,33 @@ MomentsRows& thread_rows() {
     return *rows;
 }
 
-// Eight states at once.
-struct Moments8 {
-    Doubles count, shift, s1, s2;
-    static CLREDUCE_INLINE Moments8 load(const MomentsRows& r, std::uint32_t i) {
-        Moments8 m;
-        std::memcpy(&m.count, &r.count[i], sizeof(Doubles));
-        std::memcpy(&m.shift, &r.shift[i], sizeof(Doubles));
-        std::memcpy(&m.s1, &r.s1[i], sizeof(Doubles));
-        std::memcpy(&m.s2, &r.s2[i], sizeof(Doubles));
+// V's lanes of states at once.
+template <class V>
+struct MomentsV {
+    V count, shift, s1, s2;
+    static CLREDUCE_INLINE MomentsV load(const MomentsRows& r, std::uint32_t i) {
+        MomentsV m;
+        std::memcpy(&m.count, &r.count[i], sizeof(V));
+        std::memcpy(&m.shift, &r.shift[i], sizeof(V));
+        std::memcpy(&m.s1, &r.s1[i], sizeof(V));
+        std::memcpy(&m.s2, &r.s2[i], sizeof(V));
         return m;
     }
     CLREDUCE_INLINE void store(MomentsRows& r, std::uint32_t i) const {
-        std::memcpy(&r.count[i], &count, sizeof(Doubles));
-        std::memcpy(&r.shift[i], &shift, sizeof(Doubles));
-        std::memcpy(&r.s1[i], &s1, sizeof(Doubles));
-        std::memcpy(&r.s2[i], &s2, sizeof(Doubles));
+        std::memcpy(&r.count[i], &count, sizeof(V));
+        std::memcpy(&r.shift[i], &shift, sizeof(V));
+        std::memcpy(&r.s1[i], &s1, sizeof(V));
+        std::memcpy(&r.s2[i], &s2, sizeof(V));
     }
 };
 
-// combine() on eight pairs of states that are not empty: the same operations in the same order.
-CLREDUCE_INLINE Moments8 combine8_nonempty(const Moments8& a, const Moments8& b) {
-    const Doubles d = b.shift - a.shift;
-    const Doubles nbd = b.count * d;
-    Moments8 c;
+// combine() on V's lanes of pairs of states that are not empty: the same operations in the
+// same order.
+template <class V>
+CLREDUCE_INLINE MomentsV<V> combine_nonempty(const MomentsV<V>& a, const MomentsV<V>& b) {
+    const V d = b.shift - a.shift;
+    const V nbd = b.count * d;
+    MomentsV<V> c;
     c.s1 = a.s1 + (b.s1 + nbd);
     c.s2 = a.s2 + (b.s2 + d * (2.0 * b.s1 + nbd));
     c.count = a.count + b.count;
@@ -210,10 +214,11 @@ CLREDUCE_INLINE Moments8 combine8_nonempty(const Moments8& a, const Moments8& b)
     return c;
 }
 
-// ... of any eight pairs: then the empty sides' rules by selection (what the arithmetic gave an
+// ... of any pairs: then the empty sides' rules by selection (what the arithmetic gave an
 // empty side is dropped).
-CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
-    Moments8 c = combine8_nonempty(a, b);
+template <class V>
+CLREDUCE_INLINE MomentsV<V> combine_lanes(const MomentsV<V>& a, const MomentsV<V>& b) {
+    MomentsV<V> c = combine_nonempty(a, b);
     const auto b_empty = b.count == 0.0;
     const auto a_empty = a.count == 0.0;
     c.shift = a_empty ? b.shift : c.shift;
@@ -223,80 +228,63 @@ CLREDUCE_INLINE Moments8 combine8(const Moments8& a, const Moments8& b) {
     return c;
 }
 
-// Lane k of eight consecutive work-items (vector_width VW lanes each, at p: 8 * VW doubles)
-// into out[k], for every k < VW. Widths 1, 2 and 4 by shuffles of whole vectors (a 4 x 8
-// transpose is eight vpermt2pd); wider ones element by element.
-template <std::uint32_t VW>
-CLREDUCE_INLINE void lane_vectors(const double* p, Doubles* out) {
-    Doubles v[VW <= 4 ? VW : 1];
-    if constexpr (VW <= 4)
-        for (std::uint32_t i = 0; i < VW; ++i) std::memcpy(&v[i], p + i * kWidth, sizeof(Doubles));
-    if constexpr (VW == 1) {
-        out[0] = v[0];
-    } else if constexpr (VW == 2) {
-        out[0] = __builtin_shufflevector(v[0], v[1], 0, 2, 4, 6, 8, 10, 12, 14);
-        out[1] = __builtin_shufflevector(v[0], v[1], 1, 3, 5, 7, 9, 11, 13, 15);
-    } else if constexpr (VW == 4) {
-        // a: lanes 0 then 1 of work-items 0-3; b: lanes 2 then 3; c, d: the same of 4-7.
-        const Doubles a = __builtin_shufflevector(v[0], v[1], 0, 4, 8, 12, 1, 5, 9, 13);
-        const Doubles b = __builtin_shufflevector(v[0], v[1], 2, 6, 10, 14, 3, 7, 11, 15);
-        const Doubles c = __builtin_shufflevector(v[2], v[3], 0, 4, 8, 12, 1, 5, 9, 13);
-        const Doubles d = __builtin_shufflevector(v[2], v[3], 2, 6, 10, 14, 3, 7, 11, 15);
-        out[0] = __builtin_shufflevector(a, c, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[1] = __builtin_shufflevector(a, c, 4, 5, 6, 7, 12, 13, 14, 15);
-        out[2] = __builtin_shufflevector(b, d, 0, 1, 2, 3, 8, 9, 10, 11);
-        out[3] = __builtin_shufflevector(b, d, 4, 5, 6, 7, 12, 13, 14, 15);
-    } else {
-        for (std::uint32_t k = 0; k < VW; ++k)
-            for (std::uint32_t i = 0; i < kWidth; ++i) out[k][i] = p[std::size_t(i) * VW + k];
+// The states of Chains x V's lanes of consecutive work-items from their lanes (each took
+// `taken` > 0 vectors) into rows from lid: lane 0, then lanes 1 ... VW - 1 combined in order,
+// as the work-item does. `at` points to the first work-item's lane 0. A combine waits for the
+// one before (four additions deep), so the chains of several V's of work-items go side by side.
+template <std::uint32_t VW, class V, std::uint32_t Chains>
+CLREDUCE_INLINE void work_items(const Lanes& at, double taken, MomentsRows& rows, std::uint32_t lid) {
+    constexpr std::uint32_t w = kLanesOf<V>;
+    V shift[Chains][VW], s1[Chains][VW], s2[Chains][VW];  // lane_vectors sets each
+    for (std::uint32_t c = 0; c < Chains; ++c) {
+        const Lanes items = at.at(std::size_t(c) * w * VW);
+        lane_vectors<VW>(items.shift, shift[c]);
+        lane_vectors<VW>(items.s1, s1[c]);
+        lane_vectors<VW>(items.s2, s2[c]);
     }
+    const V count = V{} + taken;
+    MomentsV<V> acc[Chains];
+    for (std::uint32_t c = 0; c < Chains; ++c) acc[c] = MomentsV<V>{count, shift[c][0], s1[c][0], s2[c][0]};
+    for (std::uint32_t k = 1; k < VW; ++k)
+        for (std::uint32_t c = 0; c < Chains; ++c)  // every lane took `taken` > 0
+            acc[c] = combine_nonempty(acc[c], MomentsV<V>{count, shift[c][k], s1[c][k], s2[c][k]});
+    for (std::uint32_t c = 0; c < Chains; ++c) acc[c].store(rows, lid + c * w);
 }
 
-// Eight work-items' states from their lanes (each took `taken` > 0 vectors): lane 0, then
-// lanes 1 ... VW - 1 combined in order, as the work-item does. `at` points to the first
-// work-item's lane 0.
-template <std::uint32_t VW>
-CLREDUCE_INLINE Moments8 work_items8(const Lanes& at, double taken) {
-    Doubles shift[VW]{}, s1[VW]{}, s2[VW]{};
-    lane_vectors<VW>(at.shift, shift);
-    lane_vectors<VW>(at.s1, s1);
-    lane_vectors<VW>(at.s2, s2);
-    Moments8 acc{};
-    for (std::uint32_t k = 0; k < VW; ++k) {
-        Moments8 lane;
-        lane.shift = shift[k];
-        lane.s1 = s1[k];
-        lane.s2 = s2[k];
-        lane.count = Doubles{} + taken;
-        acc = k == 0 ? lane : combine8_nonempty(acc, lane);  // every lane took `taken` > 0
-    }
-    return acc;
-}
-
-// Level 2's tree over a group's states in `rows` (wg of them), eight combines at a time where
-// the tree's level is that wide; the group's state.
+// Level 2's tree over a group's states in `rows` (wg of them), V's lanes of combines at a time
+// where the tree's level is that wide; the group's state.
+template <class V>
 CLREDUCE_HOST_CLONES Moments level2_rows(MomentsRows& rows, std::uint32_t wg) {
+    constexpr std::uint32_t w = kLanesOf<V>;
     for (std::uint32_t s = wg / 2; s >= 1; s >>= 1) {
         std::uint32_t lid = 0;
-        for (; lid + kWidth <= s; lid += kWidth)
-            combine8(Moments8::load(rows, lid), Moments8::load(rows, lid + s)).store(rows, lid);
+        for (; lid + w <= s; lid += w)
+            combine_lanes(MomentsV<V>::load(rows, lid), MomentsV<V>::load(rows, lid + s)).store(rows, lid);
         for (; lid < s; ++lid) rows.put(lid, combine(rows.get(lid), rows.get(lid + s)));
     }
     return rows.get(0);
 }
+using Level2Rows = Moments (*)(MomentsRows&, std::uint32_t);
+Level2Rows level2_rows_here() { return host_vectors_512() ? level2_rows<Doubles> : level2_rows<Doubles4>; }
 
-// Work-items [lid, lid + 8 * blocks) of a group whose lanes start at `at`, each having taken
-// `taken` vectors: their states into rows.
-template <std::uint32_t VW>
+// Work-items [lid, lid + kWidth * blocks) of a group whose lanes start at `at`, each having
+// taken `taken` vectors: their states into rows, V's lanes of work-items at a time.
+template <std::uint32_t VW, class V>
 CLREDUCE_HOST_CLONES void full_work_items(const Lanes& at, std::uint64_t taken, MomentsRows& rows, std::uint32_t lid,
                                           std::uint32_t blocks) {
+    constexpr std::uint32_t w = kLanesOf<V>;
     const double n = static_cast<double>(taken);
-    for (std::uint32_t b = 0; b < blocks; ++b)
-        work_items8<VW>(at.at(std::size_t(b) * kWidth * VW), n).store(rows, lid + b * kWidth);
+    std::uint32_t i = 0;
+    for (; i + 2 * kWidth <= blocks * kWidth; i += 2 * kWidth)
+        work_items<VW, V, 2 * kWidth / w>(at.at(std::size_t(i) * VW), n, rows, lid + i);
+    for (; i < blocks * kWidth; i += w) work_items<VW, V, 1>(at.at(std::size_t(i) * VW), n, rows, lid + i);
 }
 using FullWorkItems = void (*)(const Lanes&, std::uint64_t, MomentsRows&, std::uint32_t, std::uint32_t);
 FullWorkItems full_work_items_of(std::uint32_t vector_width) {
-    return for_vector_width(vector_width, [](auto v) -> FullWorkItems { return full_work_items<decltype(v)::value>; });
+    return for_vector_width(vector_width, [](auto v) -> FullWorkItems {
+        constexpr std::uint32_t VW = decltype(v)::value;
+        return host_vectors_512() ? full_work_items<VW, Doubles> : full_work_items<VW, Doubles4>;
+    });
 }
 
 // The states of groups [begin, end) into values[g - begin], and their extremes into `ext`.
@@ -311,6 +299,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity};
     MomentsRows& rows = thread_rows();
     const FullWorkItems full_items = full_work_items_of(geo.vector_width);
+    const Level2Rows level2 = level2_rows_here();
     const TakeSteps take_fused_first = take_steps_here<T, true, true>(), take_fused = take_steps_here<T, true, false>(),
                     take_first = take_steps_here<T, false, true>(), take = take_steps_here<T, false, false>();
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
@@ -362,7 +351,7 @@ void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_
                 rows.put(lid, acc);
                 ++lid;
             }
-            values[g - begin] = level2_rows(rows, geo.wg);
+            values[g - begin] = level2(rows, geo.wg);
         }
     }
 }

@@ -78,7 +78,8 @@ void check_statistics_bits(Reducer& r, const std::vector<T>& data, LaunchParams 
 
 // Launch shapes of the host path's statistics (work-items of at least 16 elements): both
 // strides, vector widths 1 to 16, times below and above 8 steps' multiples, one group to many,
-// work-groups narrower and wider than the eight work-items the host combines at once.
+// work-groups narrower and wider than the eight work-items the host combines at once, and
+// than the sixteen it combines side by side.
 struct StatisticsShape {
     std::uint32_t vec, wg;
     Stride stride;
@@ -87,7 +88,7 @@ struct StatisticsShape {
 constexpr StatisticsShape kStatisticsShapes[] = {{16, 4, Stride::local, 16},  {4, 64, Stride::global, 67},
                                                  {1, 1, Stride::global, 300}, {8, 16, Stride::local, 37},
                                                  {4, 256, Stride::global, 4}, {2, 32, Stride::local, 9},
-                                                 {1, 16, Stride::local, 20},  {16, 8, Stride::global, 2}};
+                                                 {1, 16, Stride::local, 20},  {16, 32, Stride::global, 2}};
 
 // A shape row's LaunchParams (its vector width, work-group size, stride and times).
 template <class Row>
