@@ -185,6 +185,8 @@ void level1_items(const PlanGeometry& geo, const unsigned char* in, std::uint64_
     const AddSteps fused = add_steps_here<T, M, kFusedSteps>();
     const AddSteps few_first = add_steps_here<T, M, kFusedFewSteps, true>();
     const AddSteps few = add_steps_here<T, M, kFusedFewSteps>();
+    const AddSteps two_first = add_steps_here<T, M, kFusedTwoSteps, true>();
+    const AddSteps two = add_steps_here<T, M, kFusedTwoSteps>();
     alignas(64) std::array<double, kBatchLanes> lanes;
     std::array<double, kMaxHostGroupSize> scratch;
     for (std::uint64_t b0 = begin; b0 < end; b0 += batch) {
@@ -204,7 +206,10 @@ void level1_items(const PlanGeometry& geo, const unsigned char* in, std::uint64_
             std::array<const unsigned char*, kFusedSteps> runs;
             for (std::uint32_t j = 0; j < steps; ++j)
                 runs[j] = first + std::uint64_t(j) * geo.step() * geo.vector_width * sizeof(T);
-            (steps == kFusedSteps ? (t == 0 ? fused_first : fused) : (t == 0 ? few_first : few))(at, runs.data(), n);
+            const AddSteps add = steps == kFusedSteps      ? (t == 0 ? fused_first : fused)
+                                 : steps == kFusedFewSteps ? (t == 0 ? few_first : few)
+                                                           : (t == 0 ? two_first : two);
+            add(at, runs.data(), n);
             },
             true);
         for (std::uint64_t g = b0; g < b1; ++g) {

@@ -87,15 +87,18 @@ auto for_vector_width(std::uint32_t vector_width, Pick&& pick) {
 // full and the loads from memory waiting).
 constexpr std::uint32_t kFusedSteps = 8;
 
-// Steps a sum's level 1 also takes at once after the kFusedSteps ones (plans of 4 to 7 steps a
-// work-item, which small GPU calls have): a quarter of the lanes' loads and stores.
+// Steps a sum's level 1 also takes at once after the kFusedSteps ones (plans of 2 to 7 steps a
+// work-item, which small GPU calls have): a quarter, then half of the lanes' loads and stores.
+// A plan of two steps took as long as one of four over twice the data.
 constexpr std::uint32_t kFusedFewSteps = 4;
+constexpr std::uint32_t kFusedTwoSteps = 2;
 
 // Level 1 over groups [b0, b1) in the kernels' order of steps: from step 0, kFusedSteps steps
-// at once while every group has whole runs in all of them, then (with `few`) kFusedFewSteps at
-// once while they do, then one step at a time while any group has a vector there. For each
-// group with a vector at step t: run(g, t, steps, v0, n), its `steps` runs (kFusedSteps,
-// kFusedFewSteps or 1) from vector v0, step() apart, each of n elements (whole runs where
+// at once while every group has whole runs in all of them, then (with `few`) kFusedFewSteps
+// and kFusedTwoSteps at once while they do, then one step at a time while any group has a
+// vector there. For each group with a vector at step t: run(g, t, steps, v0, n), its `steps`
+// runs (kFusedSteps, kFusedFewSteps, kFusedTwoSteps or 1) from vector v0, step() apart, each
+// of n elements (whole runs where
 // steps > 1; a single step's ends at the data's last whole vector). With a global stride the
 // groups' whole runs at a step are neighbours, as are their lanes: one run(b0, ...) for all of
 // them, of n = their lanes (a group's own, 128 lanes on a small GPU plan, would make the call's
@@ -106,7 +109,8 @@ void walk_level1(const PlanGeometry& geo, std::uint64_t b0, std::uint64_t b1, Ru
     const std::uint64_t lanes_per_group = std::uint64_t(geo.items) * geo.vector_width;
     const std::uint64_t last_group_end = geo.first(b1 - 1) + geo.items;  // its run's end at step 0
     std::uint32_t t = 0;
-    for (const std::uint32_t fused : {kFusedSteps, few ? kFusedFewSteps : kFusedSteps}) {
+    for (const std::uint32_t fused :
+         {kFusedSteps, few ? kFusedFewSteps : kFusedSteps, few ? kFusedTwoSteps : kFusedSteps}) {
         for (; t + fused <= geo.times; t += fused) {
             if (last_group_end + std::uint64_t(t + fused - 1) * geo.step() > geo.vectors) break;
             if (!geo.local && geo.items == geo.wg) {

@@ -128,9 +128,11 @@ constexpr Shape kShapes[] = {
     {4, 64, Stride::global, 1, InterGroup::exact_atomic},
     {16, 1, Stride::global, 5, InterGroup::exact_atomic},
     {16, 64, Stride::local, 1, InterGroup::last_group},
-    // times of 8 and more: the host's level 1 takes 8 steps at once, then the rest one by one
+    // times of 8 and more: the host's level 1 takes 8 steps at once, then 4 and 2, then the
+    // rest one by one; and of 3: 2 steps at once from the first
     {4, 64, Stride::global, 19, InterGroup::last_group},
     {16, 4, Stride::local, 8, InterGroup::exact_atomic},
+    {4, 32, Stride::local, 3, InterGroup::exact_atomic},
 };
 
 template <class T>
