@@ -135,7 +135,7 @@ CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in,
 template <class T, bool Fused, bool First, class V>
 CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n,
                                      Extremes<double>& part) {
-    constexpr std::uint64_t width = sizeof(V) / sizeof(double);
+    constexpr std::uint64_t width = kLanesOf<V>;
     Extremes<V> lanes;
     Extremes<double> one = part;
     std::uint64_t k = 0;

@@ -111,7 +111,7 @@ CLREDUCE_INLINE V mapped_lanes(const unsigned char* in, std::uint64_t k) {
 // elements.
 template <class T, ElementMap M, std::uint32_t Steps, bool First, class V>
 CLREDUCE_HOST_CLONES void add_steps(double* __restrict lanes, const unsigned char* const* in, std::uint64_t n) {
-    constexpr std::uint64_t width = sizeof(V) / sizeof(double);
+    constexpr std::uint64_t width = kLanesOf<V>;
     std::array<const unsigned char*, Steps> r;
     for (std::uint32_t j = 0; j < Steps; ++j) r[j] = in[j];
     std::uint64_t k = 0;
