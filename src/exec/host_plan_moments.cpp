@@ -59,8 +59,11 @@ struct Lanes {
 
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
 constexpr std::uint64_t kMinElementsPerItem = 16;
-// Lanes of a batch (three doubles each: 48 KiB), and the most a group may have.
-constexpr std::size_t kBatchLanes = 2048;
+// Lanes of a batch (three doubles each: 192 KiB, in the core's L2), and the most a group may
+// have. A step of the batch reads a run of 8,192 elements from each of kFusedSteps places
+// (global stride: a step's runs lie the plan's step apart). The loads wait on memory at the start
+// of each run, before the prefetcher is ahead of it; the longer the runs, the fewer the starts.
+constexpr std::size_t kBatchLanes = 8192;
 
 // Work-items whose states are formed at a time where they took the same vectors: a Doubles'
 // lanes (two Doubles4 where the host has no 64-byte vectors).
