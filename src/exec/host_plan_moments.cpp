@@ -120,7 +120,12 @@ CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in,
         std::memcpy(&a.s2, at.s2 + k, sizeof(V));
         a.take(x0);
     }
+    // Unrolled (kFusedSteps, at most 8), so that the steps' loads are issued ahead of the
+    // additions that wait for them; GCC kept the loop for 4-byte integer elements, whose
+    // conversion it folds into the load, and the core then waited on each step's load in turn.
+    static_assert(kFusedSteps <= 8);
     if constexpr (Fused)
+#pragma GCC unroll 8
         for (std::uint32_t j = 1; j < kFusedSteps; ++j) {
             const V x = load_as<T, V>(in[j], k);
             a.take(x);
