@@ -59,11 +59,13 @@ struct Lanes {
 
 // The fewest elements a work-item of a plan the host runs takes (moments_on_host).
 constexpr std::uint64_t kMinElementsPerItem = 16;
-// Lanes of a batch (three doubles each: 192 KiB, in the core's L2), and the most a group may
-// have. A step of the batch reads a run of 8,192 elements from each of kFusedSteps places
-// (global stride: a step's runs lie the plan's step apart). The loads wait on memory at the start
-// of each run, before the prefetcher is ahead of it; the longer the runs, the fewer the starts.
+// Lanes of a batch (three doubles each: 192 KiB, in the core's L2), whole groups of at most
+// kMaxHostLanes lanes each. A step of the batch reads a run of 8,192 elements from each of
+// kFusedSteps places (global stride: a step's runs lie the plan's step apart). The loads wait on
+// memory at the start of each run, before the prefetcher is ahead of it; the longer the runs,
+// the fewer the starts.
 constexpr std::size_t kBatchLanes = 8192;
+static_assert(kMaxHostLanes <= kBatchLanes);
 
 // Work-items whose states are formed at a time where they took the same vectors: a Doubles'
 // lanes (two Doubles4 where the host has no 64-byte vectors).
@@ -300,11 +302,10 @@ template <class T>
 void group_states(const PlanGeometry& geo, const unsigned char* in, std::uint64_t begin, std::uint64_t end,
                   Moments* values, Extremes<double>& ext) {
     const std::size_t lanes_per_group = std::size_t(geo.wg) * geo.vector_width;
-    const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes_per_group);
-    const std::size_t capacity = std::max<std::size_t>(kBatchLanes, lanes_per_group);
+    const std::uint64_t batch = kBatchLanes / lanes_per_group;
     thread_local std::vector<double> kept;  // grown once per thread
-    if (kept.size() < 3 * capacity) kept.resize(3 * capacity);
-    const Lanes lanes{kept.data(), kept.data() + capacity, kept.data() + 2 * capacity};
+    if (kept.empty()) kept.resize(3 * kBatchLanes);
+    const Lanes lanes{kept.data(), kept.data() + kBatchLanes, kept.data() + 2 * kBatchLanes};
     MomentsRows& rows = thread_rows();
     const FullWorkItems full_items = full_work_items_of(geo.vector_width);
     const Level2Rows level2 = level2_rows_here();
