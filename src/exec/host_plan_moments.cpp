@@ -106,22 +106,67 @@ struct Extremes {
     }
 };
 
-// Lanes [k, k + width of V) of `at`: load, take element k... of in[0], in[1], ... (kFusedSteps
-// runs, or one where not Fused), store; First: in[0] holds the lanes' first vector. The values'
-// extremes into ext.
-template <class T, class V, bool Fused, bool First>
-CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in, std::uint64_t k, Extremes<V>& ext) {
-    Lane<V> a;
-    const V x0 = load_as<T, V>(in[0], k);
-    ext.take(x0, x0);
-    if constexpr (First) {
-        a = Lane<V>::first(x0);
-    } else {
-        std::memcpy(&a.shift, at.shift + k, sizeof(V));
-        std::memcpy(&a.s1, at.s1 + k, sizeof(V));
-        std::memcpy(&a.s2, at.s2 + k, sizeof(V));
-        a.take(x0);
+// The extremes as take_lanes sees them: each value converted (Converted: the extremes of V's
+// lanes of doubles), or the elements of each run as they are (Native, below).
+template <class V>
+struct Converted {
+    Extremes<V> ext;
+    CLREDUCE_INLINE void see(V x) { ext.take(x, x); }
+    CLREDUCE_INLINE void see_run(const unsigned char*, std::uint64_t) {}
+};
+
+// ... in the elements' own type, N's lanes at once (twice a V's: 16 four-byte elements where V
+// holds 8 doubles), so half as many comparisons as on the doubles: statistics on the host are
+// bound by their arithmetic where the data is in cache. `<` orders 4-byte integers and floats
+// as it orders their (exact) doubles, and NaN never compares in either.
+template <class T, class N>
+struct Native {
+    static constexpr T kHighest =
+        std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    static constexpr T kLowest =
+        std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    N lo = N{} + kHighest;
+    N hi = N{} + kLowest;
+    template <class V>
+    CLREDUCE_INLINE void see(V) {}
+    CLREDUCE_INLINE void see_run(const unsigned char* in, std::uint64_t k) {
+        N x;
+        std::memcpy(&x, in + k * sizeof(T), sizeof x);
+        lo = x < lo ? x : lo;
+        hi = hi < x ? x : hi;
     }
+};
+
+// N elements of type T as one vector.
+template <class T, std::uint64_t N>
+struct ElementsOf {
+    typedef T type __attribute__((vector_size(N * sizeof(T))));
+};
+
+// Whether T's extremes are taken as Native: 4-byte elements (doubles gain nothing).
+template <class T>
+constexpr bool kNativeExtremes = sizeof(T) == 4;
+
+// Lanes [k, k + Count x width of V) of `at`: load, take element k... of in[0], in[1], ...
+// (kFusedSteps runs, or one where not Fused), store; First: in[0] holds the lanes' first
+// vector. The values to ext (Converted or Native).
+template <class T, class V, bool Fused, bool First, std::uint32_t Count, class E>
+CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in, std::uint64_t k, E& ext) {
+    constexpr std::uint64_t w = kLanesOf<V>;
+    Lane<V> a[Count];
+    for (std::uint32_t c = 0; c < Count; ++c) {
+        const V x0 = load_as<T, V>(in[0], k + c * w);
+        ext.see(x0);
+        if constexpr (First) {
+            a[c] = Lane<V>::first(x0);
+        } else {
+            std::memcpy(&a[c].shift, at.shift + k + c * w, sizeof(V));
+            std::memcpy(&a[c].s1, at.s1 + k + c * w, sizeof(V));
+            std::memcpy(&a[c].s2, at.s2 + k + c * w, sizeof(V));
+            a[c].take(x0);
+        }
+    }
+    ext.see_run(in[0], k);
     // Unrolled (kFusedSteps, at most 8), so that the steps' loads are issued ahead of the
     // additions that wait for them; GCC kept the loop for 4-byte integer elements, whose
     // conversion it folds into the load, and the core then waited on each step's load in turn.
@@ -129,30 +174,47 @@ CLREDUCE_INLINE void take_lanes(const Lanes& at, const unsigned char* const* in,
     if constexpr (Fused)
 #pragma GCC unroll 8
         for (std::uint32_t j = 1; j < kFusedSteps; ++j) {
-            const V x = load_as<T, V>(in[j], k);
-            a.take(x);
-            ext.take(x, x);
+            for (std::uint32_t c = 0; c < Count; ++c) {
+                const V x = load_as<T, V>(in[j], k + c * w);
+                a[c].take(x);
+                ext.see(x);
+            }
+            ext.see_run(in[j], k);
         }
-    std::memcpy(at.shift + k, &a.shift, sizeof(V));
-    std::memcpy(at.s1 + k, &a.s1, sizeof(V));
-    std::memcpy(at.s2 + k, &a.s2, sizeof(V));
+    for (std::uint32_t c = 0; c < Count; ++c) {
+        std::memcpy(at.shift + k + c * w, &a[c].shift, sizeof(V));
+        std::memcpy(at.s1 + k + c * w, &a[c].s1, sizeof(V));
+        std::memcpy(at.s2 + k + c * w, &a[c].s2, sizeof(V));
+    }
 }
 
 // Steps of level 1 for lanes [0, n) of `at`, as clreduce_vaccumulate does vector by vector:
 // V's lanes at a time (Doubles, or Doubles4 where the host has no 64-byte vectors:
-// host_vectors_512), then one by one. One load and store of a lane per kFusedSteps elements
-// (see host_plan_order.cpp's add_steps). The values' extremes into `part`.
+// host_vectors_512), two V's at a time where the extremes are Native, then one by one. One load
+// and store of a lane per kFusedSteps elements (see host_plan_order.cpp's add_steps). The
+// values' extremes into `part`.
 template <class T, bool Fused, bool First, class V>
 CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n,
                                      Extremes<double>& part) {
     constexpr std::uint64_t width = kLanesOf<V>;
-    Extremes<V> lanes;
     Extremes<double> one = part;
     std::uint64_t k = 0;
-    for (; k + width <= n; k += width) take_lanes<T, V, Fused, First>(at, in, k, lanes);
-    for (; k < n; ++k) take_lanes<T, double, Fused, First>(at, in, k, one);
-    for (std::uint32_t i = 0; i < width; ++i) one.take(lanes.lo[i], lanes.hi[i]);
-    part = one;
+    if constexpr (kNativeExtremes<T>) {
+        Native<T, typename ElementsOf<T, 2 * width>::type> native;
+        for (; k + 2 * width <= n; k += 2 * width) take_lanes<T, V, Fused, First, 2>(at, in, k, native);
+        if (k > 0) {  // where it took elements: its starting values are no element's
+            T lo[2 * width], hi[2 * width];
+            std::memcpy(lo, &native.lo, sizeof lo);
+            std::memcpy(hi, &native.hi, sizeof hi);
+            for (std::uint32_t i = 0; i < 2 * width; ++i) one.take(lo[i], hi[i]);
+        }
+    }
+    Converted<V> lanes;
+    Converted<double> rest{one};
+    for (; k + width <= n; k += width) take_lanes<T, V, Fused, First, 1>(at, in, k, lanes);
+    for (; k < n; ++k) take_lanes<T, double, Fused, First, 1>(at, in, k, rest);
+    for (std::uint32_t i = 0; i < width; ++i) rest.ext.take(lanes.ext.lo[i], lanes.ext.hi[i]);
+    part = rest.ext;
 }
 using TakeSteps = void (*)(Lanes, const unsigned char* const*, std::uint64_t, Extremes<double>&);
 // take_steps for the host's vectors.
