@@ -54,6 +54,7 @@ const std::vector<std::pair<std::string, CompetitorFactory>>& competitor_factori
         {"cv::UMat", make_opencv_umat_competitor},
         {"clreduce (OpenCV adapter)", make_opencv_adapter_competitor},
         {"host read", make_host_read_competitor},
+        {"host statistics", make_host_statistics_competitor},
         {"pinned write", make_pinned_write_competitor},
         {"pageable write", make_pageable_write_competitor},
         {"host copy", make_host_copy_competitor},
