@@ -10,12 +10,19 @@
 #include <vector>
 
 #include "exec/host_doubles.hpp"
+#include "exec/host_extremes.hpp"
 #include "exec/host_plan_order.hpp"
 #include "exec/host_pool.hpp"
 #include "exec/unaligned.hpp"
 
 namespace clreduce {
 namespace {
+
+using host_moments::Converted;
+using host_moments::ElementsOf;
+using host_moments::Extremes;
+using host_moments::kNativeExtremes;
+using host_moments::Native;
 
 // The sums of a moments state (the extremes are kept apart: they depend on no order).
 struct Moments {
@@ -93,59 +100,6 @@ struct Lane {
         s2 = s2 + d * d;
     }
 };
-
-// The extremes of the values a pass took, by `<` (NaN never compares): +inf and -inf before any
-// number (V as for Lane).
-template <class V>
-struct Extremes {
-    V lo = V{} + std::numeric_limits<double>::infinity();
-    V hi = V{} - std::numeric_limits<double>::infinity();
-    CLREDUCE_INLINE void take(V l, V h) {
-        lo = l < lo ? l : lo;
-        hi = hi < h ? h : hi;
-    }
-};
-
-// The extremes as take_lanes sees them: each value converted (Converted: the extremes of V's
-// lanes of doubles), or the elements of each run as they are (Native, below).
-template <class V>
-struct Converted {
-    Extremes<V> ext;
-    CLREDUCE_INLINE void see(V x) { ext.take(x, x); }
-    CLREDUCE_INLINE void see_run(const unsigned char*, std::uint64_t) {}
-};
-
-// ... in the elements' own type, N's lanes at once (twice a V's: 16 four-byte elements where V
-// holds 8 doubles), so half as many comparisons as on the doubles: statistics on the host are
-// bound by their arithmetic where the data is in cache. `<` orders 4-byte integers and floats
-// as it orders their (exact) doubles, and NaN never compares in either.
-template <class T, class N>
-struct Native {
-    static constexpr T kHighest =
-        std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-    static constexpr T kLowest =
-        std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-    N lo = N{} + kHighest;
-    N hi = N{} + kLowest;
-    template <class V>
-    CLREDUCE_INLINE void see(V) {}
-    CLREDUCE_INLINE void see_run(const unsigned char* in, std::uint64_t k) {
-        N x;
-        std::memcpy(&x, in + k * sizeof(T), sizeof x);
-        lo = x < lo ? x : lo;
-        hi = hi < x ? x : hi;
-    }
-};
-
-// N elements of type T as one vector.
-template <class T, std::uint64_t N>
-struct ElementsOf {
-    typedef T type __attribute__((vector_size(N * sizeof(T))));
-};
-
-// Whether T's extremes are taken as Native: 4-byte elements (doubles gain nothing).
-template <class T>
-constexpr bool kNativeExtremes = sizeof(T) == 4;
 
 // Lanes [k, k + Count x width of V) of `at`: load, take element k... of in[0], in[1], ...
 // (kFusedSteps runs, or one where not Fused), store; First: in[0] holds the lanes' first
