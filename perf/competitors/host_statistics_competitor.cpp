@@ -102,8 +102,11 @@ CLREDUCE_PERF_CLONES PartStatistics part_statistics(const T* data, std::int64_t 
     return p;
 }
 
+// The pass on `threads` OpenMP threads, each part's sums into parts[thread] (empty where OpenMP
+// gave fewer threads).
 template <class T>
 PartStatistics host_statistics(const T* data, std::int64_t n, int threads, std::vector<PartStatistics>& parts) {
+    std::fill(parts.begin(), parts.end(), PartStatistics{});
 #pragma omp parallel num_threads(threads)
     {
         const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
