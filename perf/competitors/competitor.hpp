@@ -86,7 +86,7 @@ std::unique_ptr<Competitor> make_clreduce_link_competitor(const CompareSetup& se
 std::unique_ptr<Competitor> make_host_read_competitor(const CompareSetup& setup);
 // "clreduce-host <op>": the pointer form of another operation (min, argmax, ...).
 std::unique_ptr<Competitor> make_host_operation_competitor(const CompareSetup& setup, Operation op);
-// "host statistics": a plain OpenMP statistics loop, the bound of "clreduce-host statistics".
+// "host statistics": the arithmetic of statistics alone, the bound of "clreduce-host statistics".
 std::unique_ptr<Competitor> make_host_statistics_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pinned_write_competitor(const CompareSetup& setup);
 std::unique_ptr<Competitor> make_pageable_write_competitor(const CompareSetup& setup);

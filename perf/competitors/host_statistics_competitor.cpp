@@ -19,19 +19,8 @@
 
 #include "competitors/competitor.hpp"
 #include "competitors/host_sum.hpp"
+#include "exec/host_doubles.hpp"  // Doubles, ElementsOf; CLREDUCE_HOST_CLONES: the host's widest vectors
 #include "reference/with_element_type.hpp"
-
-// The widest vectors the host has, chosen when the program starts (GCC's target clones on
-// x86-64), as the library's host path does.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__SANITIZE_THREAD__)
-#define CLREDUCE_PERF_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CLREDUCE_PERF_CLONES
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"  // 64-byte vectors stay inside their clone
-#endif
 
 namespace clreduce::perf {
 namespace {
@@ -42,18 +31,11 @@ struct PartStatistics {
     double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
 };
 
-typedef double Doubles __attribute__((vector_size(64)));
-
-template <class T, std::size_t N>
-struct VectorOf {
-    typedef T type __attribute__((vector_size(N * sizeof(T))));
-};
-
 // One thread's part: 64 bytes of elements at a time, their doubles in vectors of eight.
 template <class T>
-CLREDUCE_PERF_CLONES PartStatistics part_statistics(const T* data, std::int64_t n) {
+CLREDUCE_HOST_CLONES PartStatistics part_statistics(const T* data, std::int64_t n) {
     constexpr std::int64_t per = 64 / sizeof(T);  // elements per step
-    using Elements = typename VectorOf<T, per>::type;
+    using Elements = typename ElementsOf<T, per>::type;
     PartStatistics p;
     if (n == 0) return p;
     p.count = static_cast<double>(n);

@@ -160,7 +160,7 @@ void print_host_operations_summary(const CompareResult& r, std::ostream& out) {
             names.push_back(c.name);
     if (names.empty()) return;
     fmt::print(out, "\nhost data, other operations: host read's wall time / theirs\n{:>11}", "n");
-    // clreduce's rows by their operation; the plain loop as itself.
+    // clreduce's rows by their operation; host statistics by its name.
     for (const std::string& name : names)
         fmt::print(out, "{:>16}", name.rfind("clreduce-host ", 0) == 0 ? name.substr(14) : name);
     fmt::print(out, "\n");

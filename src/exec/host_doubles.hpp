@@ -63,6 +63,12 @@ CLREDUCE_INLINE V load_as(const unsigned char* in, std::uint64_t k) {
     }
 }
 
+// N elements of type T as one vector.
+template <class T, std::uint64_t N>
+struct ElementsOf {
+    typedef T type __attribute__((vector_size(N * sizeof(T))));
+};
+
 // The lanes of V: eight (Doubles) or four (Doubles4).
 template <class V>
 constexpr std::uint32_t kLanesOf = sizeof(V) / sizeof(double);

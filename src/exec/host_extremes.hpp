@@ -55,12 +55,6 @@ struct Native {
     }
 };
 
-// N elements of type T as one vector.
-template <class T, std::uint64_t N>
-struct ElementsOf {
-    typedef T type __attribute__((vector_size(N * sizeof(T))));
-};
-
 // Whether T's extremes are taken as Native: 4-byte elements (doubles gain nothing).
 template <class T>
 constexpr bool kNativeExtremes = sizeof(T) == 4;

@@ -19,7 +19,6 @@ namespace clreduce {
 namespace {
 
 using host_moments::Converted;
-using host_moments::ElementsOf;
 using host_moments::Extremes;
 using host_moments::kNativeExtremes;
 using host_moments::Native;
@@ -151,7 +150,7 @@ template <class T, bool Fused, bool First, class V>
 CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, std::uint64_t n,
                                      Extremes<double>& part) {
     constexpr std::uint64_t width = kLanesOf<V>;
-    Extremes<double> one = part;
+    Converted<double> rest{part};  // the values' extremes, after the lanes' and the native ones
     std::uint64_t k = 0;
     if constexpr (kNativeExtremes<T>) {
         Native<T, typename ElementsOf<T, 2 * width>::type> native;
@@ -160,11 +159,10 @@ CLREDUCE_HOST_CLONES void take_steps(Lanes at, const unsigned char* const* in, s
             T lo[2 * width], hi[2 * width];
             std::memcpy(lo, &native.lo, sizeof lo);
             std::memcpy(hi, &native.hi, sizeof hi);
-            for (std::uint32_t i = 0; i < 2 * width; ++i) one.take(lo[i], hi[i]);
+            for (std::uint32_t i = 0; i < 2 * width; ++i) rest.ext.take(lo[i], hi[i]);
         }
     }
     Converted<V> lanes;
-    Converted<double> rest{one};
     for (; k + width <= n; k += width) take_lanes<T, V, Fused, First, 1>(at, in, k, lanes);
     for (; k < n; ++k) take_lanes<T, double, Fused, First, 1>(at, in, k, rest);
     for (std::uint32_t i = 0; i < width; ++i) rest.ext.take(lanes.ext.lo[i], lanes.ext.hi[i]);
